@@ -1,0 +1,28 @@
+// From configuration to Deps: connect the store, migrate, load secrets, pick the rate-limit store.
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { connect } from './db/db.ts';
+import { migrate } from './db/migrate.ts';
+import { loadSecrets } from './secrets.ts';
+import { systemClock, type Clock, type Deps } from './deps.ts';
+import { createRateLimiter } from './http/plugins/rate-limit-store.ts';
+
+export interface Runtime {
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+export async function bootstrap(config: Config, opts: { clock?: Clock; migrate?: boolean } = {}): Promise<Runtime> {
+  const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax });
+  if (opts.migrate !== false) await migrate(db);
+  const secrets = await loadSecrets(db, config);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis) };
+  return {
+    deps,
+    async close() {
+      redis?.disconnect();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// Environment parsed once, typed. Everything is optional for a local run (decisions 14).
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface OidcIssuer {
+  /** the `provider` value clients send in register/login */
+  name: string;
+  issuer: string;
+  audience: string;
+  jwks_uri: string;
+}
+
+export interface RateLimits {
+  live: number;
+  test: number;
+  enterprise: number;
+  auth: number;
+  login_email: number;
+  cabinet: number;
+  partner: number;
+  anonymous: number;
+  checkout_get: number;
+  checkout_status: number;
+  checkout_refresh: number;
+  checkout_email: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  appSecret?: string;
+  jwtPrivateKey?: string;
+  jwtIssuer: string;
+  jwtAudience: string;
+  role: Role;
+  webhooksAllowPrivate: boolean;
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
+  providerDriver: 'sandbox' | 'gateway';
+  providerGatewayUrl?: string;
+  adminEmails: string[];
+  partnerAutoApprove: boolean;
+  rateLimits: RateLimits;
+  trustProxy: boolean | string;
+  oidcIssuers: OidcIssuer[];
+  v1SunsetAt: Date;
+  pgPoolMax: number;
+  nodeEnv: string;
+  logLevel: string;
+  amountMax: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  live: 60,
+  test: 6000,
+  enterprise: 6000,
+  auth: 10,
+  login_email: 10,
+  cabinet: 300,
+  partner: 120,
+  anonymous: 300,
+  checkout_get: 60,
+  checkout_status: 120,
+  checkout_refresh: 10,
+  checkout_email: 20,
+};
+
+function bool(v: string | undefined, dflt = false): boolean {
+  if (v === undefined || v === '') return dflt;
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+function int(name: string, v: string | undefined, dflt: number): number {
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got "${v}"`);
+  return n;
+}
+
+function json<T>(name: string, v: string | undefined, dflt: T): T {
+  if (v === undefined || v === '') return dflt;
+  try {
+    return JSON.parse(v) as T;
+  } catch {
+    throw new Error(`${name} must be JSON`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = int('PORT', env.PORT, 8080);
+  const role = (env.ROLE ?? 'all') as Role;
+  if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker`);
+  const driver = (env.PROVIDER_DRIVER ?? 'sandbox') as Config['providerDriver'];
+  if (!['sandbox', 'gateway'].includes(driver)) throw new Error('PROVIDER_DRIVER must be sandbox or gateway');
+  const schedule = (env.WEBHOOK_RETRY_SCHEDULE ?? '0,60,300,1800,7200').split(',').map((s) => Number(s.trim()));
+  if (schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be seconds, comma-separated');
+  const sunset = new Date(env.V1_SUNSET_AT ?? '2026-12-31T23:59:59Z');
+  if (Number.isNaN(sunset.getTime())) throw new Error('V1_SUNSET_AT must be an ISO timestamp');
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const trust = env.TRUST_PROXY;
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    publicBaseUrl,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR ?? './data',
+    redisUrl: env.REDIS_URL || undefined,
+    appSecret: env.APP_SECRET || undefined,
+    jwtPrivateKey: env.JWT_PRIVATE_KEY || undefined,
+    jwtIssuer: env.JWT_ISSUER ?? publicBaseUrl,
+    jwtAudience: env.JWT_AUDIENCE ?? 'tolem',
+    role,
+    webhooksAllowPrivate: bool(env.WEBHOOKS_ALLOW_PRIVATE),
+    webhookRetrySchedule: schedule,
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000),
+    providerDriver: driver,
+    providerGatewayUrl: env.PROVIDER_GATEWAY_URL || undefined,
+    adminEmails: (env.ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    partnerAutoApprove: bool(env.PARTNER_AUTO_APPROVE),
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...json<Partial<RateLimits>>('RATE_LIMITS', env.RATE_LIMITS, {}) },
+    trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust === 'true' ? true : trust,
+    oidcIssuers: json<OidcIssuer[]>('OIDC_ISSUERS', env.OIDC_ISSUERS, []),
+    v1SunsetAt: sunset,
+    pgPoolMax: int('PG_POOL_MAX', env.PG_POOL_MAX, 10),
+    nodeEnv: env.NODE_ENV ?? 'development',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    amountMax: int('AMOUNT_MAX', env.AMOUNT_MAX, 10_000_000),
+    ...overrides,
+  };
+}

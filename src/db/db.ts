@@ -1,0 +1,100 @@
+// One small interface over both drivers: PostgreSQL through `pg`, and the embedded PGlite.
+// The SQL is the same for both; only connection and transaction plumbing differ.
+import pg from 'pg';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pg' | 'pglite';
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a multi-statement script (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 (counts, sums, serial ids) and numeric (SUM of bigint) as JS numbers: every value we store in
+// them is far below 2^53 (tenge amounts, row ids).
+const toNumber = (v: string) => Number(v);
+pg.types.setTypeParser(20, toNumber);
+pg.types.setTypeParser(1700, toNumber);
+
+export function connectPg(url: string, max = 10): Db {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return {
+    kind: 'pg',
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await pool.query(sql, params as unknown[]);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    },
+    async tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const q: Queryable = {
+          async query<R>(sql: string, params?: unknown[]) {
+            const r = await client.query(sql, params as unknown[]);
+            return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+          },
+        };
+        const out = await fn(q);
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** dataDir `memory://` (or undefined): in memory, for tests. */
+export async function connectPglite(dataDir?: string): Promise<Db> {
+  if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create({
+    dataDir,
+    parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+  });
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await q.query<T>(sql, params as unknown[]);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+  });
+  const base = wrap(lite);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    // PGlite is one connection: its transaction() holds an exclusive lock, so transactions serialize.
+    tx: (fn) => lite.transaction((t) => fn(wrap(t))),
+    async exec(sql: string) {
+      await lite.exec(sql);
+    },
+    async close() {
+      await lite.close();
+    },
+  };
+}
+
+export async function connect(opts: { databaseUrl?: string; dataDir?: string; poolMax?: number }): Promise<Db> {
+  return opts.databaseUrl ? connectPg(opts.databaseUrl, opts.poolMax) : connectPglite(opts.dataDir);
+}

@@ -1,0 +1,36 @@
+// Numbered SQL migrations (src/db/migrations/NNNN_name.sql), applied in order, each once, under an
+// advisory lock so that several instances starting together do not race.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { Db } from './db.ts';
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const LOCK_ID = 72_653_001;
+
+export function migrationFiles(): { version: number; name: string; sql: string }[] {
+  return readdirSync(DIR)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(path.join(DIR, f), 'utf8') }));
+}
+
+export async function migrate(db: Db): Promise<string[]> {
+  const applied: string[] = [];
+  await db.tx(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_ID]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    for (const m of migrationFiles()) {
+      if (done.has(m.version)) continue;
+      // Statements separated by semicolons at line ends; no migration uses $$ function bodies.
+      for (const stmt of m.sql.split(/;\s*$/m).map((s) => s.trim()).filter(Boolean)) {
+        await tx.query(stmt);
+      }
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      applied.push(m.name);
+    }
+  });
+  return applied;
+}

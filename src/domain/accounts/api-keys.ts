@@ -1,0 +1,44 @@
+// API keys: kp_live_/kp_test_ + 40 base62 characters (~238 bits). Only the SHA-256 is stored; the key
+// is shown once. Regenerating revokes the previous key of that mode in the same transaction.
+import type { Queryable } from '../../db/db.ts';
+import type { Mode } from '../../deps.ts';
+import { randomBase62, sha256Hex } from '../../crypto.ts';
+
+export const PREFIX_LENGTH = 12;
+
+export interface IssuedKey {
+  api_key: string;
+  mode: Mode;
+  api_key_prefix: string;
+  created_at: Date;
+}
+
+export async function issueApiKey(tx: Queryable, clientId: number, mode: Mode): Promise<IssuedKey> {
+  const key = `kp_${mode}_${randomBase62(40)}`;
+  const prefix = key.slice(0, PREFIX_LENGTH);
+  await tx.query('UPDATE api_keys SET revoked_at = now() WHERE client_id = $1 AND mode = $2 AND revoked_at IS NULL', [clientId, mode]);
+  const r = await tx.query<{ created_at: Date }>(
+    'INSERT INTO api_keys (client_id, mode, key_hash, prefix) VALUES ($1, $2, $3, $4) RETURNING created_at',
+    [clientId, mode, sha256Hex(key), prefix],
+  );
+  return { api_key: key, mode, api_key_prefix: prefix, created_at: r.rows[0].created_at };
+}
+
+export interface KeyOwner {
+  key_id: number;
+  client_id: number;
+  mode: Mode;
+  prefix: string;
+  plan: string;
+}
+
+/** Lookup by the indexed hash; a revoked key finds nothing. */
+export async function findApiKey(db: Queryable, key: string): Promise<KeyOwner | undefined> {
+  const r = await db.query<KeyOwner>(
+    `SELECT k.id AS key_id, k.client_id, k.mode, k.prefix, c.plan
+       FROM api_keys k JOIN clients c ON c.id = k.client_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    [sha256Hex(key)],
+  );
+  return r.rows[0];
+}

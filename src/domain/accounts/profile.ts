@@ -1,0 +1,76 @@
+// GET /me and the small account actions around it.
+import type { Deps, Mode } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { planActive } from '../plans.ts';
+import { issueApiKey, type IssuedKey } from './api-keys.ts';
+
+export interface Profile {
+  id: number;
+  name: string;
+  email: string;
+  plan: string;
+  plan_active: boolean;
+  session_alive: boolean;
+  api_key_prefix: string | null;
+  test_api_key_prefix: string | null;
+  is_admin: boolean;
+  role: string;
+  terms_accepted_at: Date | null;
+  trial_ends_at: Date;
+  plan_expires_at: Date | null;
+}
+
+export async function getProfile(deps: Deps, clientId: number, userId: number): Promise<Profile> {
+  const r = await deps.db.query<Omit<Profile, 'plan_active'>>(
+    `SELECT c.id, c.name, c.email, c.plan, c.trial_ends_at, c.plan_expires_at, c.terms_accepted_at,
+            u.is_admin, u.role,
+            (SELECT prefix FROM api_keys WHERE client_id = c.id AND mode = 'live' AND revoked_at IS NULL) AS api_key_prefix,
+            (SELECT prefix FROM api_keys WHERE client_id = c.id AND mode = 'test' AND revoked_at IS NULL) AS test_api_key_prefix,
+            COALESCE((SELECT session_alive FROM provider_accounts
+                       WHERE client_id = c.id AND mode = 'live' AND is_default AND deleted_at IS NULL), false) AS session_alive
+       FROM clients c JOIN users u ON u.client_id = c.id AND u.id = $2
+      WHERE c.id = $1`,
+    [clientId, userId],
+  );
+  const row = r.rows[0];
+  if (!row) throw new AppError('merchant_not_found', 'account not found');
+  return { ...row, plan_active: planActive(row, deps.clock.now()) };
+}
+
+export async function acceptTerms(deps: Deps, clientId: number): Promise<{ accepted_at: Date }> {
+  // The first acceptance is the one that counts; accepting again keeps its date.
+  const r = await deps.db.query<{ terms_accepted_at: Date }>(
+    `UPDATE clients SET terms_accepted_at = COALESCE(terms_accepted_at, now()) WHERE id = $1 RETURNING terms_accepted_at`,
+    [clientId],
+  );
+  return { accepted_at: r.rows[0].terms_accepted_at };
+}
+
+export function requireOwner(role: string | undefined, actor?: unknown): void {
+  if (actor) throw new AppError('impersonation_blocked_action', 'not allowed while a partner acts in this account');
+  if (role !== 'owner') throw new AppError('not_owner', 'only the account owner may do this');
+}
+
+export async function regenerateApiKey(deps: Deps, clientId: number, mode: Mode): Promise<IssuedKey> {
+  return deps.db.tx((tx) => issueApiKey(tx, clientId, mode));
+}
+
+export interface LogItem {
+  id: number;
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  api_key_prefix: string | null;
+  created_at: Date;
+}
+
+export async function listRequestLogs(deps: Deps, clientId: number, limit: number): Promise<LogItem[]> {
+  const r = await deps.db.query<LogItem>(
+    `SELECT id, request_id, method, path, status, duration_ms, api_key_prefix, created_at
+       FROM request_logs WHERE client_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [clientId, limit],
+  );
+  return r.rows;
+}

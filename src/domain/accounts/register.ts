@@ -1,0 +1,66 @@
+// Registration: a new client (merchant) on the trial plan, its owner, and its live and test API keys,
+// all in one transaction. The keys are returned once, here.
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { hashPassword } from './passwords.ts';
+import { issueApiKey } from './api-keys.ts';
+import { issueTokenPair, type TokenPair } from './tokens.ts';
+import { verifyIdToken } from './oidc.ts';
+
+export const TRIAL_DAYS = 14;
+
+export interface RegisterInput {
+  name: string;
+  email?: string;
+  password?: string;
+  provider?: string;
+  id_token?: string;
+}
+
+export interface Registered extends TokenPair {
+  api_keys: { live: string; test: string };
+}
+
+export async function register(deps: Deps, input: RegisterInput): Promise<Registered> {
+  let email: string;
+  let passwordHash: string | null = null;
+  let oidc: { issuer: string; subject: string } | null = null;
+  if (input.id_token !== undefined || input.provider !== undefined) {
+    if (!input.provider) throw new AppError('invalid_parameter', 'provider is required with id_token', { param: 'provider' });
+    if (!input.id_token) throw new AppError('invalid_parameter', 'id_token is required with provider', { param: 'id_token' });
+    if (input.password !== undefined) throw new AppError('invalid_parameter', 'send either password or id_token', { param: 'password' });
+    const identity = await verifyIdToken(deps.config, input.provider, input.id_token);
+    email = identity.email;
+    oidc = { issuer: identity.issuer, subject: identity.subject };
+  } else {
+    if (!input.email) throw new AppError('invalid_parameter', 'email is required', { param: 'email' });
+    if (input.password === undefined) throw new AppError('invalid_parameter', 'password is required', { param: 'password' });
+    email = input.email.toLowerCase();
+    passwordHash = await hashPassword(input.password);
+  }
+  const isAdmin = deps.config.adminEmails.includes(email);
+  return deps.db.tx(async (tx) => {
+    const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
+    if (taken.rows.length) throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
+    const client = await tx.query<{ id: number }>(
+      `INSERT INTO clients (name, email, trial_ends_at) VALUES ($1, $2, now() + make_interval(days => $3)) RETURNING id`,
+      [input.name, email, TRIAL_DAYS],
+    );
+    const clientId = client.rows[0].id;
+    // The unique index on lower(email) settles a race between two registrations of one e-mail.
+    const user = await tx
+      .query<{ id: number }>(
+        `INSERT INTO users (client_id, email, name, password_hash, oidc_issuer, oidc_subject, role, is_admin)
+         VALUES ($1, $2, $3, $4, $5, $6, 'owner', $7) RETURNING id`,
+        [clientId, email, input.name, passwordHash, oidc?.issuer ?? null, oidc?.subject ?? null, isAdmin],
+      )
+      .catch((err: { code?: string }) => {
+        if (err.code === '23505') throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
+        throw err;
+      });
+    const live = await issueApiKey(tx, clientId, 'live');
+    const test = await issueApiKey(tx, clientId, 'test');
+    const pair = await issueTokenPair(deps, tx, { id: user.rows[0].id, client_id: clientId, role: 'owner' });
+    return { ...pair, api_keys: { live: live.api_key, test: test.api_key } };
+  });
+}

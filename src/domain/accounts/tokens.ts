@@ -1,0 +1,143 @@
+// Access tokens (RS256, 15 min, kid, typ at+jwt), refresh tokens (opaque, 7 days, single use, kept as
+// SHA-256, reuse revokes the whole family) and magic tokens (single use, 10 min).
+import { SignJWT, jwtVerify, importJWK, errors as joseErrors, type JWTPayload } from 'jose';
+import { ulid } from 'ulidx';
+import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../errors.ts';
+import { randomToken, sha256Hex } from '../../crypto.ts';
+
+export const ACCESS_TTL_S = 900;
+export const REFRESH_TTL_S = 7 * 24 * 3600;
+export const MAGIC_TTL_S = 600;
+const ACCESS_TYP = 'at+jwt';
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+export interface AccessClaims {
+  sub: string;
+  cid: number;
+  role: string;
+  act?: Record<string, unknown>;
+}
+
+export async function signAccessToken(deps: Deps, claims: AccessClaims, ttlS = ACCESS_TTL_S): Promise<string> {
+  const { privateKey, kid } = deps.secrets.jwt;
+  const now = Math.floor(deps.clock.now().getTime() / 1000);
+  return new SignJWT({ cid: claims.cid, role: claims.role, ...(claims.act ? { act: claims.act } : {}) })
+    .setProtectedHeader({ alg: 'RS256', kid, typ: ACCESS_TYP })
+    .setSubject(claims.sub)
+    .setIssuer(deps.config.jwtIssuer)
+    .setAudience(deps.config.jwtAudience)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ttlS)
+    .setJti(ulid())
+    .sign(privateKey);
+}
+
+let verifyKey: { kid: string; key: Awaited<ReturnType<typeof importJWK>> } | undefined;
+
+export async function verifyAccessToken(deps: Deps, token: string): Promise<JWTPayload & AccessClaims> {
+  const { publicJwk, kid } = deps.secrets.jwt;
+  if (verifyKey?.kid !== kid) verifyKey = { kid, key: await importJWK(publicJwk, 'RS256') };
+  try {
+    const { payload, protectedHeader } = await jwtVerify(token, verifyKey.key, {
+      algorithms: ['RS256'], // pinned: no `none`, no HS256 with the public key
+      issuer: deps.config.jwtIssuer,
+      audience: deps.config.jwtAudience,
+      typ: ACCESS_TYP,
+      currentDate: deps.clock.now(),
+      requiredClaims: ['sub', 'exp', 'iat'],
+    });
+    if (protectedHeader.kid !== kid) throw new AppError('invalid_token', 'unknown signing key');
+    return payload as JWTPayload & AccessClaims;
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw new AppError('token_expired', 'access token expired; use POST /auth/refresh');
+    throw new AppError('invalid_token', 'access token is not valid');
+  }
+}
+
+async function storeRefresh(tx: Queryable, userId: number, familyId: string): Promise<string> {
+  const token = `rt_${randomToken(32)}`;
+  await tx.query(
+    `INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+    [userId, familyId, sha256Hex(token), REFRESH_TTL_S],
+  );
+  return token;
+}
+
+export interface TokenUser {
+  id: number;
+  client_id: number;
+  role: string;
+}
+
+export async function issueTokenPair(deps: Deps, tx: Queryable, user: TokenUser, familyId = ulid()): Promise<TokenPair> {
+  const refresh = await storeRefresh(tx, user.id, familyId);
+  const access = await signAccessToken(deps, { sub: String(user.id), cid: user.client_id, role: user.role });
+  return { access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: ACCESS_TTL_S };
+}
+
+/** Single use: the token is spent atomically; a second use revokes every token of its family. */
+export async function refreshTokens(deps: Deps, token: string): Promise<TokenPair> {
+  const hash = sha256Hex(token);
+  const outcome = await deps.db.tx(async (tx) => {
+    const spent = await tx.query<{ user_id: number; family_id: string; expired: boolean }>(
+      `UPDATE refresh_tokens SET used_at = now()
+        WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL
+        RETURNING user_id, family_id, expires_at <= now() AS expired`,
+      [hash],
+    );
+    const row = spent.rows[0];
+    if (!row) {
+      const known = await tx.query<{ family_id: string }>('SELECT family_id FROM refresh_tokens WHERE token_hash = $1', [hash]);
+      if (!known.rows[0]) return { error: new AppError('invalid_token', 'refresh token is not valid') };
+      // Reuse of a spent token: someone else holds a copy. Revoke the family so neither copy works.
+      await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [known.rows[0].family_id]);
+      return { error: new AppError('token_revoked', 'refresh token was already used; its session is revoked') };
+    }
+    if (row.expired) return { error: new AppError('token_expired', 'refresh token expired; log in again') };
+    const user = await tx.query<TokenUser>(
+      'SELECT id, client_id, role FROM users WHERE id = $1 AND disabled_at IS NULL',
+      [row.user_id],
+    );
+    if (!user.rows[0]) return { error: new AppError('token_revoked', 'user is no longer active') };
+    return { pair: await issueTokenPair(deps, tx, user.rows[0], row.family_id) };
+  });
+  // Errors are returned, not thrown, so that the family revocation above commits.
+  if ('error' in outcome && outcome.error) throw outcome.error;
+  return (outcome as { pair: TokenPair }).pair;
+}
+
+export async function issueMagicToken(tx: Queryable, userId: number, purpose: string): Promise<{ token: string; expires_at: Date }> {
+  const token = `mt_${randomToken(32)}`;
+  const r = await tx.query<{ expires_at: Date }>(
+    `INSERT INTO magic_tokens (user_id, token_hash, purpose, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING expires_at`,
+    [userId, sha256Hex(token), purpose, MAGIC_TTL_S],
+  );
+  return { token, expires_at: r.rows[0].expires_at };
+}
+
+export async function exchangeMagicToken(deps: Deps, token: string): Promise<TokenPair> {
+  const hash = sha256Hex(token);
+  return deps.db.tx(async (tx) => {
+    const r = await tx.query<TokenUser & { expired: boolean }>(
+      `UPDATE magic_tokens m SET used_at = now()
+         FROM users u
+        WHERE m.token_hash = $1 AND m.used_at IS NULL AND u.id = m.user_id AND u.disabled_at IS NULL
+        RETURNING u.id, u.client_id, u.role, m.expires_at <= now() AS expired`,
+      [hash],
+    );
+    const user = r.rows[0];
+    if (!user) throw new AppError('invalid_token', 'magic token is not valid or was already used');
+    if (user.expired) throw new AppError('token_expired', 'magic token expired');
+    return issueTokenPair(deps, tx, user);
+  });
+}

@@ -1,0 +1,76 @@
+// One pagination rule for every list (decisions 7): keyset on (created_at, id), newest first; cursors
+// signed with APP_SECRET and bound to the endpoint and its filters, so a cursor edited, moved to
+// another endpoint or reused with other filters is 400 invalid_cursor.
+import { AppError } from '../errors.ts';
+import { hmacHex, safeEqual } from '../crypto.ts';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+export function parseLimit(value: unknown, dflt = DEFAULT_LIMIT, max = MAX_LIMIT): number {
+  if (value === undefined || value === null || value === '') return dflt;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n)) throw new AppError('invalid_limit', `limit must be an integer from 1 to ${max}`, { param: 'limit' });
+  if (n <= 0) throw new AppError('invalid_limit', `limit must be from 1 to ${max}`, { param: 'limit' });
+  if (n > max) throw new AppError('limit_too_large', `limit must be at most ${max}`, { param: 'limit' });
+  return n;
+}
+
+export interface Position {
+  createdAt: Date;
+  id: string;
+}
+
+/** The filters a cursor is bound to, in a stable textual form. */
+function scope(endpoint: string, filters: Record<string, unknown>): string {
+  const keys = Object.keys(filters).filter((k) => filters[k] !== undefined && filters[k] !== null).sort();
+  return `${endpoint}?${keys.map((k) => `${k}=${String(filters[k])}`).join('&')}`;
+}
+
+export function encodeCursor(secret: string, endpoint: string, filters: Record<string, unknown>, pos: Position): string {
+  const body = Buffer.from(JSON.stringify([pos.createdAt.toISOString(), pos.id])).toString('base64url');
+  const sig = hmacHex(secret, `${scope(endpoint, filters)}|${body}`).slice(0, 32);
+  return `${body}.${sig}`;
+}
+
+export function decodeCursor(secret: string, endpoint: string, filters: Record<string, unknown>, cursor: string): Position {
+  const bad = () => new AppError('invalid_cursor', 'cursor is not valid for this list and these filters', { param: 'cursor' });
+  const [body, sig, extra] = cursor.split('.');
+  if (!body || !sig || extra !== undefined) throw bad();
+  if (!safeEqual(sig, hmacHex(secret, `${scope(endpoint, filters)}|${body}`).slice(0, 32))) throw bad();
+  try {
+    const [t, id] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as [string, string];
+    const createdAt = new Date(t);
+    if (Number.isNaN(createdAt.getTime()) || typeof id !== 'string') throw bad();
+    return { createdAt, id };
+  } catch {
+    throw bad();
+  }
+}
+
+export interface PageResult<T> {
+  data: T[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+/**
+ * Fetches limit+1 rows after `after` through `fetch` (which must order by created_at DESC, id DESC and
+ * apply `(created_at, id) < (after)`), and builds the envelope.
+ */
+export async function page<T extends { created_at: Date }>(
+  opts: { secret: string; endpoint: string; filters: Record<string, unknown>; cursor?: string; limit: number },
+  fetch: (after: Position | undefined, take: number) => Promise<T[]>,
+  idOf: (row: T) => string,
+): Promise<PageResult<T>> {
+  const after = opts.cursor ? decodeCursor(opts.secret, opts.endpoint, opts.filters, opts.cursor) : undefined;
+  const rows = await fetch(after, opts.limit + 1);
+  const has_more = rows.length > opts.limit;
+  const data = has_more ? rows.slice(0, opts.limit) : rows;
+  const last = data[data.length - 1];
+  return {
+    data,
+    has_more,
+    next_cursor: has_more && last ? encodeCursor(opts.secret, opts.endpoint, opts.filters, { createdAt: last.created_at, id: idOf(last) }) : null,
+  };
+}

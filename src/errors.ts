@@ -1,0 +1,133 @@
+// The one table of error codes -> HTTP status (decisions 2). Only this file knows HTTP statuses;
+// the domain throws AppError(code) and the HTTP layer renders the envelope.
+
+export const ERROR_STATUS = {
+  // 400
+  invalid_parameter: 400,
+  invalid_json: 400,
+  idempotency_key_required: 400,
+  unknown_event: 400,
+  bad_color: 400,
+  bad_email: 400,
+  invalid_cursor: 400,
+  invalid_limit: 400,
+  limit_too_large: 400,
+  invalid_phone: 400,
+  refund_amount_exceeds: 400,
+  otp_invalid: 400,
+  otp_expired: 400,
+  withdrawal_below_minimum: 400,
+  confirmation_invalid: 400,
+  provider_not_enabled: 400,
+  // 401
+  invalid_api_key: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  token_revoked: 401,
+  invalid_credentials: 401,
+  impersonation_session_expired: 401,
+  // 403
+  impersonation_blocked_action: 403,
+  not_owner: 403,
+  forbidden_role: 403,
+  plan_inactive: 403,
+  test_mode_only: 403,
+  // 404
+  not_found: 404,
+  payment_link_not_found: 404,
+  merchant_not_found: 404,
+  client_not_found: 404,
+  payment_not_found: 404,
+  webhook_not_found: 404,
+  // 405, 410, 413, 415
+  method_not_allowed: 405,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  // 409
+  idempotency_conflict: 409,
+  payment_link_immutable: 409,
+  payment_link_not_active: 409,
+  payment_link_already_paid: 409,
+  trial_already_used: 409,
+  email_taken: 409,
+  payment_not_cancellable: 409,
+  payment_not_refundable: 409,
+  provider_not_connected: 409,
+  insufficient_balance: 409,
+  // 429
+  rate_limit_exceeded: 429,
+  plan_limit_exceeded: 429,
+  payment_in_progress: 429,
+  otp_locked: 429,
+  // 5xx
+  internal_error: 500,
+  logo_upload_disabled: 501,
+  provider_error: 502,
+  session_expired: 503,
+  payment_unavailable: 503,
+  qr_creation_failed: 503,
+  qr_failed: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const TYPE_BY_STATUS: Record<number, [string, string]> = {
+  400: ['validation_error', 'validation'],
+  401: ['authentication_error', 'auth'],
+  403: ['authorization_error', 'auth'],
+  404: ['not_found', 'permanent'],
+  405: ['api_error', 'permanent'],
+  409: ['api_error', 'permanent'],
+  410: ['api_error', 'permanent'],
+  413: ['validation_error', 'validation'],
+  415: ['validation_error', 'validation'],
+  429: ['rate_limit_error', 'rate_limit'],
+  500: ['api_error', 'permanent'],
+  501: ['not_implemented', 'permanent'],
+  502: ['proxy_error', 'temporary'],
+  503: ['proxy_error', 'temporary'],
+};
+
+export function typeAndCategory(code: string, status: number): { type: string; category: string } {
+  const [type, category] = TYPE_BY_STATUS[status] ?? (status >= 500 ? ['api_error', 'permanent'] : ['api_error', 'permanent']);
+  // The specification's session_expired example carries category `provider`.
+  return { type, category: code === 'session_expired' ? 'provider' : category };
+}
+
+export interface AppErrorOptions {
+  param?: string;
+  headers?: Record<string, string | number>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly param?: string;
+  readonly headers?: Record<string, string | number>;
+
+  constructor(code: ErrorCode, message?: string, opts: AppErrorOptions = {}) {
+    super(message ?? code.replace(/_/g, ' '), { cause: opts.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.param = opts.param;
+    this.headers = opts.headers;
+  }
+}
+
+export function invalidParam(param: string, message: string): AppError {
+  return new AppError('invalid_parameter', message, { param });
+}
+
+export interface ErrorBody {
+  error: { type: string; code: string; message: string; request_id: string; param?: string; category: string };
+}
+
+export function errorBody(code: string, status: number, message: string, requestId: string, param?: string): ErrorBody {
+  const { type, category } = typeAndCategory(code, status);
+  const error: ErrorBody['error'] = { type, code, message, request_id: requestId, category };
+  if (param !== undefined) error.param = param;
+  return { error };
+}

@@ -1,0 +1,82 @@
+// The account: profile, terms, API key regeneration, request log.
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.ts';
+import { acceptTerms, getProfile, listRequestLogs, regenerateApiKey, requireOwner } from '../../domain/accounts/profile.ts';
+import { parseLimit } from '../../domain/pagination.ts';
+import type { RequestLogWriter } from '../plugins/request-log.ts';
+import { principal } from '../plugins/auth.ts';
+import { route, type App } from '../route.ts';
+import { Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
+
+const Profile = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.String(),
+  plan: Type.String({ enum: ['trial', 'starter', 'professional', 'enterprise'] }),
+  plan_active: Type.Boolean(),
+  session_alive: Type.Boolean({ description: 'live provider session; false means reconnect is required' }),
+  api_key_prefix: Nullable(Type.String()),
+  test_api_key_prefix: Nullable(Type.String()),
+  is_admin: Type.Boolean(),
+  role: Type.String(),
+  terms_accepted_at: NullableTimestamp,
+  trial_ends_at: Timestamp,
+  plan_expires_at: NullableTimestamp,
+});
+
+const LogItem = Type.Object({
+  id: Type.Integer(),
+  request_id: Type.String(),
+  method: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+  duration_ms: Type.Integer(),
+  api_key_prefix: Nullable(Type.String()),
+  created_at: Timestamp,
+});
+
+export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
+  route(app, {
+    method: 'GET', url: '/me', auth: ['jwt'],
+    schema: { tags: ['account'], summary: 'Client profile', response: { 200: Profile } },
+    handler: async (req) => {
+      const p = principal(req);
+      return getProfile(deps, p.clientId, p.userId!);
+    },
+  });
+  route(app, {
+    method: 'POST', url: '/me/accept-terms', auth: ['jwt'],
+    schema: { tags: ['account'], summary: 'Accept the offer', response: { 200: Type.Object({ accepted_at: Timestamp }) } },
+    handler: async (req) => acceptTerms(deps, principal(req).clientId),
+  });
+  route(app, {
+    method: 'POST', url: '/me/api-key/regenerate', auth: ['jwt'], errors: [403],
+    schema: {
+      tags: ['account'], summary: 'New API key of a mode, shown once; the old key stops at once',
+      body: Type.Optional(Body({ mode: Type.Optional(Type.String({ enum: ['live', 'test'] })) })),
+      response: {
+        200: Type.Object({
+          api_key: Type.String(), mode: Type.String({ enum: ['live', 'test'] }), api_key_prefix: Type.String(), created_at: Timestamp,
+        }),
+      },
+    },
+    handler: async (req) => {
+      const p = principal(req);
+      requireOwner(p.role, p.actor);
+      return regenerateApiKey(deps, p.clientId, (req.body?.mode ?? 'live') as 'live' | 'test');
+    },
+  });
+  route(app, {
+    method: 'GET', url: '/me/logs', auth: ['jwt'],
+    schema: {
+      tags: ['account'], summary: 'Request log, newest first',
+      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ description: '1 to 200, default 50' })), mode: Type.Optional(Type.String()) }),
+      response: { 200: Type.Object({ data: Type.Array(LogItem) }) },
+    },
+    handler: async (req) => {
+      const limit = parseLimit(req.query.limit, 50, 200);
+      await logs.flush(); // this process's buffered rows first, so a request just made is listed
+      return { data: await listRequestLogs(deps, principal(req).clientId, limit) };
+    },
+  });
+}

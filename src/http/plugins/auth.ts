@@ -1,0 +1,119 @@
+// The guards. One onRequest hook reads the route's declared audience (route config `auth`), resolves
+// the matching credential, applies the rate limit of the caller's bucket (so even a refused request
+// carries the X-RateLimit-* headers), and only then refuses a bad credential.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
+import type { Deps, Principal, Mode } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { findApiKey } from '../../domain/accounts/api-keys.ts';
+import { verifyAccessToken } from '../../domain/accounts/tokens.ts';
+import type { AuthKind, RouteConfig } from '../route.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+const MISSING: Record<AuthKind, AppError> = {
+  api_key: new AppError('invalid_api_key', 'X-API-Key header is required'),
+  jwt: new AppError('invalid_token', 'Authorization: Bearer <access token> is required'),
+  partner: new AppError('invalid_api_key', 'X-Partner-API-Key header is required'),
+};
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' && v.length ? v : undefined;
+}
+
+export function jwtMode(req: FastifyRequest): Mode {
+  return (req.query as Record<string, unknown> | undefined)?.mode === 'test' ? 'test' : 'live';
+}
+
+async function resolveApiKey(deps: Deps, key: string): Promise<Principal> {
+  if (!/^kp_(live|test)_[0-9A-Za-z]{32,}$/.test(key)) throw new AppError('invalid_api_key', 'API key is malformed');
+  const owner = await findApiKey(deps.db, key);
+  if (!owner) throw new AppError('invalid_api_key', 'API key is not valid or was revoked');
+  return { kind: 'api_key', clientId: owner.client_id, mode: owner.mode, plan: owner.plan, apiKeyId: owner.key_id, keyPrefix: owner.prefix };
+}
+
+async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string): Promise<Principal> {
+  const m = /^Bearer\s+(\S+)$/i.exec(authorization);
+  if (!m) throw new AppError('invalid_token', 'Authorization must be "Bearer <access token>"');
+  const claims = await verifyAccessToken(deps, m[1]);
+  const r = await deps.db.query<{ id: number; client_id: number; role: string; plan: string }>(
+    `SELECT u.id, u.client_id, u.role, c.plan FROM users u JOIN clients c ON c.id = u.client_id
+      WHERE u.id = $1 AND u.client_id = $2 AND u.disabled_at IS NULL`,
+    [Number(claims.sub), claims.cid],
+  );
+  const user = r.rows[0];
+  if (!user) throw new AppError('token_revoked', 'the user of this token is no longer active');
+  return { kind: 'jwt', clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id, role: user.role, actor: claims.act };
+}
+
+export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: AuthKind[]): Promise<Principal | undefined> {
+  if (!kinds.length) return undefined;
+  const apiKey = header(req, 'x-api-key');
+  const bearer = header(req, 'authorization');
+  const partner = header(req, 'x-partner-api-key');
+  if (apiKey && kinds.includes('api_key')) return resolveApiKey(deps, apiKey);
+  if (bearer && kinds.includes('jwt')) return resolveJwt(deps, req, bearer);
+  if (partner && kinds.includes('partner')) throw new AppError('invalid_api_key', 'partner key is not valid');
+  // No accepted credential: name what this route takes, whatever else was sent (wrong kind).
+  throw MISSING[kinds[0]];
+}
+
+function clientIp(req: FastifyRequest): string {
+  return req.ip;
+}
+
+function bucketFor(deps: Deps, req: FastifyRequest, cfg: RouteConfig | undefined, p: Principal | undefined): [string, string] {
+  if (cfg?.rateBucket?.startsWith('checkout_')) {
+    const token = (req.params as Record<string, string> | undefined)?.token ?? '';
+    return [cfg.rateBucket, `${token}:${clientIp(req)}`];
+  }
+  if (cfg?.rateBucket === 'auth') return ['auth', clientIp(req)];
+  if (p?.kind === 'api_key') {
+    const bucket = p.plan === 'enterprise' && p.mode === 'live' ? 'enterprise' : p.mode;
+    return [bucket, String(p.apiKeyId)];
+  }
+  if (p?.kind === 'jwt') return ['cabinet', String(p.userId)];
+  if (p?.kind === 'partner') return ['partner', String(p.apiKeyId)];
+  return ['anonymous', clientIp(req)];
+}
+
+export function setRateHeaders(reply: FastifyReply, d: { limit: number; remaining: number; reset: number }): void {
+  reply.header('X-RateLimit-Limit', d.limit);
+  reply.header('X-RateLimit-Remaining', d.remaining);
+  reply.header('X-RateLimit-Reset', d.reset);
+}
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
+  const { deps } = opts;
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (req, reply) => {
+    const cfg = req.routeOptions.config as unknown as RouteConfig | undefined;
+    let authError: unknown;
+    try {
+      req.principal = await resolvePrincipal(deps, req, cfg?.auth ?? []);
+    } catch (err) {
+      authError = err;
+    }
+    const [bucket, key] = bucketFor(deps, req, cfg, req.principal);
+    const limit = deps.config.rateLimits[bucket as keyof typeof deps.config.rateLimits];
+    const d = await deps.limiter.consume(bucket, limit, key);
+    setRateHeaders(reply, d);
+    if (!d.allowed) {
+      throw new AppError('rate_limit_exceeded', `rate limit of ${d.limit} requests per minute exceeded`, {
+        headers: { 'Retry-After': d.reset },
+      });
+    }
+    if (authError) throw authError;
+  });
+});
+
+/** For handlers of routes that declared an audience: the principal is always set there. */
+export function principal(req: FastifyRequest): Principal {
+  if (!req.principal) throw new AppError('invalid_token', 'authentication required');
+  return req.principal;
+}

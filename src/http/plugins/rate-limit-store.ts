@@ -1,0 +1,46 @@
+// Fixed-window counters per bucket, one minute long: in memory for one instance, in Redis when
+// REDIS_URL is set so that several instances share them (rate-limiter-flexible does the counting).
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** seconds until the window resets */
+  reset: number;
+}
+
+export interface RateLimiter {
+  consume(bucket: string, limit: number, key: string): Promise<RateDecision>;
+}
+
+export function createRateLimiter(redis?: Redis): RateLimiter {
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const get = (bucket: string, points: number) => {
+    const id = `${bucket}:${points}`;
+    let l = limiters.get(id);
+    if (!l) {
+      const opts = { points, duration: 60, keyPrefix: `tolem_rl_${bucket}` };
+      // Redis failures must not turn every request into a 500: fall back to local counting.
+      l = redis
+        ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: new RateLimiterMemory(opts) })
+        : new RateLimiterMemory(opts);
+      limiters.set(id, l);
+    }
+    return l;
+  };
+  return {
+    async consume(bucket, limit, key) {
+      try {
+        const r = await get(bucket, limit).consume(key);
+        return { allowed: true, limit, remaining: r.remainingPoints, reset: Math.ceil(r.msBeforeNext / 1000) };
+      } catch (err) {
+        if (err instanceof RateLimiterRes) {
+          return { allowed: false, limit, remaining: 0, reset: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+        }
+        throw err;
+      }
+    },
+  };
+}

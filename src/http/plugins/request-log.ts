@@ -1,0 +1,71 @@
+// The per-client request log read by GET /me/logs: method, path (no query string), status, duration,
+// request id and key prefix; never bodies or secrets. Rows are buffered and written in batches so the
+// log costs the hot path nothing but an array push; a crash loses at most the last half second.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/db.ts';
+
+interface LogRow {
+  client_id: number;
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  api_key_prefix: string | null;
+  created_at: Date;
+}
+
+export class RequestLogWriter {
+  private buffer: LogRow[] = [];
+  private timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private db: Db, intervalMs = 500) {
+    this.timer = setInterval(() => void this.flush().catch(() => {}), intervalMs);
+    this.timer.unref();
+  }
+
+  push(row: LogRow): void {
+    this.buffer.push(row);
+    if (this.buffer.length >= 500) void this.flush().catch(() => {});
+  }
+
+  /** Writes what is buffered; concurrent callers wait for the same write. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const rows = this.buffer.splice(0, this.buffer.length);
+      if (!rows.length) return;
+      const cols = 8;
+      const values = rows.map((_, i) => `(${Array.from({ length: cols }, (_, j) => `$${i * cols + j + 1}`).join(',')})`).join(',');
+      const params = rows.flatMap((r) => [r.client_id, r.request_id, r.method, r.path, r.status, r.duration_ms, r.api_key_prefix, r.created_at]);
+      await this.db.query(
+        `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at) VALUES ${values}`,
+        params,
+      );
+    });
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush().catch(() => {});
+  }
+}
+
+export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { writer: RequestLogWriter }) => {
+  app.addHook('onResponse', async (req, reply) => {
+    const p = req.principal;
+    if (!p) return;
+    opts.writer.push({
+      client_id: p.clientId,
+      request_id: req.id,
+      method: req.method,
+      path: req.url.split('?')[0].slice(0, 500),
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime),
+      api_key_prefix: p.keyPrefix ?? null,
+      created_at: new Date(),
+    });
+  });
+});

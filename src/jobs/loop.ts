@@ -1,0 +1,44 @@
+// A job loop: runs `pass` every `intervalMs`, at once again while a pass reports it had a full batch.
+import type { FastifyBaseLogger } from 'fastify';
+
+export class JobLoop {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    readonly name: string,
+    private intervalMs: number,
+    private log: FastifyBaseLogger,
+    /** returns true when more work is waiting */
+    private pass: () => Promise<boolean | number>,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pass()
+        .then((more) => this.schedule(more === true ? 0 : this.intervalMs))
+        .catch((err) => {
+          this.log.error({ err, job: this.name }, 'job pass failed');
+          this.schedule(this.intervalMs);
+        });
+    }, ms);
+  }
+
+  /** Resolves once any pass in progress is over; no new pass starts. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Runs one pass now (tests, and callers that want work done before answering). */
+  runOnce(): Promise<boolean | number> {
+    return this.pass();
+  }
+}

@@ -1,0 +1,49 @@
+// CLI entry: `start` (ROLE all | api | worker) and `migrate`.
+import closeWithGrace from 'close-with-grace';
+import { loadConfig } from './config.ts';
+import { connect } from './db/db.ts';
+import { migrate } from './db/migrate.ts';
+import { bootstrap } from './bootstrap.ts';
+import { buildApp } from './app.ts';
+import { startJobs } from './jobs/index.ts';
+
+async function main(): Promise<void> {
+  const command = process.argv[2] ?? 'start';
+  const config = loadConfig();
+  if (command === 'migrate') {
+    const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const applied = await migrate(db);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'up to date');
+    await db.close();
+    return;
+  }
+  if (command !== 'start') throw new Error(`unknown command "${command}" (start | migrate)`);
+
+  const runtime = await bootstrap(config);
+  const { deps } = runtime;
+  const { app } = await buildApp(deps);
+  if (!config.databaseUrl && config.nodeEnv === 'production') {
+    app.log.warn('embedded store (PGlite) in production: it survives a killed process but not a power loss; set DATABASE_URL');
+  }
+  const jobs = config.role === 'api' ? undefined : startJobs(deps, app.log);
+  if (config.role !== 'worker') {
+    await app.listen({ port: config.port, host: config.host });
+  } else {
+    app.log.info('worker started (ROLE=worker): background jobs only, no HTTP listener');
+  }
+
+  // In-flight requests finish (Fastify stops accepting, answers 503 to new ones), jobs finish their
+  // current batch and release leases, then the store closes.
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await jobs?.stop();
+    await app.close();
+    await runtime.close();
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,136 @@
+// The conventions every response follows: the error envelope, X-Request-Id, rate-limit headers,
+// OpenAPI, timestamps.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, errorOf, newMerchant } from '../helpers/factories.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+describe('error envelope', () => {
+  it('unknown route is 404 not_found', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/no/such/route' });
+    expect(res.statusCode).toBe(404);
+    expect(errorOf(res)).toMatchObject({ code: 'not_found', type: 'not_found', category: 'permanent' });
+  });
+
+  it('wrong method on a known path is 405 with Allow', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/auth/login' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toContain('POST');
+    expect(errorOf(res).code).toBe('method_not_allowed');
+  });
+
+  it('malformed JSON is 400 invalid_json', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toMatchObject({ code: 'invalid_json', type: 'validation_error', category: 'validation' });
+  });
+
+  it('a body over 1 MiB is 413', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@b.kz', password: 'x'.repeat(1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(errorOf(res).code).toBe('payload_too_large');
+  });
+
+  it('a non-JSON body is 415', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    expect(res.statusCode).toBe(415);
+    expect(errorOf(res).code).toBe('unsupported_media_type');
+  });
+
+  it('schema violations are 400 with param', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'x', email: 'not-an-email', password: 'long enough pass' } });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'email' });
+    const short = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'x', email: 'a@b.kz', password: 'short' } });
+    expect(errorOf(short)).toMatchObject({ code: 'invalid_parameter', param: 'password' });
+    const missing = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { email: 'a@b.kz', password: 'long enough pass' } });
+    expect(errorOf(missing)).toMatchObject({ code: 'invalid_parameter', param: 'name' });
+  });
+
+  it('unknown body fields are 400 naming the field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'a@b.kz', password: 'x', admin: true } });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'admin' });
+  });
+
+  it('a JSON array or scalar body is 400, not 500', async () => {
+    for (const payload of ['[]', '"text"', '42', 'null']) {
+      const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload });
+      expect(res.statusCode, payload).toBe(400);
+      errorOf(res);
+    }
+  });
+
+  it('an unhandled exception is 500 internal_error with no internal detail', async () => {
+    // A store that has gone away mid-flight: the driver throws, the client sees only the envelope.
+    const broken = await buildTestApp();
+    const m = await newMerchant(broken.app);
+    await broken.runtime.deps.db.close();
+    const res = await broken.app.inject({ method: 'GET', url: '/me', headers: bearer(m) });
+    expect(res.statusCode).toBe(500);
+    const e = errorOf(res);
+    expect(e).toMatchObject({ code: 'internal_error', type: 'api_error', category: 'permanent', message: 'internal error' });
+    expect(res.body).not.toMatch(/PGlite|closed|stack|\.ts/i);
+    const ready = await broken.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    await broken.app.close();
+  });
+});
+
+describe('headers on every response', () => {
+  it('X-Request-Id and X-RateLimit-* on success, error and not-found alike', async () => {
+    const m = await newMerchant(t.app);
+    for (const opts of [
+      { method: 'GET' as const, url: '/healthz' },
+      { method: 'GET' as const, url: '/nowhere' },
+      { method: 'GET' as const, url: '/me', headers: bearer(m) },
+      { method: 'GET' as const, url: '/me' },
+      { method: 'POST' as const, url: '/auth/login', payload: { email: 'x@y.kz', password: 'nope' } },
+    ]) {
+      const res = await t.app.inject(opts);
+      expect(res.headers['x-request-id'], opts.url).toMatch(/^req_[0-9A-Z]{26}$/);
+      expect(Number(res.headers['x-ratelimit-limit']), opts.url).toBeGreaterThan(0);
+      expect(res.headers['x-ratelimit-remaining'], opts.url).toBeDefined();
+      expect(res.headers['x-ratelimit-reset'], opts.url).toBeDefined();
+    }
+  });
+
+  it('timestamps are ISO 8601 UTC with milliseconds', async () => {
+    const m = await newMerchant(t.app);
+    const me = (await t.app.inject({ method: 'GET', url: '/me', headers: bearer(m) })).json();
+    expect(me.trial_ends_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+});
+
+describe('system endpoints', () => {
+  it('healthz, readyz, metrics, jwks', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
+    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toContain('tolem_http_requests_total');
+    const jwks = (await t.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    expect(jwks.keys[0].kid).toBeTruthy();
+    expect(jwks.keys[0].d).toBeUndefined(); // never the private part
+  });
+
+  it('openapi.json is OpenAPI 3.1 with security schemes and error responses', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'BearerAuth', 'PartnerKey']);
+    const me = doc.paths['/me'].get;
+    expect(me.security).toEqual([{ BearerAuth: [] }]);
+    expect(Object.keys(me.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500']));
+    expect(me.responses['401'].content['application/json'].schema.properties.error).toBeDefined();
+    const docs = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect([200, 302]).toContain(docs.statusCode);
+  });
+});

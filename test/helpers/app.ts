@@ -1,0 +1,45 @@
+// One app per test file on a real database: PostgreSQL when TEST_DATABASE_URL is set, else an in-memory
+// PGlite. Tests stay independent by making a fresh merchant each (see factories.ts), not by resetting.
+import type { FastifyInstance } from 'fastify';
+import { loadConfig, type Config, type RateLimits } from '../../src/config.ts';
+import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
+import { buildApp } from '../../src/app.ts';
+import type { Clock } from '../../src/deps.ts';
+import type { RequestLogWriter } from '../../src/http/plugins/request-log.ts';
+
+export const HIGH_LIMITS: RateLimits = {
+  live: 1e6, test: 1e6, enterprise: 1e6, auth: 1e6, login_email: 1e6, cabinet: 1e6, partner: 1e6, anonymous: 1e6,
+  checkout_get: 1e6, checkout_status: 1e6, checkout_refresh: 1e6, checkout_email: 1e6,
+};
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  config: Config;
+  requestLog: RequestLogWriter;
+  close(): Promise<void>;
+}
+
+export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export async function buildTestApp(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): Promise<TestApp> {
+  const config = loadConfig(
+    { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', REDIS_URL: '', APP_SECRET: 'test-app-secret' },
+    { rateLimits: HIGH_LIMITS, logLevel: 'silent', ...overrides },
+  );
+  if (!config.databaseUrl) config.dataDir = 'memory://';
+  const runtime = await bootstrap(config, opts);
+  const { app, requestLog } = await buildApp(runtime.deps, { logger: false });
+  let closed = false;
+  const t: TestApp = {
+    app, runtime, config, requestLog,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await runtime.close();
+    },
+  };
+  return t;
+}
+
