@@ -15,6 +15,11 @@ import { systemRoutes } from './http/system/routes.ts';
 import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import type { App } from './http/route.ts';
+import { idempotencyPlugin } from './http/plugins/idempotency.ts';
+import { v2PaymentRoutes } from './http/v2/payments.ts';
+import { v2EventRoutes } from './http/v2/events.ts';
+import { v2TestHelperRoutes } from './http/v2/test-helpers.ts';
+import { cabinetPaymentRoutes } from './http/cabinet/payments.ts';
 
 const nextUlid = monotonicFactory();
 
@@ -75,11 +80,16 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { deps });
   await app.register(requestLogPlugin, { writer: requestLog });
+  await app.register(idempotencyPlugin, { deps });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   systemRoutes(app, deps, registry);
   authRoutes(app, deps);
   meRoutes(app, deps, requestLog);
+  v2PaymentRoutes(app, deps);
+  v2EventRoutes(app, deps);
+  v2TestHelperRoutes(app, deps);
+  cabinetPaymentRoutes(app, deps);
 
   app.addHook('onClose', async () => requestLog.close());
   await app.ready();

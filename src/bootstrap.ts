@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { systemClock, type Clock, type Deps } from './deps.ts';
 import { createRateLimiter } from './http/plugins/rate-limit-store.ts';
+import { createProviders } from './providers/index.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -17,7 +18,7 @@ export async function bootstrap(config: Config, opts: { clock?: Clock; migrate?:
   if (opts.migrate !== false) await migrate(db);
   const secrets = await loadSecrets(db, config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
-  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis) };
+  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis), providers: createProviders(config, db) };
   return {
     deps,
     async close() {

@@ -3,6 +3,8 @@ import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { Secrets } from './secrets.ts';
 import type { RateLimiter } from './http/plugins/rate-limit-store.ts';
+import type { PaymentProvider } from './providers/types.ts';
+import type { SandboxProvider } from './providers/sandbox.ts';
 
 export interface Clock {
   now(): Date;
@@ -16,6 +18,7 @@ export interface Deps {
   secrets: Secrets;
   clock: Clock;
   limiter: RateLimiter;
+  providers: { sandbox: SandboxProvider; live: PaymentProvider };
 }
 
 export type Mode = 'live' | 'test';

@@ -39,6 +39,7 @@ export const ERROR_STATUS = {
   client_not_found: 404,
   payment_not_found: 404,
   webhook_not_found: 404,
+  delivery_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
   gone: 410,
@@ -53,8 +54,11 @@ export const ERROR_STATUS = {
   email_taken: 409,
   payment_not_cancellable: 409,
   payment_not_refundable: 409,
+  payment_not_pending: 409,
   provider_not_connected: 409,
   insufficient_balance: 409,
+  webhook_limit_reached: 409,
+  delivery_in_progress: 409,
   // 429
   rate_limit_exceeded: 429,
   plan_limit_exceeded: 429,

@@ -15,6 +15,18 @@ export function migrationFiles(): { version: number; name: string; sql: string }
     .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(path.join(DIR, f), 'utf8') }));
 }
 
+/**
+ * Statements end with a semicolon at a line end. Line comments are dropped first, so a comment may end
+ * with one too. Migrations use no $$ bodies and no '--' inside string literals.
+ */
+export function statements(sql: string): string[] {
+  return sql
+    .replace(/--[^\n]*/g, '')
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export async function migrate(db: Db): Promise<string[]> {
   const applied: string[] = [];
   await db.tx(async (tx) => {
@@ -24,8 +36,7 @@ export async function migrate(db: Db): Promise<string[]> {
     const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
     for (const m of migrationFiles()) {
       if (done.has(m.version)) continue;
-      // Statements separated by semicolons at line ends; no migration uses $$ function bodies.
-      for (const stmt of m.sql.split(/;\s*$/m).map((s) => s.trim()).filter(Boolean)) {
+      for (const stmt of statements(m.sql)) {
         await tx.query(stmt);
       }
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);

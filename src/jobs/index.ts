@@ -3,18 +3,23 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { JobLoop } from './loop.ts';
+import { sweepExpired } from './expiry.ts';
+import { pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
 
 export interface Jobs {
+  loops: JobLoop[];
   stop(): Promise<void>;
 }
 
 export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
+  const full = (batch: number) => (n: number) => n >= batch;
   const loops: JobLoop[] = [
-    new JobLoop('request-log-retention', 3600_000, log, async () => {
-      await deps.db.query(`DELETE FROM request_logs WHERE created_at < now() - interval '30 days'`);
-      return 0;
-    }),
+    new JobLoop('expiry-sweeper', 1000, log, async () =>
+      full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry')))),
+    new JobLoop('idempotency-retention', 600_000, log, async () => full(5000)(await pruneIdempotencyKeys(deps))),
+    new JobLoop('event-retention', 3600_000, log, async () => full(5000)(await pruneEvents(deps))),
+    new JobLoop('request-log-retention', 3600_000, log, async () => full(5000)(await pruneRequestLogs(deps))),
   ];
   for (const l of loops) l.start();
-  return { stop: async () => void (await Promise.all(loops.map((l) => l.stop()))) };
+  return { loops, stop: async () => void (await Promise.all(loops.map((l) => l.stop()))) };
 }

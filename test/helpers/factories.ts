@@ -38,3 +38,14 @@ export function errorOf(res: LightMyRequestResponse): { type: string; code: stri
   if (body.error.request_id !== res.headers['x-request-id']) throw new Error('request_id differs from X-Request-Id');
   return body.error;
 }
+
+export interface ClientRef {
+  clientId: number;
+  userId: number;
+}
+
+/** The ids behind a merchant, for the few tests that must reach below the API (provider side, clocks). */
+export async function idsOf(db: { query: (sql: string, p: unknown[]) => Promise<{ rows: unknown[] }> }, m: Merchant): Promise<ClientRef> {
+  const r = (await db.query('SELECT id AS "userId", client_id AS "clientId" FROM users WHERE email = $1', [m.email])).rows[0] as ClientRef;
+  return r;
+}

@@ -42,7 +42,9 @@ CREATE TABLE operations (
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   paid_at timestamptz,
-  expires_at timestamptz NOT NULL
+  expires_at timestamptz NOT NULL,
+  -- lease of the expiry sweeper while it asks the provider about this operation
+  sweep_locked_until timestamptz
 );
 -- Keyset pages per client and mode, newest first, optionally by status or type.
 CREATE INDEX operations_page_idx ON operations (client_id, mode, created_at DESC, id DESC);

@@ -6,6 +6,7 @@ import { hashPassword } from './passwords.ts';
 import { issueApiKey } from './api-keys.ts';
 import { issueTokenPair, type TokenPair } from './tokens.ts';
 import { verifyIdToken } from './oidc.ts';
+import { createProviderAccount } from '../payments/provider-accounts.ts';
 
 export const TRIAL_DAYS = 14;
 
@@ -60,6 +61,8 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Regist
       });
     const live = await issueApiKey(tx, clientId, 'live');
     const test = await issueApiKey(tx, clientId, 'test');
+    // Test mode works from the first minute: its sandbox provider account exists from registration.
+    await createProviderAccount(tx, { clientId, mode: 'test', driver: 'sandbox', displayName: 'Sandbox', isDefault: true });
     const pair = await issueTokenPair(deps, tx, { id: user.rows[0].id, client_id: clientId, role: 'owner' });
     return { ...pair, api_keys: { live: live.api_key, test: test.api_key } };
   });

@@ -1,0 +1,30 @@
+// The outbox: a journal event is written in the same transaction as the state change it describes, and
+// so are the webhook deliveries it causes. Nothing is published outside the transaction.
+import type { Queryable } from '../../db/db.ts';
+import type { Mode } from '../../deps.ts';
+import { newId } from '../ids.ts';
+import type { JournalEventType } from './types.ts';
+import { enqueueDeliveries } from '../webhooks/enqueue.ts';
+
+export interface JournalEvent {
+  id: string;
+  client_id: number;
+  mode: Mode;
+  type: JournalEventType;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+export async function appendEvent(
+  tx: Queryable,
+  e: { clientId: number; mode: Mode; type: JournalEventType; data: Record<string, unknown> },
+): Promise<JournalEvent> {
+  const r = await tx.query<JournalEvent>(
+    `INSERT INTO events (id, client_id, mode, type, data) VALUES ($1, $2, $3, $4, $5)
+     RETURNING id, client_id, mode, type, data, created_at`,
+    [newId('evt'), e.clientId, e.mode, e.type, JSON.stringify(e.data)],
+  );
+  const event = r.rows[0];
+  await enqueueDeliveries(tx, event);
+  return event;
+}

@@ -1,0 +1,60 @@
+// GET /v2/events: the journal of one client and mode, newest first, by type (several, comma-separated)
+// and by time (`since`/`until`, inclusive; a bare date as `until` includes that whole UTC day).
+import type { Deps, Mode } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { page, type PageResult } from '../pagination.ts';
+import { JOURNAL_EVENT_TYPES } from './types.ts';
+import type { JournalEvent } from './append.ts';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+function parseInstant(value: string, param: 'since' | 'until'): Date {
+  const d = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
+    throw new AppError('invalid_parameter', `${param} must be an ISO date or timestamp`, { param });
+  }
+  // until=2026-11-22 means the whole of that day.
+  return param === 'until' && DATE_ONLY.test(value) ? new Date(d.getTime() + 86400_000 - 1) : d;
+}
+
+export function parseTypes(value: string | undefined): string[] | undefined {
+  if (value === undefined || value === '') return undefined;
+  const types = [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  const unknown = types.find((t) => !(JOURNAL_EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown) throw new AppError('invalid_parameter', `unknown event type "${unknown}"`, { param: 'type' });
+  return types.sort();
+}
+
+export async function listEvents(
+  deps: Deps,
+  scope: { clientId: number; mode: Mode },
+  q: { type?: string; since?: string; until?: string; cursor?: string },
+  limit: number,
+): Promise<PageResult<JournalEvent>> {
+  const types = parseTypes(q.type);
+  const since = q.since ? parseInstant(q.since, 'since') : undefined;
+  const until = q.until ? parseInstant(q.until, 'until') : undefined;
+  return page(
+    {
+      secret: deps.secrets.appSecret, endpoint: 'v2.events', cursor: q.cursor, limit,
+      filters: { mode: scope.mode, type: types?.join(','), since: since?.toISOString(), until: until?.toISOString() },
+    },
+    async (after, take) => {
+      const where = ['client_id = $1', 'mode = $2'];
+      const params: unknown[] = [scope.clientId, scope.mode];
+      if (types) where.push(`type = ANY($${params.push(types)})`);
+      if (since) where.push(`created_at >= $${params.push(since)}`);
+      if (until) where.push(`created_at <= $${params.push(until)}`);
+      if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
+      const r = await deps.db.query<JournalEvent>(
+        `SELECT id, client_id, mode, type, data, created_at FROM events WHERE ${where.join(' AND ')}
+          ORDER BY created_at DESC, id DESC LIMIT $${params.push(take)}`,
+        params,
+      );
+      return r.rows;
+    },
+    (e) => e.id,
+  );
+}
+
+export const toEventItem = (e: JournalEvent) => ({ id: e.id, type: e.type, data: e.data, created_at: e.created_at, livemode: e.mode === 'live' });

@@ -1,0 +1,37 @@
+// Cancelling an invoice before it is paid. The provider has the last word: if the customer paid a
+// moment ago, the invoice cannot be cancelled, and Tolem records the payment instead.
+import type { Queryable } from '../../db/db.ts';
+import type { Deps, Mode } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { findOperation, type Operation } from './operations.ts';
+import { providerCall } from './provider-call.ts';
+import { providerFor } from './provider-accounts.ts';
+import { syncOperation } from './sync.ts';
+import { cancelledData, transition } from './transition.ts';
+
+export async function cancelInvoice(
+  deps: Deps,
+  ctx: { clientId: number; mode: Mode; inTx?: (tx: Queryable, op: Operation) => Promise<void> },
+  opId: string,
+): Promise<Operation> {
+  let op = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
+  if (op.type !== 'invoice') throw new AppError('payment_not_cancellable', 'only invoices can be cancelled; a QR expires by itself');
+  op = await syncOperation(deps, op);
+  if (op.status !== 'created') throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${op.status}`);
+  const provider = providerFor(deps, op.mode);
+  const cancelled = await providerCall(deps, op.mode, op.provider_account_id, () => provider.cancelInvoice(op.provider_ref));
+  if (!cancelled) {
+    const now = await syncOperation(deps, op);
+    throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${now.status}`);
+  }
+  const done = await deps.db.tx(async (tx) => {
+    const next = await transition(tx, op, 'cancelled', { raw_provider_status: 'Cancelled' }, { type: 'payment.cancelled', data: cancelledData('merchant') });
+    if (next && ctx.inTx) await ctx.inTx(tx, next);
+    return next;
+  });
+  if (!done) {
+    const now = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
+    throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${now.status}`);
+  }
+  return done;
+}

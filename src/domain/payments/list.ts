@@ -1,0 +1,39 @@
+// The payments list of a client and mode: keyset pages, newest first, by status and type.
+import type { Deps, Mode } from '../../deps.ts';
+import { page, type PageResult } from '../pagination.ts';
+import { OP_COLUMNS, type Operation } from './operations.ts';
+
+export interface PaymentFilters {
+  status?: string;
+  type?: string;
+}
+
+export async function listOperations(
+  deps: Deps,
+  scope: { clientId: number; mode: Mode; endpoint: string },
+  filters: PaymentFilters,
+  cursor: string | undefined,
+  limit: number,
+): Promise<PageResult<Operation>> {
+  return page(
+    { secret: deps.secrets.appSecret, endpoint: scope.endpoint, filters: { mode: scope.mode, ...filters }, cursor, limit },
+    async (after, take) => {
+      const where = ['client_id = $1', 'mode = $2'];
+      const params: unknown[] = [scope.clientId, scope.mode];
+      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
+      if (filters.type) where.push(`type = $${params.push(filters.type)}`);
+      if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
+      const r = await deps.db.query<Operation>(
+        `SELECT ${OP_COLUMNS} FROM operations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.push(take)}`,
+        params,
+      );
+      return r.rows;
+    },
+    (op) => op.id,
+  );
+}
+
+/** The cabinet's list: no cursor, newest first. */
+export async function recentOperations(deps: Deps, clientId: number, mode: Mode, status: string | undefined, limit: number): Promise<Operation[]> {
+  return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, undefined, limit)).data;
+}

@@ -1,0 +1,75 @@
+// The operation record and its public shapes. Every read takes the tenant (architecture rule 3):
+// another client's operation, or the other mode's, is simply not found.
+import type { Queryable } from '../../db/db.ts';
+import type { Mode } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import type { OperationStatus, OperationType } from './state.ts';
+
+export interface Operation {
+  id: string;
+  seq: number;
+  client_id: number;
+  mode: Mode;
+  type: OperationType;
+  status: OperationStatus;
+  amount: number;
+  refunded_amount: number;
+  comment: string | null;
+  items: unknown;
+  phone: string | null;
+  sender_name: string | null;
+  transaction_id: string | null;
+  provider_account_id: number;
+  provider_ref: string;
+  raw_provider_status: string | null;
+  qr_token: string | null;
+  deep_link: string | null;
+  source: 'api' | 'cabinet' | 'payment_link' | 'v1';
+  link_token: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: Date;
+  updated_at: Date;
+  paid_at: Date | null;
+  expires_at: Date;
+}
+
+export const OP_COLUMNS = `id, seq, client_id, mode, type, status, amount, refunded_amount, comment, items, phone, sender_name,
+  transaction_id, provider_account_id, provider_ref, raw_provider_status, qr_token, deep_link, source, link_token, metadata,
+  created_at, updated_at, paid_at, expires_at`;
+
+export async function findOperation(db: Queryable, clientId: number, mode: Mode, id: string, lock = false): Promise<Operation> {
+  const r = await db.query<Operation>(
+    `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR UPDATE' : ''}`,
+    [id, clientId, mode],
+  );
+  if (!r.rows[0]) throw new AppError('payment_not_found', `no payment ${id}`, { param: 'operation_id' });
+  return r.rows[0];
+}
+
+/** The payment item of lists and status reads (decisions 15). */
+export function toPaymentItem(op: Operation) {
+  return {
+    operation_id: op.id,
+    type: op.type,
+    status: op.status,
+    amount: op.amount,
+    refunded_amount: op.refunded_amount,
+    comment: op.comment,
+    phone: op.phone,
+    sender_name: op.sender_name,
+    transaction_id: op.transaction_id,
+    provider_account_id: op.provider_account_id,
+    source: op.source,
+    link_token: op.link_token,
+    livemode: op.mode === 'live',
+    created_at: op.created_at,
+    paid_at: op.paid_at,
+    expires_at: op.expires_at,
+  };
+}
+
+export type PaymentItem = ReturnType<typeof toPaymentItem>;
+
+export function toPaymentStatus(op: Operation) {
+  return { ...toPaymentItem(op), raw_provider_status: op.raw_provider_status };
+}

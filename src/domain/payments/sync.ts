@@ -1,0 +1,58 @@
+// Learning a payment's fate from the provider: on read (GET while not final), from the expiry sweeper,
+// and from test helpers (which act as the provider's callback). One path for all of them.
+import type { Deps } from '../../deps.ts';
+import type { ProviderStatus } from '../../providers/types.ts';
+import { findOperation, type Operation } from './operations.ts';
+import { isFinal } from './state.ts';
+import { cancelledData, completedData, expiredData, transition } from './transition.ts';
+import { providerCall } from './provider-call.ts';
+import { providerFor } from './provider-accounts.ts';
+import { onLinkPaymentPaid } from '../links/on-paid.ts';
+
+/** Applies what the provider says to the operation; returns the operation as it now is. */
+export async function applyProviderStatus(deps: Deps, op: Operation, ps: ProviderStatus): Promise<Operation> {
+  if (isFinal(op.status)) return op;
+  const now = deps.clock.now();
+  const next = await deps.db.tx(async (tx) => {
+    switch (ps.status) {
+      case 'paid': {
+        const paid = await transition(
+          tx, op, 'paid',
+          { paid_at: ps.paidAt ?? now, sender_name: ps.senderName ?? null, transaction_id: ps.transactionId ?? null, raw_provider_status: ps.raw },
+          { type: 'payment.completed', data: (o) => completedData(o, ps.senderPhone) },
+        );
+        if (paid?.link_token) await onLinkPaymentPaid(tx, paid);
+        return paid;
+      }
+      case 'declined':
+        return transition(tx, op, 'declined', { raw_provider_status: ps.raw }, { type: 'payment.cancelled', data: cancelledData('declined') });
+      case 'cancelled':
+        // A QR cannot be cancelled by the merchant; one the provider dropped has simply expired.
+        return op.type === 'invoice'
+          ? transition(tx, op, 'cancelled', { raw_provider_status: ps.raw }, { type: 'payment.cancelled', data: cancelledData('customer') })
+          : transition(tx, op, 'expired', { raw_provider_status: ps.raw }, { type: 'payment.expired', data: expiredData });
+      case 'expired':
+        return transition(tx, op, 'expired', { raw_provider_status: ps.raw }, { type: 'payment.expired', data: expiredData });
+      case 'waiting':
+        // Tolem's own deadline holds even if the provider would still wait.
+        if (op.expires_at.getTime() <= now.getTime()) {
+          return transition(tx, op, 'expired', { raw_provider_status: ps.raw }, { type: 'payment.expired', data: expiredData });
+        }
+        if (op.raw_provider_status !== ps.raw) {
+          await tx.query('UPDATE operations SET raw_provider_status = $2 WHERE id = $1 AND status = $3', [op.id, ps.raw, 'created']);
+          return { ...op, raw_provider_status: ps.raw };
+        }
+        return op;
+    }
+  });
+  // null: someone else moved it first; read what they wrote.
+  return next ?? findOperation(deps.db, op.client_id, op.mode, op.id);
+}
+
+/** Asks the provider about a waiting operation and applies the answer. */
+export async function syncOperation(deps: Deps, op: Operation): Promise<Operation> {
+  if (isFinal(op.status)) return op;
+  const provider = providerFor(deps, op.mode);
+  const ps = await providerCall(deps, op.mode, op.provider_account_id, () => provider.getStatus(op.provider_ref));
+  return applyProviderStatus(deps, op, ps);
+}

@@ -1,0 +1,60 @@
+// Status changes with their journal events, in one transaction (the outbox). The UPDATE is guarded by
+// the status we saw, so when two actors race (the sweeper and a read, two callbacks) exactly one wins
+// and exactly one event is written.
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../errors.ts';
+import { appendEvent } from '../events/append.ts';
+import type { JournalEventType } from '../events/types.ts';
+import { OP_COLUMNS, type Operation } from './operations.ts';
+import { canTransition, type OperationStatus } from './state.ts';
+
+export async function transition(
+  tx: Queryable,
+  op: Operation,
+  to: OperationStatus,
+  patch: Partial<Pick<Operation, 'paid_at' | 'sender_name' | 'transaction_id' | 'raw_provider_status' | 'phone' | 'refunded_amount'>>,
+  event?: { type: JournalEventType; data: (next: Operation) => Record<string, unknown> },
+): Promise<Operation | null> {
+  if (!canTransition(op.status, to, op.type)) {
+    throw new AppError('payment_not_cancellable', `payment ${op.id} cannot go from ${op.status} to ${to}`);
+  }
+  const keys = Object.keys(patch) as (keyof typeof patch)[];
+  const sets = keys.map((k, i) => `${k} = $${i + 4}`);
+  const r = await tx.query<Operation>(
+    `UPDATE operations SET status = $3, updated_at = now()${sets.length ? ', ' + sets.join(', ') : ''}
+      WHERE id = $1 AND status = $2 RETURNING ${OP_COLUMNS}`,
+    [op.id, op.status, to, ...keys.map((k) => patch[k])],
+  );
+  const next = r.rows[0];
+  if (!next) return null;
+  if (event) await appendEvent(tx, { clientId: next.client_id, mode: next.mode, type: event.type, data: event.data(next) });
+  return next;
+}
+
+export const completedData = (op: Operation, senderPhone?: string | null) => ({
+  operation_id: op.id,
+  type: op.type,
+  amount: op.amount,
+  status: 'paid',
+  phone: op.phone ?? senderPhone ?? null,
+  sender_name: op.sender_name,
+  paid_at: op.paid_at,
+  transaction_id: op.transaction_id,
+  source: op.source,
+  link_token: op.link_token,
+  metadata: op.metadata ?? {},
+});
+
+export const expiredData = (op: Operation) => ({
+  operation_id: op.id,
+  type: op.type,
+  amount: op.amount,
+  expired_at: op.updated_at,
+});
+
+export const cancelledData = (reason: string) => (op: Operation) => ({
+  operation_id: op.id,
+  type: op.type,
+  amount: op.amount,
+  reason,
+});

@@ -1,0 +1,117 @@
+// Idempotency (decisions 6) for every route that declares it: the key is scoped to client, mode, method
+// and path, and fingerprinted with the body. The first request claims the key ('running', with a lease);
+// a replay gets the stored response with Idempotent-Replayed: true; a different body, or a request while
+// the first still runs, is 409 idempotency_conflict. 5xx and 429 are not stored, so the key can be
+// retried. Routes that create something save their response inside the creating transaction
+// (`saveInTx`), so an operation and its stored response commit together: a crash cannot leave an
+// operation whose key would create a second one.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../errors.ts';
+import type { RouteConfig } from '../route.ts';
+
+const LEASE_S = 60;
+
+export interface IdempotencyHandle {
+  /** Stores the final response in the caller's transaction. */
+  saveInTx(tx: Queryable, status: number, body: unknown): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: IdempotencyHandle & { scope: unknown[]; saved: boolean };
+  }
+}
+
+/** JSON with sorted keys, so that {a,b} and {b,a} are the same request. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+export const requestFingerprint = (account: unknown, body: unknown) =>
+  createHash('sha256').update(`${account ?? ''}|${canonical(body ?? {})}`).digest('hex');
+
+const fingerprint = (req: FastifyRequest) => requestFingerprint(req.headers['x-provider-account'], req.body);
+
+const SCOPE = 'client_id = $1 AND mode = $2 AND method = $3 AND path = $4 AND key = $5';
+
+export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
+  const { db } = opts.deps;
+  app.decorateRequest('idempotency', undefined);
+
+  app.addHook('preHandler', async (req, reply) => {
+    const cfg = req.routeOptions.config as unknown as RouteConfig | undefined;
+    const key = req.headers['idempotency-key'];
+    if (!cfg?.idempotent || typeof key !== 'string' || !req.principal) return;
+    if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
+      throw new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { param: 'Idempotency-Key' });
+    }
+    const p = req.principal;
+    const scope = [p.clientId, p.mode, req.method, req.url.split('?')[0], key];
+    const fp = fingerprint(req);
+    const claimed = await db.query(
+      `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until)
+       VALUES ($1, $2, $3, $4, $5, $6, 'running', now() + make_interval(secs => ${LEASE_S}))
+       ON CONFLICT DO NOTHING`,
+      [...scope, fp],
+    );
+    if (claimed.rowCount === 0) {
+      const r = await db.query<{ fingerprint: string; state: string; response_status: number; response_body: string; lease_over: boolean }>(
+        `SELECT fingerprint, state, response_status, response_body, locked_until < now() AS lease_over FROM idempotency_keys WHERE ${SCOPE}`,
+        scope,
+      );
+      const row = r.rows[0];
+      if (!row) throw new AppError('idempotency_conflict', 'the request with this Idempotency-Key is being retried; try again');
+      if (row.fingerprint !== fp) {
+        throw new AppError('idempotency_conflict', 'this Idempotency-Key was used with a different request');
+      }
+      if (row.state === 'done') {
+        reply.header('Idempotent-Replayed', 'true');
+        return reply.status(row.response_status).type('application/json; charset=utf-8').send(row.response_body);
+      }
+      // Still running: unless its holder died (lease over), this is a concurrent duplicate.
+      const taken = row.lease_over
+        ? await db.query(
+            `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => ${LEASE_S})
+              WHERE ${SCOPE} AND state = 'running' AND locked_until < now()`,
+            scope,
+          )
+        : { rowCount: 0 };
+      if (taken.rowCount === 0) throw new AppError('idempotency_conflict', 'a request with this Idempotency-Key is still running');
+    }
+    req.idempotency = {
+      scope,
+      saved: false,
+      async saveInTx(tx, status, body) {
+        await tx.query(
+          `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7 WHERE ${SCOPE}`,
+          [...scope, status, JSON.stringify(body)],
+        );
+        this.saved = true;
+      },
+    };
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const h = req.idempotency;
+    if (!h || h.saved || reply.getHeader('Idempotent-Replayed')) return payload;
+    h.saved = true;
+    const status = reply.statusCode;
+    if (status >= 500 || status === 429) {
+      await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'running'`, h.scope);
+    } else {
+      await db.query(
+        `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7 WHERE ${SCOPE} AND state = 'running'`,
+        [...h.scope, status, typeof payload === 'string' ? payload : JSON.stringify(payload)],
+      );
+    }
+    return payload;
+  });
+});

@@ -1,0 +1,89 @@
+// Payment shapes shared by v2, the cabinet and (later) partners.
+import { Type } from 'typebox';
+import { Amount, Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
+import { STATUSES } from '../../domain/payments/state.ts';
+import type { Operation } from '../../domain/payments/operations.ts';
+
+export const OperationId = Type.String({ minLength: 1, maxLength: 64, description: 'op_<ULID>' });
+export const OpParams = Type.Object({ op_id: OperationId });
+export const Status = Type.String({ enum: [...STATUSES] });
+export const Comment = Type.String({ maxLength: 255 });
+
+export const QrCreateBody = Body({
+  amount: Amount,
+  items: Type.Optional(Type.Array(
+    Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), price: Amount, quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })) }, { additionalProperties: false }),
+    { minItems: 1, maxItems: 100 },
+  )),
+  comment: Type.Optional(Comment),
+});
+
+export const InvoiceCreateBody = Body({
+  phone: Type.String({ minLength: 1, maxLength: 32, description: 'Kazakhstan mobile, any common spelling' }),
+  amount: Amount,
+  comment: Type.Optional(Comment),
+});
+
+export const QrCreated = Type.Object({
+  operation_id: Type.String(),
+  qr_token: Type.String({ description: 'content for the QR image' }),
+  deep_link: Type.String(),
+  expires_at: Timestamp,
+  status: Status,
+});
+
+export const InvoiceCreated = Type.Object({
+  operation_id: Type.String(),
+  status: Status,
+  phone: Type.String(),
+  expires_at: Timestamp,
+});
+
+export const PaymentItem = Type.Object({
+  operation_id: Type.String(),
+  type: Type.String({ enum: ['qr', 'invoice'] }),
+  status: Status,
+  amount: Amount,
+  refunded_amount: Amount,
+  comment: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  sender_name: Nullable(Type.String()),
+  transaction_id: Nullable(Type.String()),
+  provider_account_id: Type.Integer(),
+  source: Type.String({ enum: ['api', 'cabinet', 'payment_link', 'v1'] }),
+  link_token: Nullable(Type.String()),
+  livemode: Type.Boolean(),
+  created_at: Timestamp,
+  paid_at: NullableTimestamp,
+  expires_at: Timestamp,
+});
+
+export const PaymentStatus = Type.Object({ ...PaymentItem.properties, raw_provider_status: Nullable(Type.String()) });
+
+export const RefundBody = Body({
+  operation_id: OperationId,
+  amount: Amount,
+  reason: Type.Optional(Type.String({ maxLength: 255 })),
+});
+
+export const RefundResult = Type.Object({
+  refund_id: Type.String(),
+  operation_id: Type.String(),
+  status: Type.String({ enum: ['completed', 'pending', 'failed'] }),
+  amount: Amount,
+  refunded_total: Amount,
+  remaining_refundable: Amount,
+  created_at: Timestamp,
+});
+
+export const CancelResult = Type.Object({ operation_id: Type.String(), status: Status });
+
+export const toQrCreated = (op: Operation) => ({
+  operation_id: op.id, qr_token: op.qr_token!, deep_link: op.deep_link!, expires_at: op.expires_at, status: op.status,
+});
+
+export const toInvoiceCreated = (op: Operation) => ({ operation_id: op.id, status: op.status, phone: op.phone!, expires_at: op.expires_at });
+
+export const AccountHeader = Type.Object({
+  'x-provider-account': Type.Optional(Type.String({ description: 'provider account id; default account when absent' })),
+});

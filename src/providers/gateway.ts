@@ -1,0 +1,84 @@
+// The live-mode HTTP adapter: speaks a small JSON protocol to a provider gateway (docs/provider-gateway.md)
+// that holds the merchant's provider session. Time-outs and garbage become ProviderUnavailable (502);
+// the gateway's `session_expired` answer becomes ProviderSessionExpired (503, live only).
+import type { PaymentProvider, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus } from './types.ts';
+import { ProviderSessionExpired, ProviderUnavailable } from './types.ts';
+
+const TIMEOUT_MS = 10_000;
+
+export class GatewayProvider implements PaymentProvider {
+  readonly name = 'gateway';
+
+  constructor(private baseUrl: string) {}
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method,
+        headers: body ? { 'content-type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+        redirect: 'error',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new ProviderUnavailable(`gateway unreachable: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    let json: { error?: string } & Record<string, unknown>;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ProviderUnavailable(`gateway answered ${res.status} with non-JSON`);
+    }
+    if (json.error === 'session_expired') throw new ProviderSessionExpired('provider session expired');
+    if (res.status === 404 && path.startsWith('/customers/')) return null as T;
+    if (!res.ok) throw new ProviderUnavailable(`gateway answered ${res.status}: ${json.error ?? 'error'}`);
+    return json as T;
+  }
+
+  async createQr(input: { amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderQr> {
+    const r = await this.call<{ ref: string; qr_token: string; deep_link: string; expires_at: string }>('POST', '/qr', {
+      amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS,
+    });
+    return { ref: r.ref, qrToken: r.qr_token, deepLink: r.deep_link, expiresAt: new Date(r.expires_at) };
+  }
+
+  async createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderInvoice> {
+    const r = await this.call<{ ref: string; expires_at: string }>('POST', '/invoices', {
+      phone: input.phone, amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS,
+    });
+    return { ref: r.ref, expiresAt: new Date(r.expires_at) };
+  }
+
+  async getStatus(ref: string): Promise<ProviderStatus> {
+    const r = await this.call<{ status: ProviderStatus['status']; raw: string; sender_name?: string; sender_phone?: string; transaction_id?: string; paid_at?: string }>(
+      'GET', `/payments/${encodeURIComponent(ref)}`,
+    );
+    if (!['waiting', 'paid', 'expired', 'cancelled', 'declined'].includes(r.status)) throw new ProviderUnavailable(`unknown status ${r.status}`);
+    return {
+      status: r.status, raw: r.raw, senderName: r.sender_name ?? null, senderPhone: r.sender_phone ?? null,
+      transactionId: r.transaction_id ?? null, paidAt: r.paid_at ? new Date(r.paid_at) : null,
+    };
+  }
+
+  async cancelInvoice(ref: string): Promise<boolean> {
+    const r = await this.call<{ cancelled: boolean }>('POST', `/invoices/${encodeURIComponent(ref)}/cancel`, {});
+    return r.cancelled === true;
+  }
+
+  async refund(ref: string, amount: number): Promise<ProviderRefund> {
+    const r = await this.call<{ ref: string; status: ProviderRefund['status'] }>('POST', `/payments/${encodeURIComponent(ref)}/refunds`, { amount });
+    return { ref: r.ref, status: r.status };
+  }
+
+  async findCustomer(phone: string): Promise<ProviderCustomer | null> {
+    const r = await this.call<{ phone: string; name: string | null } | null>('GET', `/customers/${encodeURIComponent(phone)}`);
+    return r ? { phone: r.phone, name: r.name } : null;
+  }
+
+  async checkSession(): Promise<boolean> {
+    const r = await this.call<{ alive: boolean }>('GET', '/session');
+    return r.alive === true;
+  }
+}

@@ -1,0 +1,139 @@
+// GET /v2/payments and GET /v2/events: cursors, limits, filters, modes, tenants.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, errorOf, key, newMerchant } from '../helpers/factories.ts';
+import { createQr, pay } from '../helpers/payments.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const get = (k: string, url: string) => t.app.inject({ method: 'GET', url, headers: key(k) });
+
+describe('GET /v2/payments', () => {
+  it('pages newest first with a cursor until has_more is false', async () => {
+    const m = await newMerchant(t.app);
+    const ids: string[] = [];
+    for (let i = 1; i <= 7; i++) ids.push((await createQr(t.app, m.testKey, i * 100)).operation_id);
+    const seen: string[] = [];
+    let url = '/v2/payments?limit=3';
+    for (;;) {
+      const page = (await get(m.testKey, url)).json();
+      seen.push(...page.data.map((p: { operation_id: string }) => p.operation_id));
+      if (!page.has_more) {
+        expect(page.next_cursor).toBeNull();
+        break;
+      }
+      url = `/v2/payments?limit=3&cursor=${encodeURIComponent(page.next_cursor)}`;
+    }
+    expect(seen).toEqual(ids.reverse());
+    const item = (await get(m.testKey, '/v2/payments?limit=1')).json().data[0];
+    expect(Object.keys(item).sort()).toEqual([
+      'amount', 'comment', 'created_at', 'expires_at', 'link_token', 'livemode', 'operation_id', 'paid_at', 'phone', 'provider_account_id',
+      'refunded_amount', 'sender_name', 'source', 'status', 'transaction_id', 'type',
+    ]);
+    expect(item).toMatchObject({ livemode: false, source: 'api', type: 'qr' });
+  });
+
+  it('filters by status and type', async () => {
+    const m = await newMerchant(t.app);
+    const a = await createQr(t.app, m.testKey);
+    await createQr(t.app, m.testKey);
+    await pay(t.app, m.testKey, a.operation_id);
+    await t.app.inject({ method: 'POST', url: '/v2/invoices', headers: { ...key(m.testKey), 'idempotency-key': 'inv-1' }, payload: { phone: '+77012345678', amount: 100 } });
+    const paid = (await get(m.testKey, '/v2/payments?status=paid')).json().data;
+    expect(paid.map((p: { operation_id: string }) => p.operation_id)).toEqual([a.operation_id]);
+    expect((await get(m.testKey, '/v2/payments?type=invoice')).json().data).toHaveLength(1);
+    expect((await get(m.testKey, '/v2/payments?type=qr')).json().data).toHaveLength(2);
+    const bad = await get(m.testKey, '/v2/payments?status=done');
+    expect(errorOf(bad)).toMatchObject({ code: 'invalid_parameter', param: 'status' });
+    expect(errorOf(await get(m.testKey, '/v2/payments?type=card')).param).toBe('type');
+  });
+
+  it('limit and cursor errors', async () => {
+    const m = await newMerchant(t.app);
+    for (let i = 0; i < 3; i++) await createQr(t.app, m.testKey);
+    for (const [q, code] of [['limit=0', 'invalid_limit'], ['limit=-3', 'invalid_limit'], ['limit=1.5', 'invalid_limit'], ['limit=x', 'invalid_limit'], ['limit=101', 'limit_too_large']]) {
+      const res = await get(m.testKey, `/v2/payments?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(errorOf(res).code, q).toBe(code);
+    }
+    expect((await get(m.testKey, '/v2/payments?limit=100')).statusCode).toBe(200);
+    expect((await get(m.testKey, '/v2/payments')).json().data).toHaveLength(3); // default 20
+    const { next_cursor } = (await get(m.testKey, '/v2/payments?limit=1')).json();
+    const [body, sig] = next_cursor.split('.');
+    const tampered = `${Buffer.from(JSON.stringify(['2030-01-01T00:00:00.000Z', 'op_X'])).toString('base64url')}.${sig}`;
+    for (const c of [tampered, `${body}.${'0'.repeat(32)}`, 'garbage', `${body}`]) {
+      const res = await get(m.testKey, `/v2/payments?cursor=${encodeURIComponent(c)}`);
+      expect(errorOf(res).code).toBe('invalid_cursor');
+    }
+    // Bound to the filters and the endpoint.
+    expect(errorOf(await get(m.testKey, `/v2/payments?status=paid&cursor=${encodeURIComponent(next_cursor)}`)).code).toBe('invalid_cursor');
+    expect(errorOf(await get(m.testKey, `/v2/events?cursor=${encodeURIComponent(next_cursor)}`)).code).toBe('invalid_cursor');
+    expect((await get(m.testKey, `/v2/payments?cursor=${encodeURIComponent(next_cursor)}`)).statusCode).toBe(200);
+  });
+
+  it('shows only this client’s operations of this key’s mode', async () => {
+    const m = await newMerchant(t.app);
+    const other = await newMerchant(t.app);
+    await createQr(t.app, m.testKey);
+    expect((await get(other.testKey, '/v2/payments')).json().data).toHaveLength(0);
+    expect((await get(m.liveKey, '/v2/payments')).json().data).toHaveLength(0);
+    // A cursor of one client is useless to another: it only positions within the caller's own rows.
+    await createQr(t.app, m.testKey);
+    const c = (await get(m.testKey, '/v2/payments?limit=1')).json().next_cursor;
+    expect((await get(other.testKey, `/v2/payments?cursor=${encodeURIComponent(c)}`)).json().data).toHaveLength(0);
+  });
+});
+
+describe('GET /v2/events', () => {
+  async function merchantWithEvents() {
+    const m = await newMerchant(t.app);
+    const a = await createQr(t.app, m.testKey, 100);
+    await pay(t.app, m.testKey, a.operation_id);
+    const b = await createQr(t.app, m.testKey, 200);
+    await t.app.inject({ method: 'POST', url: `/v2/test/payments/${b.operation_id}/expire`, headers: key(m.testKey) });
+    await t.app.inject({ method: 'POST', url: '/v2/refunds', headers: { ...key(m.testKey), 'idempotency-key': `r-${a.operation_id}` }, payload: { operation_id: a.operation_id, amount: 50 } });
+    return m;
+  }
+
+  it('filters by several types, comma-separated, and pages', async () => {
+    const m = await merchantWithEvents();
+    const all = (await get(m.testKey, '/v2/events')).json().data;
+    expect(all.map((e: { type: string }) => e.type)).toEqual(['payment.refunded', 'payment.expired', 'payment.completed']);
+    expect(all[0].id).toMatch(/^evt_/);
+    const two = (await get(m.testKey, '/v2/events?type=payment.completed,payment.refunded')).json().data;
+    expect(two.map((e: { type: string }) => e.type)).toEqual(['payment.refunded', 'payment.completed']);
+    const p1 = (await get(m.testKey, '/v2/events?limit=2')).json();
+    expect(p1.has_more).toBe(true);
+    const p2 = (await get(m.testKey, `/v2/events?limit=2&cursor=${encodeURIComponent(p1.next_cursor)}`)).json();
+    expect(p2.data.map((e: { type: string }) => e.type)).toEqual(['payment.completed']);
+    expect(errorOf(await get(m.testKey, '/v2/events?type=payment.nope')).param).toBe('type');
+  });
+
+  it('since and until are inclusive; a bare until date covers the whole day', async () => {
+    const m = await merchantWithEvents();
+    const all = (await get(m.testKey, '/v2/events')).json().data;
+    const newest = all[0].created_at;
+    const today = newest.slice(0, 10);
+    expect((await get(m.testKey, `/v2/events?since=${newest}`)).json().data[0].id).toBe(all[0].id);
+    expect((await get(m.testKey, `/v2/events?until=${today}`)).json().data).toHaveLength(3);
+    expect((await get(m.testKey, `/v2/events?since=${today}&until=${today}`)).json().data).toHaveLength(3);
+    expect((await get(m.testKey, '/v2/events?until=2020-01-01')).json().data).toHaveLength(0);
+    expect(errorOf(await get(m.testKey, '/v2/events?since=yesterday')).param).toBe('since');
+    expect(errorOf(await get(m.testKey, '/v2/events?until=2026-13-45')).param).toBe('until');
+  });
+
+  it('JWT reads live by default and test with ?mode=test; tenants are separate', async () => {
+    const m = await merchantWithEvents();
+    const live = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: bearer(m) })).json();
+    expect(live.data).toHaveLength(0);
+    const test = (await t.app.inject({ method: 'GET', url: '/v2/events?mode=test', headers: bearer(m) })).json();
+    expect(test.data).toHaveLength(3);
+    expect(test.data.every((e: { livemode: boolean }) => e.livemode === false)).toBe(true);
+    const other = await newMerchant(t.app);
+    expect((await get(other.testKey, '/v2/events')).json().data).toHaveLength(0);
+  });
+});

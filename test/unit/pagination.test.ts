@@ -1,0 +1,58 @@
+// Cursor signing and binding, and limit parsing.
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor, parseLimit } from '../../src/domain/pagination.ts';
+import { AppError } from '../../src/errors.ts';
+import { safeCell } from '../../src/domain/payments/export.ts';
+import { normalizePhone, checkItems } from '../../src/domain/payments/input.ts';
+
+const pos = { createdAt: new Date('2026-11-22T07:54:33.123Z'), id: 'op_01J' };
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as AppError).code;
+  }
+  return 'ok';
+};
+
+describe('cursors', () => {
+  it('round-trip', () => {
+    const c = encodeCursor('s', 'v2.payments', { mode: 'test', status: 'paid' }, pos);
+    expect(decodeCursor('s', 'v2.payments', { status: 'paid', mode: 'test' }, c)).toEqual(pos);
+  });
+  it('refuse another secret, endpoint, filter set, or any edit', () => {
+    const c = encodeCursor('s', 'v2.payments', { mode: 'test' }, pos);
+    expect(code(() => decodeCursor('other', 'v2.payments', { mode: 'test' }, c))).toBe('invalid_cursor');
+    expect(code(() => decodeCursor('s', 'v2.events', { mode: 'test' }, c))).toBe('invalid_cursor');
+    expect(code(() => decodeCursor('s', 'v2.payments', { mode: 'live' }, c))).toBe('invalid_cursor');
+    expect(code(() => decodeCursor('s', 'v2.payments', { mode: 'test', type: 'qr' }, c))).toBe('invalid_cursor');
+    expect(code(() => decodeCursor('s', 'v2.payments', { mode: 'test' }, c.replace(/^./, 'x')))).toBe('invalid_cursor');
+    expect(code(() => decodeCursor('s', 'v2.payments', { mode: 'test' }, `${c}.x`))).toBe('invalid_cursor');
+  });
+});
+
+describe('limits', () => {
+  it('default, bounds and codes', () => {
+    expect(parseLimit(undefined)).toBe(20);
+    expect(parseLimit(100)).toBe(100);
+    expect(code(() => parseLimit(0))).toBe('invalid_limit');
+    expect(code(() => parseLimit(2.5))).toBe('invalid_limit');
+    expect(code(() => parseLimit(101))).toBe('limit_too_large');
+    expect(parseLimit(undefined, 50, 200)).toBe(50);
+    expect(code(() => parseLimit(201, 50, 200))).toBe('limit_too_large');
+  });
+});
+
+describe('small rules', () => {
+  it('CSV cells that a spreadsheet would run are neutralised', () => {
+    for (const s of ['=1+1', '+7', '-2', '@SUM(A1)', '\tx', '\rx']) expect(safeCell(s).startsWith("'")).toBe(true);
+    expect(safeCell('Кофе')).toBe('Кофе');
+    expect(safeCell(null)).toBe('');
+  });
+  it('phones and items', () => {
+    expect(normalizePhone('8 (701) 234-56-78')).toBe('+77012345678');
+    expect(code(() => normalizePhone('+1 202 555 0100'))).toBe('invalid_phone');
+    expect(checkItems([{ name: 'a', price: 50, quantity: 2 }], 100, 1000)).toEqual([{ name: 'a', price: 50, quantity: 2 }]);
+    expect(code(() => checkItems([{ name: 'a', price: 50 }], 100, 1000))).toBe('invalid_parameter');
+  });
+});
