@@ -7,6 +7,7 @@ import { loadSecrets } from './secrets.ts';
 import { systemClock, type Clock, type Deps } from './deps.ts';
 import { createRateLimiter } from './http/plugins/rate-limit-store.ts';
 import { createProviders } from './providers/index.ts';
+import { Caches, listenForInvalidation } from './domain/cache.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -17,8 +18,10 @@ export async function bootstrap(config: Config, opts: { clock?: Clock; migrate?:
   const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax });
   if (opts.migrate !== false) await migrate(db);
   const secrets = await loadSecrets(db, config);
+  const caches = new Caches();
+  await listenForInvalidation(db, caches);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
-  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis), providers: createProviders(config, db) };
+  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis), providers: createProviders(config, db), caches };
   return {
     deps,
     async close() {

@@ -5,6 +5,7 @@ import type { Secrets } from './secrets.ts';
 import type { RateLimiter } from './http/plugins/rate-limit-store.ts';
 import type { PaymentProvider } from './providers/types.ts';
 import type { SandboxProvider } from './providers/sandbox.ts';
+import type { Caches } from './domain/cache.ts';
 
 export interface Clock {
   now(): Date;
@@ -19,6 +20,7 @@ export interface Deps {
   clock: Clock;
   limiter: RateLimiter;
   providers: { sandbox: SandboxProvider; live: PaymentProvider };
+  caches: Caches;
 }
 
 export type Mode = 'live' | 'test';

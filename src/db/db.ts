@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -15,6 +16,8 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pg' | 'pglite';
+  /** Calls `fn` with the payload of every NOTIFY on `channel` (cache invalidation across processes). */
+  listen(channel: string, fn: (payload: string) => void): Promise<void>;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a multi-statement script (migrations). */
@@ -28,14 +31,33 @@ const toNumber = (v: string) => Number(v);
 pg.types.setTypeParser(20, toNumber);
 pg.types.setTypeParser(1700, toNumber);
 
+// Every statement is prepared once per connection (named by its text): the hot paths run the same few
+// statements over and over, and PostgreSQL then skips parsing and planning them.
+const names = new Map<string, string>();
+function named(text: string, values?: unknown[]) {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `s${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return { name, text, values: values as unknown[] };
+}
+
 export function connectPg(url: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  let listener: pg.Client | undefined;
   return {
     kind: 'pg',
+    async listen(channel, fn) {
+      if (!listener) {
+        listener = new pg.Client({ connectionString: url });
+        listener.on('error', () => {});
+        await listener.connect();
+      }
+      listener.on('notification', (n) => n.channel === channel && fn(n.payload ?? ''));
+      await listener.query(`LISTEN ${channel}`);
+    },
     async query<T>(sql: string, params?: unknown[]) {
-      const r = await pool.query(sql, params as unknown[]);
+      const r = await pool.query(named(sql, params));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     },
     async tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -44,7 +66,7 @@ export function connectPg(url: string, max = 10): Db {
         await client.query('BEGIN');
         const q: Queryable = {
           async query<R>(sql: string, params?: unknown[]) {
-            const r = await client.query(sql, params as unknown[]);
+            const r = await client.query(named(sql, params));
             return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
           },
         };
@@ -62,6 +84,7 @@ export function connectPg(url: string, max = 10): Db {
       await pool.query(sql);
     },
     async close() {
+      await listener?.end().catch(() => {});
       await pool.end();
     },
   };
@@ -84,6 +107,9 @@ export async function connectPglite(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     query: base.query,
+    async listen(channel, fn) {
+      await lite.listen(channel, fn);
+    },
     // PGlite is one connection: its transaction() holds an exclusive lock, so transactions serialize.
     tx: (fn) => lite.transaction((t) => fn(wrap(t))),
     async exec(sql: string) {

@@ -3,6 +3,7 @@
 import type { Queryable } from '../../db/db.ts';
 import type { Mode } from '../../deps.ts';
 import { randomBase62, sha256Hex } from '../../crypto.ts';
+import { invalidate, type Caches } from '../cache.ts';
 
 export const PREFIX_LENGTH = 12;
 
@@ -13,10 +14,14 @@ export interface IssuedKey {
   created_at: Date;
 }
 
-export async function issueApiKey(tx: Queryable, clientId: number, mode: Mode): Promise<IssuedKey> {
+export async function issueApiKey(tx: Queryable, clientId: number, mode: Mode, caches?: Caches): Promise<IssuedKey> {
   const key = `kp_${mode}_${randomBase62(40)}`;
   const prefix = key.slice(0, PREFIX_LENGTH);
-  await tx.query('UPDATE api_keys SET revoked_at = now() WHERE client_id = $1 AND mode = $2 AND revoked_at IS NULL', [clientId, mode]);
+  const revoked = await tx.query<{ key_hash: string }>(
+    'UPDATE api_keys SET revoked_at = now() WHERE client_id = $1 AND mode = $2 AND revoked_at IS NULL RETURNING key_hash',
+    [clientId, mode],
+  );
+  for (const r of revoked.rows) await invalidate(tx, `key:${r.key_hash}`, caches);
   const r = await tx.query<{ created_at: Date }>(
     'INSERT INTO api_keys (client_id, mode, key_hash, prefix) VALUES ($1, $2, $3, $4) RETURNING created_at',
     [clientId, mode, sha256Hex(key), prefix],
@@ -32,13 +37,17 @@ export interface KeyOwner {
   plan: string;
 }
 
-/** Lookup by the indexed hash; a revoked key finds nothing. */
-export async function findApiKey(db: Queryable, key: string): Promise<KeyOwner | undefined> {
+/** Lookup by the indexed hash, cached; a revoked key finds nothing. */
+export async function findApiKey(db: Queryable, caches: Caches, key: string): Promise<KeyOwner | undefined> {
+  const hash = sha256Hex(key);
+  const cached = caches.apiKeys.get(hash) as KeyOwner | undefined;
+  if (cached) return cached;
   const r = await db.query<KeyOwner>(
     `SELECT k.id AS key_id, k.client_id, k.mode, k.prefix, c.plan
        FROM api_keys k JOIN clients c ON c.id = k.client_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [sha256Hex(key)],
+    [hash],
   );
+  if (r.rows[0]) caches.apiKeys.set(hash, r.rows[0]);
   return r.rows[0];
 }

@@ -52,7 +52,7 @@ export function requireOwner(role: string | undefined, actor?: unknown): void {
 }
 
 export async function regenerateApiKey(deps: Deps, clientId: number, mode: Mode): Promise<IssuedKey> {
-  return deps.db.tx((tx) => issueApiKey(tx, clientId, mode));
+  return deps.db.tx((tx) => issueApiKey(tx, clientId, mode, deps.caches));
 }
 
 export interface LogItem {

@@ -25,10 +25,26 @@ export interface CreateContext {
   linkToken?: string | null;
   metadata?: Record<string, unknown> | null;
   inTx?: (tx: Queryable, op: Operation) => Promise<void>;
+  /**
+   * A statement to run atomically with the insert, as a data-modifying CTE of the same statement (one
+   * round trip, no BEGIN/COMMIT): the idempotency record. Gets the row to be inserted and the number of
+   * parameters already used.
+   */
+  alsoWrite?: (row: Record<string, unknown>, offset: number) => { sql: string; params: unknown[] };
 }
 
 async function insertOperation(deps: Deps, ctx: CreateContext, row: Record<string, unknown>): Promise<Operation> {
   const cols = Object.keys(row);
+  if (ctx.alsoWrite && !ctx.inTx) {
+    const extra = ctx.alsoWrite(row, cols.length);
+    const r = await deps.db.query<Operation>(
+      `WITH op AS (INSERT INTO operations (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${OP_COLUMNS}),
+            also AS (${extra.sql})
+       SELECT * FROM op`,
+      [...cols.map((c) => row[c]), ...extra.params],
+    );
+    return r.rows[0];
+  }
   return deps.db.tx(async (tx) => {
     const r = await tx.query<Operation>(
       `INSERT INTO operations (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${OP_COLUMNS}`,

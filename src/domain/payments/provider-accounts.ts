@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { Deps, Mode } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../providers/types.ts';
+import { invalidate } from '../cache.ts';
 
 export interface ProviderAccount {
   id: number;
@@ -21,6 +22,7 @@ export async function createProviderAccount(
     `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
     [a.clientId, a.mode, a.driver, a.displayName, a.isDefault],
   );
+  await invalidate(tx, `account:${a.clientId}:`);
   return r.rows[0].id;
 }
 
@@ -41,11 +43,15 @@ export async function resolveProviderAccount(deps: Deps, clientId: number, mode:
     if (!r.rows[0]) throw new AppError('invalid_parameter', `no ${mode} provider account ${header} in this account`, { param: 'X-Provider-Account' });
     return r.rows[0];
   }
+  const cacheKey = `${clientId}:${mode}`;
+  const cached = deps.caches.accounts.get(cacheKey) as ProviderAccount | undefined;
+  if (cached) return cached;
   const r = await deps.db.query<ProviderAccount>(
     `SELECT id, client_id, mode, driver, session_alive FROM provider_accounts
       WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,
     [clientId, mode],
   );
+  if (r.rows[0]) deps.caches.accounts.set(cacheKey, r.rows[0]);
   if (!r.rows[0]) throw new AppError('provider_not_connected', `no ${mode} provider account is connected; complete onboarding first`);
   return r.rows[0];
 }

@@ -32,7 +32,7 @@ export function jwtMode(req: FastifyRequest): Mode {
 
 async function resolveApiKey(deps: Deps, key: string): Promise<Principal> {
   if (!/^kp_(live|test)_[0-9A-Za-z]{32,}$/.test(key)) throw new AppError('invalid_api_key', 'API key is malformed');
-  const owner = await findApiKey(deps.db, key);
+  const owner = await findApiKey(deps.db, deps.caches, key);
   if (!owner) throw new AppError('invalid_api_key', 'API key is not valid or was revoked');
   return { kind: 'api_key', clientId: owner.client_id, mode: owner.mode, plan: owner.plan, apiKeyId: owner.key_id, keyPrefix: owner.prefix };
 }

@@ -18,6 +18,8 @@ const LEASE_S = 60;
 export interface IdempotencyHandle {
   /** Stores the final response in the caller's transaction. */
   saveInTx(tx: Queryable, status: number, body: unknown): Promise<void>;
+  /** The same, as one statement to embed (a CTE) in the caller's own statement; placeholders start after `offset`. */
+  saveStatement(offset: number, status: number, body: unknown): { sql: string; params: unknown[] };
 }
 
 declare module 'fastify' {
@@ -89,6 +91,15 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     req.idempotency = {
       scope,
       saved: false,
+      saveStatement(offset, status, body) {
+        this.saved = true;
+        const n = (i: number) => `$${offset + i}`;
+        return {
+          sql: `UPDATE idempotency_keys SET state = 'done', response_status = ${n(6)}, response_body = ${n(7)}
+                 WHERE client_id = ${n(1)} AND mode = ${n(2)} AND method = ${n(3)} AND path = ${n(4)} AND key = ${n(5)}`,
+          params: [...scope, status, JSON.stringify(body)],
+        };
+      },
       async saveInTx(tx, status, body) {
         await tx.query(
           `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7 WHERE ${SCOPE}`,
@@ -101,12 +112,14 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
 
   app.addHook('onSend', async (req, reply, payload) => {
     const h = req.idempotency;
-    if (!h || h.saved || reply.getHeader('Idempotent-Replayed')) return payload;
-    h.saved = true;
+    if (!h || reply.getHeader('Idempotent-Replayed')) return payload;
     const status = reply.statusCode;
     if (status >= 500 || status === 429) {
+      // Not stored, so the client may retry with the key. A response saved in a transaction that then
+      // failed never committed: the row is still 'running' and goes too.
       await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'running'`, h.scope);
-    } else {
+    } else if (!h.saved) {
+      h.saved = true;
       await db.query(
         `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7 WHERE ${SCOPE} AND state = 'running'`,
         [...h.scope, status, typeof payload === 'string' ? payload : JSON.stringify(payload)],

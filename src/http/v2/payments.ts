@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 import { createInvoice, createQr } from '../../domain/payments/create.ts';
 import { cancelInvoice } from '../../domain/payments/cancel.ts';
 import { refundPayment } from '../../domain/payments/refund.ts';
-import { findOperation, toPaymentItem, toPaymentStatus } from '../../domain/payments/operations.ts';
+import { findOperation, toPaymentItem, toPaymentStatus, type Operation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { listOperations } from '../../domain/payments/list.ts';
 import { normalizePhone } from '../../domain/payments/input.ts';
@@ -36,7 +36,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const p = principal(req);
       const op = await createQr(deps, {
         clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api',
-        inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toQrCreated(o)),
+        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row as unknown as Operation)),
       }, req.body);
       return reply.status(201).send(toQrCreated(op));
     },
@@ -60,7 +60,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const p = principal(req);
       const op = await createInvoice(deps, {
         clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api',
-        inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
+        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row as unknown as Operation)),
       }, req.body);
       return reply.status(201).send(toInvoiceCreated(op));
     },

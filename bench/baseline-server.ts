@@ -1,0 +1,93 @@
+// The baseline: a bare Fastify server with the same JSON schemas doing the same raw SQL as Tolem's hot
+// paths, and nothing else (no auth, no rate limit, no idempotency plugin, no request log). Tolem's figures
+// are reported as ratios to this server measured in the same run on the same store.
+import Fastify from 'fastify';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { randomUUID } from 'node:crypto';
+import { QrCreateBody, QrCreated, PaymentItem } from '../src/http/v2/payment-schemas.ts';
+import { Type } from 'typebox';
+
+interface Q {
+  query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
+  tx<T>(fn: (q: { query: Q['query'] }) => Promise<T>): Promise<T>;
+}
+
+async function store(): Promise<Q> {
+  if (process.env.DATABASE_URL) {
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.PG_POOL_MAX ?? 10) });
+    return {
+      query: (sql, p) => pool.query(sql, p as unknown[]),
+      async tx(fn) {
+        const c = await pool.connect();
+        try {
+          await c.query('BEGIN');
+          const out = await fn({ query: (sql, p) => c.query(sql, p as unknown[]) });
+          await c.query('COMMIT');
+          return out;
+        } catch (e) {
+          await c.query('ROLLBACK');
+          throw e;
+        } finally {
+          c.release();
+        }
+      },
+    };
+  }
+  const lite = await PGlite.create({ dataDir: process.env.DATA_DIR });
+  return {
+    query: (sql, p) => lite.query(sql, p as unknown[]),
+    tx: (fn) => lite.transaction((t) => fn({ query: (sql, p) => t.query(sql, p as unknown[]) })),
+  };
+}
+
+const db = await store();
+const app = Fastify({ logger: false });
+const clientId = Number(process.env.BASE_CLIENT_ID ?? 1);
+const accountId = Number(process.env.BASE_ACCOUNT_ID ?? 1);
+const OP = 'id, type, status, amount, refunded_amount, comment, phone, sender_name, transaction_id, provider_account_id, source, link_token, mode, created_at, paid_at, expires_at';
+const item = (r: any) => ({ ...r, operation_id: r.id, livemode: r.mode === 'live' });
+
+app.post('/qr', { schema: { body: QrCreateBody, response: { 201: QrCreated } } }, async (req, reply) => {
+  const body = req.body as { amount: number };
+  const id = `op_${randomUUID().replace(/-/g, '').slice(0, 26).toUpperCase()}`;
+  const row = await db.tx(async (t) => {
+    await t.query(
+      `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until) VALUES ($1, 'test', 'POST', '/qr', $2, 'f', 'running', now())`,
+      [clientId, req.headers['idempotency-key']],
+    );
+    const r = await t.query(
+      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, qr_token, deep_link, source, expires_at)
+       VALUES ($1, $2, 'test', 'qr', 'created', $3, $4, $1, $1, $1, 'api', now() + interval '300 seconds') RETURNING id, qr_token, deep_link, expires_at, status`,
+      [id, clientId, body.amount, accountId],
+    );
+    await t.query(`INSERT INTO events (id, client_id, mode, type, data) VALUES ($1, $2, 'test', 'payment.created', $3)`, [`evt_${id}`, clientId, JSON.stringify({ operation_id: id })]);
+    return r.rows[0];
+  });
+  return reply.status(201).send({ operation_id: row.id, qr_token: row.qr_token, deep_link: row.deep_link, expires_at: row.expires_at, status: row.status });
+});
+
+app.get('/qr/:op_id', { schema: { params: Type.Object({ op_id: Type.String() }), response: { 200: PaymentItem } } }, async (req) => {
+  const r = await db.query(`SELECT ${OP} FROM operations WHERE id = $1`, [(req.params as { op_id: string }).op_id]);
+  return item(r.rows[0]);
+});
+
+app.get('/payments', {
+  schema: { querystring: Type.Object({ client: Type.Integer(), t: Type.String(), id: Type.String() }), response: { 200: Type.Object({ data: Type.Array(PaymentItem) }) } },
+}, async (req) => {
+  const q = req.query as { client: number; t: string; id: string };
+  const r = await db.query(
+    `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21`,
+    [q.client, new Date(q.t), q.id],
+  );
+  return { data: r.rows.slice(0, 20).map(item) };
+});
+
+app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }) } }, async (req) => {
+  const r = await db.query(`SELECT * FROM payment_links WHERE token = $1`, [(req.params as { token: string }).token]);
+  return r.rows[0] ?? {};
+});
+
+app.get('/healthz', async () => ({ status: 'ok' }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+console.log('baseline ready');

@@ -1,0 +1,193 @@
+// `npm run bench`: Tolem's hot paths against a bare baseline server in the same run, on PostgreSQL and on
+// the embedded store. Writes bench/results/latest.json and prints a markdown table.
+//   BENCH_STORES=pg,pglite  BENCH_QUICK=1 (one short run, for trying the harness)  BENCH_DATABASE_URL=postgres://…
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, cpSync, rmSync } from 'node:fs';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { connect, type Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { encodeCursor } from '../src/domain/pagination.ts';
+import { measure, type Figures } from './load.ts';
+import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
+import { samplePositions, seedClients, seedOperations, type Seeded } from './seed.ts';
+import { TARGETS, type Entry } from './targets.ts';
+
+// The load generator runs on CPU 1, the servers and the database on CPU 0.
+if (hasTaskset && !process.env.BENCH_PINNED) {
+  execFileSync('taskset', ['-c', '1', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' },
+  });
+  process.exit(0);
+}
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const LOAD = QUICK ? { warmup: 0, runs: 1, duration: 3 } : { warmup: 3, runs: 3, duration: 10 };
+const STORES = (process.env.BENCH_STORES ?? 'pg,pglite').split(',') as ('pg' | 'pglite')[];
+const CONCURRENCY = [10, 50];
+const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? (QUICK ? 100_000 : 1_000_000));
+const CLIENTS = 100;
+const APP_SECRET = 'bench-app-secret';
+const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const TOLEM = ['--import', 'tsx', 'src/main.ts', 'start'];
+const BASE = ['--import', 'tsx', 'bench/baseline-server.ts'];
+
+interface Prepared {
+  tolemEnv: Record<string, string>;
+  baseEnv: Record<string, string>;
+  seeded: Seeded;
+  paidOp: string;
+  positions: { clientIdx: number; createdAt: Date; id: string }[];
+  reset(): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+async function seedStore(db: Db): Promise<{ seeded: Seeded; paidOp: string; positions: Prepared['positions'] }> {
+  await migrate(db);
+  const seeded = await seedClients(db, CLIENTS);
+  await seedOperations(db, seeded, OPERATIONS);
+  const paidOp = (await db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND status = 'paid' LIMIT 1`, [seeded.clients[0].id])).rows[0].id;
+  const positions: Prepared['positions'] = [];
+  for (let i = 0; i < 10; i++) {
+    for (const p of await samplePositions(db, seeded.clients[i].id, 100)) positions.push({ clientIdx: i, ...p });
+  }
+  return { seeded, paidOp, positions };
+}
+
+const RESET_SQL = [
+  `DELETE FROM operations WHERE id NOT LIKE 'op_B%'`,
+  'DELETE FROM idempotency_keys', 'DELETE FROM events', 'DELETE FROM sandbox_payments', 'DELETE FROM request_logs',
+];
+
+async function preparePg(): Promise<Prepared> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  const names = ['tolem_bench_app', 'tolem_bench_base'];
+  for (const n of names) {
+    await admin.query(`DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${n}`);
+  }
+  const url = (n: string) => PG_ADMIN.replace(/\/[^/]*$/, `/${n}`);
+  let shared: Awaited<ReturnType<typeof seedStore>> | undefined;
+  for (const n of names) {
+    const db = await connect({ databaseUrl: url(n) });
+    shared = await seedStore(db); // the same seed twice: identical tables, ids and plans
+    await db.close();
+  }
+  return {
+    ...shared!,
+    tolemEnv: { DATABASE_URL: url(names[0]) },
+    baseEnv: { DATABASE_URL: url(names[1]) },
+    async reset() {
+      for (const n of names) {
+        const db = await connect({ databaseUrl: url(n) });
+        for (const s of RESET_SQL) await db.query(s);
+        await db.query('VACUUM ANALYZE');
+        await db.close();
+      }
+    },
+    async cleanup() {
+      for (const n of names) await admin.query(`DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+async function preparePglite(): Promise<Prepared> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tolem-bench-'));
+  const app = path.join(dir, 'app');
+  const db = await connect({ dataDir: app });
+  const seededStore = await seedStore(db);
+  await db.close();
+  cpSync(app, path.join(dir, 'base'), { recursive: true });
+  return {
+    ...seededStore,
+    tolemEnv: { DATA_DIR: app },
+    baseEnv: { DATA_DIR: path.join(dir, 'base') },
+    // PGlite is held by its server: the write scenario runs first, on the freshly seeded store.
+    async reset() {},
+    async cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const entries: Entry[] = [];
+
+function record(store: string, scenario: string, c: number, tolem: Figures, base: Figures, extra: Partial<Entry> = {}) {
+  const target = TARGETS[scenario]?.(store, c);
+  const ratio = base.rps ? Math.round((tolem.rps / base.rps) * 100) / 100 : 0;
+  const e: Entry = { scenario, store, connections: c, tolem, baseline: base, ratio, ...extra, target: target?.text ?? null, target_met: target ? target.met({ ratio, tolem, ...extra }) : null };
+  entries.push(e);
+  console.log(`${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}`);
+}
+
+async function runStore(store: 'pg' | 'pglite') {
+  console.log(`\n== ${store}: seeding ${OPERATIONS} operations over ${CLIENTS} clients`);
+  const prep = store === 'pg' ? await preparePg() : await preparePglite();
+  const unpin = store === 'pg' ? pinPostgres() : () => {};
+  const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9 }) };
+  let tolem: Server | undefined;
+  let base: Server | undefined;
+  try {
+    tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
+    base = await startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
+    const key0 = prep.seeded.clients[0].testKey;
+
+    for (const c of CONCURRENCY) {
+      await prep.reset();
+      const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
+      const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
+      record(store, 'create_qr', c, t, b, { peak_rss_mb: tolem.peakRssMb() });
+    }
+    for (const c of CONCURRENCY) {
+      const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }) }, LOAD);
+      const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) }, LOAD);
+      record(store, 'read_status', c, t, b);
+    }
+    const pick = () => prep.positions[Math.floor(Math.random() * prep.positions.length)];
+    for (const c of CONCURRENCY) {
+      const t = await measure({
+        url: tolem.url, connections: c,
+        next: () => {
+          const p = pick();
+          const cursor = encodeCursor(APP_SECRET, 'v2.payments', { mode: 'test' }, p);
+          return { method: 'GET', path: `/v2/payments?cursor=${encodeURIComponent(cursor)}`, headers: { 'x-api-key': prep.seeded.clients[p.clientIdx].testKey } };
+        },
+      }, LOAD);
+      const b = await measure({
+        url: base.url, connections: c,
+        next: () => {
+          const p = pick();
+          return { method: 'GET', path: `/payments?client=${prep.seeded.clients[p.clientIdx].id}&t=${p.createdAt.toISOString()}&id=${p.id}` };
+        },
+      }, LOAD);
+      record(store, 'list_page', c, t, b);
+    }
+    // Start-up on an existing data directory / database, to a ready /readyz.
+    await tolem.stop();
+    tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
+    const startup = { rps: 0, p50: tolem.startedMs, p99: tolem.startedMs, errors: 0 };
+    record(store, 'startup_ms', 0, startup, { rps: 0, p50: 0, p99: 0, errors: 0 });
+  } finally {
+    await tolem?.stop();
+    await base?.stop();
+    unpin();
+    await prep.cleanup();
+  }
+}
+
+for (const s of STORES) await runStore(s);
+
+const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, taskset: hasTaskset };
+const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, operations: OPERATIONS, command: 'npm run bench', entries };
+if (!QUICK) writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');
+else writeFileSync(path.join(tmpdir(), 'tolem-bench-quick.json'), JSON.stringify(out, null, 2));
+
+console.log('\n| store | scenario | c | Tolem req/s | baseline req/s | ratio | p50 ms | p99 ms | peak RSS MB | target | met |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+for (const e of entries) {
+  console.log(`| ${e.store} | ${e.scenario} | ${e.connections} | ${e.tolem.rps} | ${e.baseline.rps} | ${e.ratio} | ${e.tolem.p50} | ${e.tolem.p99} | ${e.peak_rss_mb ?? ''} | ${e.target ?? ''} | ${e.target_met ?? ''} |`);
+}

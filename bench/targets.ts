@@ -1,0 +1,28 @@
+// The targets of issue 7 (PostgreSQL, c=10, same-run ratios), checked against each entry.
+import type { Figures } from './load.ts';
+
+export interface Entry {
+  scenario: string;
+  store: string;
+  connections: number;
+  tolem: Figures;
+  baseline: Figures;
+  ratio: number;
+  peak_rss_mb?: number;
+  target: string | null;
+  target_met: boolean | null;
+}
+
+type Check = (store: string, c: number) => { text: string; met: (e: Partial<Entry> & { ratio: number; tolem: Figures }) => boolean } | undefined;
+
+export const TARGETS: Record<string, Check> = {
+  create_qr: (store, c) =>
+    c !== 10 ? undefined
+      : store === 'pg'
+        ? { text: '>= 0.7x baseline, p99 <= 15 ms, RSS <= 300 MB', met: (e) => e.ratio >= 0.7 && e.tolem.p99 <= 15 && (e.peak_rss_mb ?? 0) <= 300 }
+        : { text: '>= 0.7x baseline on PGlite', met: (e) => e.ratio >= 0.7 },
+  read_status: (store, c) => (store === 'pg' && c === 10 ? { text: '>= 0.7x baseline', met: (e) => e.ratio >= 0.7 } : undefined),
+  list_page: (store, c) => (store === 'pg' && c === 10 ? { text: '>= 0.8x baseline, p99 <= 5 ms', met: (e) => e.ratio >= 0.8 && e.tolem.p99 <= 5 } : undefined),
+  checkout: (store, c) => (store === 'pg' && c === 10 ? { text: '>= 0.7x baseline', met: (e) => e.ratio >= 0.7 } : undefined),
+  startup_ms: (store) => (store === 'pglite' ? { text: '<= 3000 ms to ready /readyz', met: (e) => e.tolem.p50 <= 3000 } : undefined),
+};

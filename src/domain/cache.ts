@@ -1,0 +1,61 @@
+// Read-through caches for the two lookups every payment call makes (API key -> client, default provider
+// account), with invalidation that crosses processes: a change NOTIFYs `tolem_cache` in its transaction,
+// and every instance LISTENs and evicts. A revoked key therefore stops within the notification's delivery
+// (milliseconds), and the TTL bounds staleness if a notification were ever missed.
+import type { Db, Queryable } from '../db/db.ts';
+
+const CHANNEL = 'tolem_cache';
+const TTL_MS = 30_000;
+const MAX = 50_000;
+
+export class TtlCache<V> {
+  private map = new Map<string, { v: V; until: number }>();
+
+  get(k: string): V | undefined {
+    const e = this.map.get(k);
+    if (!e) return undefined;
+    if (e.until < Date.now()) {
+      this.map.delete(k);
+      return undefined;
+    }
+    return e.v;
+  }
+
+  set(k: string, v: V): void {
+    if (this.map.size >= MAX) this.map.clear(); // crude but bounded; a miss only costs one query
+    this.map.set(k, { v, until: Date.now() + TTL_MS });
+  }
+
+  delete(k: string): void {
+    this.map.delete(k);
+  }
+
+  deletePrefix(prefix: string): void {
+    for (const k of this.map.keys()) if (k.startsWith(prefix)) this.map.delete(k);
+  }
+}
+
+/** One set per process and store (tests run several stores in one process). */
+export class Caches {
+  readonly apiKeys = new TtlCache<unknown>();
+  readonly accounts = new TtlCache<unknown>();
+
+  evict(message: string): void {
+    const i = message.indexOf(':');
+    const [kind, rest] = [message.slice(0, i), message.slice(i + 1)];
+    if (kind === 'key') this.apiKeys.delete(rest);
+    else if (kind === 'account') this.accounts.deletePrefix(rest);
+  }
+}
+
+type Message = `key:${string}` | `account:${string}`;
+
+/** Evicts in every instance when the transaction commits, and here at once when `local` is given. */
+export async function invalidate(tx: Queryable, message: Message, local?: Caches): Promise<void> {
+  local?.evict(message);
+  await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, message]);
+}
+
+export async function listenForInvalidation(db: Db, caches: Caches): Promise<void> {
+  await db.listen(CHANNEL, (m) => caches.evict(m));
+}
