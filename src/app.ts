@@ -7,19 +7,28 @@ import { Registry } from 'prom-client';
 import { monotonicFactory } from 'ulidx';
 import type { Deps } from './deps.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { errorsPlugin } from './http/plugins/errors.ts';
+import { errorsPlugin, sendError } from './http/plugins/errors.ts';
+import { AppError } from './errors.ts';
 import { authPlugin } from './http/plugins/auth.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { requestLogPlugin, RequestLogWriter } from './http/plugins/request-log.ts';
 import { systemRoutes } from './http/system/routes.ts';
 import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
+import { webhookRoutes } from './http/cabinet/webhooks.ts';
+import { notificationRoutes } from './http/cabinet/notifications.ts';
 import type { App } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
 import { v2TestHelperRoutes } from './http/v2/test-helpers.ts';
 import { cabinetPaymentRoutes } from './http/cabinet/payments.ts';
+import { v2LinkRoutes } from './http/v2/links.ts';
+import { checkoutApiRoutes } from './http/checkout/api.ts';
+import { checkoutPageRoutes } from './http/checkout/page.ts';
+import { checkoutAssetRoutes } from './http/checkout/assets.ts';
+import { brandingRoutes } from './http/cabinet/branding.ts';
+import { v1Routes } from './http/v1/plugin.ts';
 
 const nextUlid = monotonicFactory();
 
@@ -41,6 +50,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { removeAdditional: false } },
+    // Errors raised before routing (a URL with broken percent-encoding) get the envelope too.
+    frameworkErrors: (_err, req, reply) => {
+      reply.header('X-Request-Id', req.id);
+      sendError(reply, req, new AppError('invalid_parameter', 'the request URL is not valid'));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler as never);
 
@@ -86,10 +100,19 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   systemRoutes(app, deps, registry);
   authRoutes(app, deps);
   meRoutes(app, deps, requestLog);
+  webhookRoutes(app, deps);
+  notificationRoutes(app, deps);
   v2PaymentRoutes(app, deps);
   v2EventRoutes(app, deps);
   v2TestHelperRoutes(app, deps);
   cabinetPaymentRoutes(app, deps);
+  v2LinkRoutes(app, deps);
+  checkoutApiRoutes(app, deps);
+  checkoutPageRoutes(app, deps);
+  checkoutAssetRoutes(app, deps);
+  brandingRoutes(app, deps);
+  // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
+  v1Routes(app, deps);
 
   app.addHook('onClose', async () => requestLog.close());
   await app.ready();

@@ -21,7 +21,7 @@ export async function bootstrap(config: Config, opts: { clock?: Clock; migrate?:
   const caches = new Caches();
   await listenForInvalidation(db, caches);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
-  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis), providers: createProviders(config, db), caches };
+  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis, secrets.namespace), providers: createProviders(config, db), caches };
   return {
     deps,
     async close() {

@@ -111,7 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisUrl: env.REDIS_URL || undefined,
     appSecret: env.APP_SECRET || undefined,
     jwtPrivateKey: env.JWT_PRIVATE_KEY || undefined,
-    jwtIssuer: env.JWT_ISSUER ?? publicBaseUrl,
+    // Not the port-derived default base URL: instances on different ports must accept each other's tokens.
+    jwtIssuer: env.JWT_ISSUER || env.PUBLIC_BASE_URL || 'tolem',
     jwtAudience: env.JWT_AUDIENCE ?? 'tolem',
     role,
     webhooksAllowPrivate: bool(env.WEBHOOKS_ALLOW_PRIVATE),

@@ -9,6 +9,8 @@ import { randomToken } from './crypto.ts';
 
 export interface Secrets {
   appSecret: string;
+  /** random per database: separates the Redis keys of deployments that share one Redis */
+  namespace: string;
   jwt: { privateKey: CryptoKey | KeyObject; publicJwk: JWK; kid: string };
 }
 
@@ -22,6 +24,7 @@ async function storedSetting(db: Db, key: string, make: () => Promise<string>): 
 
 export async function loadSecrets(db: Db, config: Config): Promise<Secrets> {
   const appSecret = config.appSecret ?? (await storedSetting(db, 'app_secret', async () => randomToken(48)));
+  const namespace = await storedSetting(db, 'namespace', async () => randomToken(9));
   const pem =
     config.jwtPrivateKey ??
     (await storedSetting(db, 'jwt_private_key', async () => {
@@ -31,5 +34,5 @@ export async function loadSecrets(db: Db, config: Config): Promise<Secrets> {
   const privateKey = await importPKCS8(pem, 'RS256', { extractable: true });
   const publicJwk = await exportJWK(createPublicKey(pem));
   const kid = await calculateJwkThumbprint(publicJwk);
-  return { appSecret, jwt: { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid } };
+  return { appSecret, namespace, jwt: { privateKey, publicJwk: { ...publicJwk, kid, alg: 'RS256', use: 'sig' }, kid } };
 }

@@ -3,7 +3,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { JobLoop } from './loop.ts';
+import { deliveryLoop } from './deliveries.ts';
 import { sweepExpired } from './expiry.ts';
+import { expireDueLinks } from '../domain/links/expire.ts';
 import { pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
 
 export interface Jobs {
@@ -14,8 +16,10 @@ export interface Jobs {
 export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
   const full = (batch: number) => (n: number) => n >= batch;
   const loops: JobLoop[] = [
+    deliveryLoop(deps, log),
     new JobLoop('expiry-sweeper', 1000, log, async () =>
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry')))),
+    new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
     new JobLoop('idempotency-retention', 600_000, log, async () => full(5000)(await pruneIdempotencyKeys(deps))),
     new JobLoop('event-retention', 3600_000, log, async () => full(5000)(await pruneEvents(deps))),
     new JobLoop('request-log-retention', 3600_000, log, async () => full(5000)(await pruneRequestLogs(deps))),

@@ -61,6 +61,12 @@ describe('error envelope', () => {
     expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'admin' });
   });
 
+  it('a URL with broken percent-encoding is a 400 envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v2/qr/%FF' });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).code).toBe('invalid_parameter');
+  });
+
   it('a JSON array or scalar body is 400, not 500', async () => {
     for (const payload of ['[]', '"text"', '42', 'null']) {
       const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload });

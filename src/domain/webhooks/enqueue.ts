@@ -1,8 +1,32 @@
 // Outbox to deliveries: for a journal event of a subscribable type, one delivery row per active webhook
-// of the event's client and mode, written in the event's transaction.
+// of the event's client and mode, written in the event's transaction. The body is fixed here, so every
+// attempt sends (and signs) the same bytes. next_attempt_at starts at the event's time; the worker adds
+// WEBHOOK_RETRY_SCHEDULE[0] for first attempts (the outbox runs inside appendEvent and sees no config).
 import type { Queryable } from '../../db/db.ts';
 import type { JournalEvent } from '../events/append.ts';
+import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
+import { newId } from '../ids.ts';
 
-export async function enqueueDeliveries(_tx: Queryable, _event: JournalEvent): Promise<void> {
-  // Webhook subscriptions arrive with issue 4; until then no event has a delivery.
+const SUBSCRIBABLE = new Set<string>(WEBHOOK_EVENT_TYPES);
+
+/** The compact JSON body of a delivery: `{id, type, created_at, data}`, id = the event id. */
+export function deliveryBody(e: { id: string; type: string; created_at: Date; data: Record<string, unknown> }): string {
+  return JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at.toISOString(), data: e.data });
+}
+
+export async function enqueueDeliveries(tx: Queryable, event: JournalEvent): Promise<void> {
+  if (!SUBSCRIBABLE.has(event.type)) return;
+  const hooks = await tx.query<{ id: number }>(
+    `SELECT id FROM webhooks WHERE client_id = $1 AND mode = $2 AND is_active AND $3 = ANY(events) ORDER BY id`,
+    [event.client_id, event.mode, event.type],
+  );
+  if (!hooks.rows.length) return;
+  const ids = hooks.rows.map((h) => h.id);
+  await tx.query(
+    `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, next_attempt_at)
+     SELECT w, $3, $4, m, $5, $6, $7, now()
+       FROM unnest($1::bigint[], $2::text[]) AS t(w, m)
+     ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+    [ids, ids.map(() => newId('msg')), event.client_id, event.mode, event.id, event.type, deliveryBody(event)],
+  );
 }

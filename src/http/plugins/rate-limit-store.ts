@@ -15,13 +15,13 @@ export interface RateLimiter {
   consume(bucket: string, limit: number, key: string): Promise<RateDecision>;
 }
 
-export function createRateLimiter(redis?: Redis): RateLimiter {
+export function createRateLimiter(redis?: Redis, namespace = ''): RateLimiter {
   const limiters = new Map<string, RateLimiterAbstract>();
   const get = (bucket: string, points: number) => {
     const id = `${bucket}:${points}`;
     let l = limiters.get(id);
     if (!l) {
-      const opts = { points, duration: 60, keyPrefix: `tolem_rl_${bucket}` };
+      const opts = { points, duration: 60, keyPrefix: `tolem:${namespace}:rl:${bucket}` };
       // Redis failures must not turn every request into a 500: fall back to local counting.
       l = redis
         ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: new RateLimiterMemory(opts) })

@@ -1,0 +1,179 @@
+// The public checkout of a link (no authentication). A visitor is one browser, known by an httpOnly
+// cookie: each opening reuses that visitor's newest QR while it has at least a minute to live, else
+// issues a fresh one. With email_required no QR is issued before the visitor's e-mail is stored.
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
+import { isPaid } from '../payments/state.ts';
+import { syncOperation } from '../payments/sync.ts';
+import { simulate } from '../payments/test-actions.ts';
+import { checkEmail } from './input.ts';
+import { findPublicLink, type Link } from './links.ts';
+import { issueLinkQr } from './qr.ts';
+import { lockActive } from './update.ts';
+
+const OP_COLUMNS_O = OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ');
+
+/** A QR with less life left than this is not shown again: the payer needs time to scan and confirm. */
+export const REUSE_MIN_LEFT_S = 60;
+
+export interface CheckoutState {
+  link: Link;
+  /** the QR to show; null while the e-mail step is pending */
+  op: Operation | null;
+  email: string | null;
+}
+
+/** Why a payer cannot pay this link now, or null when it is payable. */
+export function refusal(link: Link): AppError | null {
+  if (link.status === 'paid') return new AppError('payment_link_already_paid', 'this payment link has already been paid');
+  if (link.status !== 'active') return new AppError('payment_link_not_active', `this payment link is ${link.status}`);
+  return null;
+}
+
+/**
+ * Failures of creating or reading a payment that are the merchant's business (plan over, provider not
+ * connected or its session expired, provider down) reach the payer as one neutral 503.
+ */
+export function publicError(err: unknown): unknown {
+  if (!(err instanceof AppError)) return err;
+  if (err.code.startsWith('payment_link_') || err.code === 'payment_not_found' || err.code === 'payment_not_pending') return err;
+  if (err.code === 'test_mode_only' || err.status === 400) return err;
+  return new AppError('payment_unavailable', 'payments to this merchant are temporarily unavailable; try again later', { cause: err });
+}
+
+async function visitorEmail(deps: Deps, token: string, visitorId: string): Promise<string | null> {
+  const r = await deps.db.query<{ email: string | null }>(
+    'SELECT email FROM checkout_visitors WHERE link_token = $1 AND visitor_id = $2',
+    [token, visitorId],
+  );
+  return r.rows[0]?.email ?? null;
+}
+
+/** The visitor's newest QR of the link's current QR cycle, whatever its status. */
+export async function visitorOperation(deps: Deps, link: Link, visitorId: string): Promise<Operation | null> {
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS_O} FROM checkout_operations c JOIN operations o ON o.id = c.operation_id
+      WHERE c.link_token = $1 AND c.visitor_id = $2 AND o.created_at >= $3
+      ORDER BY c.created_at DESC LIMIT 1`,
+    [link.token, visitorId, link.qr_cycle_at],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** An operation of this link (404 payment_not_found, param op, for any other id). */
+export async function linkOperation(deps: Deps, link: Link, opId: string): Promise<Operation> {
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND link_token = $2 AND client_id = $3 AND mode = $4`,
+    [opId, link.token, link.client_id, link.mode],
+  );
+  if (!r.rows[0]) throw new AppError('payment_not_found', 'no such payment on this link', { param: 'op' });
+  return r.rows[0];
+}
+
+async function issueFor(deps: Deps, link: Link, visitorId: string, email: string | null): Promise<Operation> {
+  try {
+    return await issueLinkQr(deps, link, {
+      visitorId,
+      email,
+      // The link may have been paid, cancelled or expired while the provider was asked.
+      inTx: (tx) => lockActive(tx, link.token, (status) => refusal({ ...link, status: status as Link['status'] }) ?? new AppError('payment_link_not_active')),
+    });
+  } catch (err) {
+    throw publicError(err);
+  }
+}
+
+/**
+ * Opening the checkout (GET, and POST refresh-qr with `fresh`): the link's data and the QR to show.
+ * Paid links are 409 payment_link_already_paid; expired or cancelled ones 409 payment_link_not_active.
+ */
+export async function openCheckout(deps: Deps, token: string, visitorId: string, opts: { fresh?: boolean } = {}): Promise<CheckoutState> {
+  const link = await findPublicLink(deps.db, token);
+  const refused = refusal(link);
+  if (refused) throw refused;
+  const email = await visitorEmail(deps, token, visitorId);
+  if (link.email_required && !email) return { link, op: null, email };
+  if (!opts.fresh) {
+    const op = await visitorOperation(deps, link, visitorId);
+    const left = op ? op.expires_at.getTime() - deps.clock.now().getTime() : 0;
+    if (op && op.status === 'created' && left >= REUSE_MIN_LEFT_S * 1000) return { link, op, email };
+  }
+  return { link, op: await issueFor(deps, link, visitorId, email), email };
+}
+
+/** Stores the payer's e-mail for this visitor (400 bad_email, param email), then opens the checkout. */
+export async function setVisitorEmail(deps: Deps, token: string, visitorId: string, raw: unknown): Promise<CheckoutState> {
+  const link = await findPublicLink(deps.db, token);
+  const refused = refusal(link);
+  if (refused) throw refused;
+  const email = checkEmail(raw, 'email');
+  await deps.db.tx(async (tx) => {
+    await tx.query(
+      `INSERT INTO checkout_visitors (link_token, visitor_id, email) VALUES ($1, $2, $3)
+       ON CONFLICT (link_token, visitor_id) DO UPDATE SET email = EXCLUDED.email, updated_at = now()`,
+      [token, visitorId, email],
+    );
+    // QRs this visitor may still pay carry the new e-mail into payment_link.paid.
+    await tx.query(
+      `UPDATE checkout_operations SET email = $3
+        WHERE link_token = $1 AND visitor_id = $2 AND operation_id IN (SELECT id FROM operations WHERE link_token = $1 AND status = 'created')`,
+      [token, visitorId, email],
+    );
+  });
+  return openCheckout(deps, token, visitorId);
+}
+
+export interface CheckoutStatus {
+  status: Operation['status'];
+  operation_id: string;
+  paid_at: Date | null;
+}
+
+/**
+ * Payment status for the page's polling. `op` names the QR (mandatory for allow_repeat links, where
+ * "the" payment is ambiguous); without it: the link's payment if it was paid, else this visitor's QR.
+ * A waiting operation is synchronized with the provider, so polling is how a payment is learned.
+ */
+export async function checkoutStatus(deps: Deps, token: string, visitorId: string, opId: string | undefined): Promise<CheckoutStatus> {
+  const link = await findPublicLink(deps.db, token);
+  let op: Operation | null;
+  if (opId) op = await linkOperation(deps, link, opId);
+  else if (link.allow_repeat) throw new AppError('invalid_parameter', 'op is required for links that allow repeated payments', { param: 'op' });
+  else op = (await paidOperation(deps, link)) ?? (await visitorOperation(deps, link, visitorId));
+  if (!op) throw new AppError('payment_not_found', 'no payment was started on this link yet', { param: 'op' });
+  if (op.status === 'created') {
+    try {
+      op = await syncOperation(deps, op);
+    } catch (err) {
+      throw publicError(err);
+    }
+  }
+  return { status: op.status, operation_id: op.id, paid_at: op.paid_at };
+}
+
+async function paidOperation(deps: Deps, link: Link): Promise<Operation | null> {
+  if (link.paid_count === 0) return null;
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS} FROM operations WHERE link_token = $1 AND client_id = $2 AND mode = $3 AND paid_at IS NOT NULL
+      ORDER BY paid_at DESC LIMIT 1`,
+    [link.token, link.client_id, link.mode],
+  );
+  const op = r.rows[0];
+  return op && isPaid(op.status) ? op : null;
+}
+
+/**
+ * Test-mode demo: the payer "pays" the visitor's QR (or `op`) through the same simulate() path as the
+ * test helpers, so the link, journal and webhooks behave exactly as with a real payment.
+ */
+export async function simulateCheckoutPayment(deps: Deps, token: string, visitorId: string, opId: string | undefined): Promise<CheckoutStatus> {
+  const link = await findPublicLink(deps.db, token);
+  if (link.mode !== 'test') throw new AppError('test_mode_only', 'simulated payments exist only for test-mode links');
+  const refused = refusal(link);
+  if (refused) throw refused;
+  const op = opId ? await linkOperation(deps, link, opId) : await visitorOperation(deps, link, visitorId);
+  if (!op) throw new AppError('payment_not_found', 'open the checkout first: there is no QR to pay', { param: 'op' });
+  const paid = await simulate(deps, { clientId: link.client_id, mode: link.mode }, op.id, 'pay', { sender_name: 'Test Customer' });
+  return { status: paid.status, operation_id: paid.id, paid_at: paid.paid_at };
+}

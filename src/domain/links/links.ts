@@ -1,0 +1,103 @@
+// The payment-link record (decisions 9) and its reads. Merchant reads take the tenant (client and mode):
+// another tenant's token is simply not found. The public checkout reads by token alone.
+import type { Queryable } from '../../db/db.ts';
+import type { Mode } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+
+export type LinkStatus = 'active' | 'paid' | 'expired' | 'cancelled';
+export const LINK_STATUSES: LinkStatus[] = ['active', 'paid', 'expired', 'cancelled'];
+
+export interface Link {
+  token: string;
+  client_id: number;
+  mode: Mode;
+  amount: number;
+  description: string;
+  status: LinkStatus;
+  success_url: string | null;
+  cancel_url: string | null;
+  expires_at: Date;
+  allow_repeat: boolean;
+  email_required: boolean;
+  metadata: Record<string, unknown> | null;
+  paid_count: number;
+  qr_cycle_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const LINK_COLUMNS = `token, client_id, mode, amount, description, status, success_url, cancel_url, expires_at,
+  allow_repeat, email_required, metadata, paid_count, qr_cycle_at, created_at, updated_at`;
+
+/** 24 base62 characters from a CSPRNG: about 143 bits, above the 128 of decisions 1. */
+export const TOKEN_LENGTH = 24;
+const TOKEN_RE = /^[0-9A-Za-z]{22,64}$/;
+
+/** Events and the merchant API may name a link `pl_<token>`; both spellings address the same link. */
+export function normalizeToken(raw: string): string | null {
+  const t = raw.startsWith('pl_') ? raw.slice(3) : raw;
+  return TOKEN_RE.test(t) ? t : null;
+}
+
+export const eventToken = (token: string) => `pl_${token}`;
+
+export const linkUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/checkout/${token}`;
+
+const notFound = (raw: string) => new AppError('payment_link_not_found', `no payment link ${raw}`);
+
+/**
+ * Flips an active link whose expiry has passed to `expired` (on read, like the sweeper). No journal
+ * event: the journal catalog has no payment_link.expired. Returns the link as it now is.
+ */
+export async function expireIfDue(db: Queryable, link: Link): Promise<Link> {
+  if (link.status !== 'active') return link;
+  const r = await db.query<Link>(
+    `UPDATE payment_links SET status = 'expired', updated_at = now()
+      WHERE token = $1 AND status = 'active' AND expires_at <= now() RETURNING ${LINK_COLUMNS}`,
+    [link.token],
+  );
+  return r.rows[0] ?? link;
+}
+
+/** A link of this tenant, flipped to expired when due. `lock` takes a row lock (use inside a tx). */
+export async function findLink(db: Queryable, clientId: number, mode: Mode, rawToken: string, lock = false): Promise<Link> {
+  const token = normalizeToken(rawToken);
+  if (!token) throw notFound(rawToken);
+  const r = await db.query<Link>(
+    `SELECT ${LINK_COLUMNS} FROM payment_links WHERE token = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR UPDATE' : ''}`,
+    [token, clientId, mode],
+  );
+  if (!r.rows[0]) throw notFound(rawToken);
+  return expireIfDue(db, r.rows[0]);
+}
+
+/** The public checkout's read: by token only (the checkout address carries no `pl_` prefix). */
+export async function findPublicLink(db: Queryable, token: string): Promise<Link> {
+  if (!TOKEN_RE.test(token)) throw notFound(token);
+  const r = await db.query<Link>(`SELECT ${LINK_COLUMNS} FROM payment_links WHERE token = $1`, [token]);
+  if (!r.rows[0]) throw notFound(token);
+  return expireIfDue(db, r.rows[0]);
+}
+
+/** The link record of the merchant API (decisions 9, plus livemode). */
+export function toLinkRecord(link: Link, publicBaseUrl: string) {
+  return {
+    token: link.token,
+    url: linkUrl(publicBaseUrl, link.token),
+    amount: link.amount,
+    description: link.description,
+    status: link.status,
+    success_url: link.success_url,
+    cancel_url: link.cancel_url,
+    expires_at: link.expires_at,
+    allow_repeat: link.allow_repeat,
+    email_required: link.email_required,
+    metadata: link.metadata ?? {},
+    paid_count: link.paid_count,
+    livemode: link.mode === 'live',
+    created_at: link.created_at,
+    updated_at: link.updated_at,
+  };
+}
+
+export type LinkRecord = ReturnType<typeof toLinkRecord>;

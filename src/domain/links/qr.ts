@@ -1,0 +1,59 @@
+// Issuing a QR payment for a link: the same createQr as every payment (plan, provider account, provider
+// call outside the transaction), with source `payment_link`, the link's token and metadata, and a
+// record of whom it was issued to, written in the operation's own transaction.
+import QRCode from 'qrcode';
+import type { Queryable } from '../../db/db.ts';
+import type { Deps } from '../../deps.ts';
+import { createQr, QR_LIFETIME_S } from '../payments/create.ts';
+import type { Operation } from '../payments/operations.ts';
+import type { Link } from './links.ts';
+
+/** The provider shows the comment in its app; payment comments are at most 255 characters. */
+const COMMENT_MAX = 255;
+
+export interface IssueOptions {
+  /** the checkout visitor it is shown to; null for the merchant's own refresh-qr */
+  visitorId: string | null;
+  email?: string | null;
+  inTx?: (tx: Queryable, op: Operation) => Promise<void>;
+}
+
+export async function issueLinkQr(deps: Deps, link: Link, opts: IssueOptions): Promise<Operation> {
+  // A QR never outlives its link: once the link has expired nobody can pay through it.
+  const left = Math.floor((link.expires_at.getTime() - deps.clock.now().getTime()) / 1000);
+  const lifetime = Math.max(1, Math.min(QR_LIFETIME_S, left));
+  const chars = [...link.description];
+  const comment = chars.length > COMMENT_MAX ? chars.slice(0, COMMENT_MAX - 1).join('') + '…' : link.description;
+  return createQr(deps, {
+    clientId: link.client_id,
+    mode: link.mode,
+    source: 'payment_link',
+    linkToken: link.token,
+    metadata: link.metadata,
+    inTx: async (tx, op) => {
+      await tx.query(
+        `INSERT INTO checkout_operations (operation_id, link_token, visitor_id, email) VALUES ($1, $2, $3, $4)`,
+        [op.id, link.token, opts.visitorId, opts.email ?? null],
+      );
+      if (opts.inTx) await opts.inTx(tx, op);
+    },
+  }, { amount: link.amount, comment }, lifetime);
+}
+
+/** The QR image of an operation's qr_token, as inline SVG (no script, no external references). */
+export async function qrSvg(content: string): Promise<string> {
+  const svg = await QRCode.toString(content, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#111111', light: '#ffffff' } });
+  return svg.trim().replace('<svg ', '<svg role="img" aria-label="QR" class="qr-svg" ');
+}
+
+export async function toQrView(op: Operation) {
+  return {
+    operation_id: op.id,
+    qr_token: op.qr_token!,
+    deep_link: op.deep_link!,
+    expires_at: op.expires_at,
+    svg: await qrSvg(op.qr_token!),
+  };
+}
+
+export type QrView = Awaited<ReturnType<typeof toQrView>>;

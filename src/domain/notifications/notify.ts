@@ -1,0 +1,77 @@
+// Cabinet notifications: short messages to a client's team (a webhook switched off, a plan nearing its
+// limit, a trial ending). One read state per client, shared by its users: the notifications describe the
+// account, not a person.
+import type { Queryable } from '../../db/db.ts';
+import type { Deps } from '../../deps.ts';
+import { page, type PageResult, type Position } from '../pagination.ts';
+
+export interface NotificationRecord {
+  id: number;
+  type: string;
+  title: string;
+  body: string;
+  read_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * Creates a notification in the caller's transaction. With a `dedupeKey`, a second call with the same
+ * key for the same client creates nothing (e.g. `trial_ending:<trial end date>`), so periodic jobs may
+ * call it on every pass. Returns the new id, or null when deduplicated.
+ */
+export async function notify(
+  tx: Queryable,
+  clientId: number,
+  type: string,
+  title: string,
+  body: string,
+  dedupeKey?: string,
+): Promise<number | null> {
+  const r = await tx.query<{ id: number }>(
+    `INSERT INTO notifications (client_id, type, title, body, dedupe_key) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (client_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
+    [clientId, type, title.slice(0, 200), body.slice(0, 2000), dedupeKey ?? null],
+  );
+  return r.rows[0]?.id ?? null;
+}
+
+const COLUMNS = 'id, type, title, body, read_at, created_at';
+
+export async function listNotifications(
+  deps: Deps,
+  clientId: number,
+  q: { cursor?: string; limit: number; unread?: boolean },
+): Promise<PageResult<NotificationRecord>> {
+  const filters = { unread: q.unread ? 1 : undefined };
+  return page(
+    { secret: deps.secrets.appSecret, endpoint: '/me/notifications', filters, cursor: q.cursor, limit: q.limit },
+    async (after: Position | undefined, take: number) => {
+      const params: unknown[] = [clientId, take];
+      let where = 'client_id = $1';
+      if (q.unread) where += ' AND read_at IS NULL';
+      if (after) {
+        params.push(after.createdAt, Number(after.id));
+        where += ` AND (created_at, id) < ($3, $4)`;
+      }
+      const r = await deps.db.query<NotificationRecord>(
+        `SELECT ${COLUMNS} FROM notifications WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+        params,
+      );
+      return r.rows;
+    },
+    (n) => String(n.id),
+  );
+}
+
+export async function unreadCount(deps: Deps, clientId: number): Promise<{ count: number }> {
+  const r = await deps.db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM notifications WHERE client_id = $1 AND read_at IS NULL',
+    [clientId],
+  );
+  return { count: r.rows[0].count };
+}
+
+export async function markAllRead(deps: Deps, clientId: number): Promise<{ updated: number }> {
+  const r = await deps.db.query('UPDATE notifications SET read_at = now() WHERE client_id = $1 AND read_at IS NULL', [clientId]);
+  return { updated: r.rowCount };
+}

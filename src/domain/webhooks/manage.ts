@@ -1,0 +1,158 @@
+// Webhook subscriptions: create, read, list, edit, delete, enable/disable, rotate the secret.
+// Every lookup is scoped to the caller's client; ids of other clients are 404 webhook_not_found.
+import type { Deps, Mode, Principal } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { decryptSecret, encryptSecret } from '../../crypto.ts';
+import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
+import { validateWebhookUrl } from './address-policy.ts';
+import { generateSecret, validateSecret } from './signing.ts';
+import { findWebhook, toRecord, type WebhookRecord, type WebhookRow } from './store.ts';
+
+/** Webhooks per client and mode: a bounded list, and a bound on the fan-out of one event. */
+export const MAX_WEBHOOKS_PER_MODE = 20;
+export const MAX_DESCRIPTION = 500;
+export const DEFAULT_GRACE_SECONDS = 86_400;
+
+const ALLOWED = new Set<string>(WEBHOOK_EVENT_TYPES);
+
+/** Owners and admins manage webhooks; every role may read them (decisions 3: viewer reads only). */
+export function requireWebhookManager(p: Principal): void {
+  if (p.role !== 'owner' && p.role !== 'admin') {
+    throw new AppError('forbidden_role', `role ${p.role ?? 'unknown'} may not manage webhooks`);
+  }
+}
+
+export function validateEvents(events: unknown): string[] {
+  if (!Array.isArray(events) || events.length === 0) {
+    throw new AppError('unknown_event', `events must list at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`, { param: 'events' });
+  }
+  const unknown = events.filter((e) => typeof e !== 'string' || !ALLOWED.has(e));
+  if (unknown.length) {
+    throw new AppError('unknown_event', `unknown event ${JSON.stringify(unknown[0])}; allowed: ${WEBHOOK_EVENT_TYPES.join(', ')}`, { param: 'events' });
+  }
+  return [...new Set(events as string[])];
+}
+
+function validateDescription(d: string | null | undefined): string | null {
+  if (d === undefined || d === null) return null;
+  if (d.length > MAX_DESCRIPTION) throw new AppError('invalid_parameter', `description must be at most ${MAX_DESCRIPTION} characters`, { param: 'description' });
+  return d;
+}
+
+export interface CreateWebhookInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+  secret?: string;
+}
+
+export async function createWebhook(deps: Deps, clientId: number, mode: Mode, input: CreateWebhookInput): Promise<WebhookRecord & { secret: string }> {
+  const url = validateWebhookUrl(input.url, deps.config.webhooksAllowPrivate);
+  const events = validateEvents(input.events);
+  const description = validateDescription(input.description);
+  const secret = input.secret !== undefined ? validateSecret(input.secret) : generateSecret();
+  return deps.db.tx(async (tx) => {
+    // Serialize creations of one client so the per-mode bound holds under concurrent requests.
+    await tx.query('SELECT id FROM clients WHERE id = $1 FOR NO KEY UPDATE', [clientId]);
+    const n = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE client_id = $1 AND mode = $2', [clientId, mode]);
+    if (n.rows[0].n >= MAX_WEBHOOKS_PER_MODE) {
+      throw new AppError('webhook_limit_reached', `at most ${MAX_WEBHOOKS_PER_MODE} webhooks per mode`);
+    }
+    const r = await tx.query<WebhookRow>(
+      `INSERT INTO webhooks (client_id, mode, url, events, description, secret_enc) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [clientId, mode, url, events, description, encryptSecret(deps.secrets.appSecret, secret)],
+    );
+    return toRecord(r.rows[0], { secret });
+  });
+}
+
+export type WebhookListItem = WebhookRecord & { last_delivery_at: Date | null; last_delivery_status: string | null };
+
+export async function listWebhooks(deps: Deps, clientId: number, mode: Mode): Promise<WebhookListItem[]> {
+  const r = await deps.db.query<WebhookRow & { last_delivery_at: Date | null; last_delivery_status: string | null }>(
+    `SELECT w.*, l.last_attempt_at AS last_delivery_at, l.status AS last_delivery_status
+       FROM webhooks w
+       LEFT JOIN LATERAL (
+         SELECT d.last_attempt_at, d.status FROM webhook_deliveries d
+          WHERE d.webhook_id = w.id AND d.last_attempt_at IS NOT NULL
+          ORDER BY d.last_attempt_at DESC LIMIT 1) l ON true
+      WHERE w.client_id = $1 AND w.mode = $2
+      ORDER BY w.created_at DESC, w.id DESC
+      LIMIT ${MAX_WEBHOOKS_PER_MODE}`,
+    [clientId, mode],
+  );
+  return r.rows.map((w) => toRecord(w, { last_delivery_at: w.last_delivery_at, last_delivery_status: w.last_delivery_status }));
+}
+
+export async function getWebhook(deps: Deps, clientId: number, id: number): Promise<WebhookRecord> {
+  return toRecord(await findWebhook(deps.db, clientId, id));
+}
+
+export interface UpdateWebhookInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  is_active?: boolean;
+}
+
+export async function updateWebhook(deps: Deps, clientId: number, id: number, input: UpdateWebhookInput): Promise<WebhookRecord> {
+  const sets: string[] = [];
+  const params: unknown[] = [id, clientId];
+  const set = (col: string, v: unknown) => {
+    params.push(v);
+    sets.push(`${col} = $${params.length}`);
+  };
+  if (input.url !== undefined) set('url', validateWebhookUrl(input.url, deps.config.webhooksAllowPrivate));
+  if (input.events !== undefined) set('events', validateEvents(input.events));
+  if (input.description !== undefined) set('description', validateDescription(input.description));
+  if (input.is_active === true) sets.push('is_active = true', 'disabled_reason = NULL', 'failing_since = NULL');
+  if (input.is_active === false) sets.push(`is_active = false`, `disabled_reason = 'manual'`);
+  sets.push('updated_at = now()');
+  const r = await deps.db.query<WebhookRow>(
+    `UPDATE webhooks SET ${sets.join(', ')} WHERE id = $1 AND client_id = $2 RETURNING *`,
+    params,
+  );
+  if (!r.rows[0]) throw new AppError('webhook_not_found', `webhook ${id} not found`);
+  return toRecord(r.rows[0]);
+}
+
+/** Deleting a webhook deletes its delivery log too (ON DELETE CASCADE); pending deliveries stop. */
+export async function deleteWebhook(deps: Deps, clientId: number, id: number): Promise<void> {
+  const r = await deps.db.query('DELETE FROM webhooks WHERE id = $1 AND client_id = $2', [id, clientId]);
+  if (!r.rowCount) throw new AppError('webhook_not_found', `webhook ${id} not found`);
+}
+
+/** Enable clears the failure series (spec transition table); disable is manual and sticks. */
+export async function setWebhookActive(deps: Deps, clientId: number, id: number, active: boolean): Promise<WebhookRecord> {
+  return updateWebhook(deps, clientId, id, { is_active: active });
+}
+
+/**
+ * New secret, shown once. X-Webhook-Signature switches to it at once (decisions 8); the standard
+ * webhook-signature header also carries the previous secret's signature until the grace period ends.
+ */
+export async function rotateSecret(deps: Deps, clientId: number, id: number, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<WebhookRecord & { secret: string }> {
+  const secret = generateSecret();
+  return deps.db.tx(async (tx) => {
+    const w = await findWebhook(tx, clientId, id, true);
+    const r = await tx.query<WebhookRow>(
+      `UPDATE webhooks SET secret_enc = $2, secret_version = secret_version + 1, secret_revealed_at = now(),
+              previous_secret_enc = CASE WHEN $3::int > 0 THEN secret_enc END,
+              previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
+              updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [w.id, encryptSecret(deps.secrets.appSecret, secret), graceSeconds],
+    );
+    return toRecord(r.rows[0], { secret });
+  });
+}
+
+/** The secrets that sign a delivery now: the current one and, during a grace period, the previous one. */
+export function signingSecrets(deps: Deps, w: Pick<WebhookRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>): {
+  secret: string;
+  previousSecret: string | null;
+} {
+  const secret = decryptSecret(deps.secrets.appSecret, w.secret_enc);
+  const inGrace = w.previous_secret_enc && w.previous_secret_expires_at && w.previous_secret_expires_at.getTime() > Date.now();
+  return { secret, previousSecret: inGrace ? decryptSecret(deps.secrets.appSecret, w.previous_secret_enc!) : null };
+}

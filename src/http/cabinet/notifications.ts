@@ -1,0 +1,42 @@
+// Notifications (JWT): the client's notices, newest first, with an unread counter. Every team role may
+// read them and mark them read; the read state is shared by the client's users.
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.ts';
+import { parseLimit } from '../../domain/pagination.ts';
+import { listNotifications, markAllRead, unreadCount } from '../../domain/notifications/notify.ts';
+import { principal } from '../plugins/auth.ts';
+import { route, type App } from '../route.ts';
+import { NullableTimestamp, Page, PageQuery, Timestamp } from '../schemas.ts';
+
+const Notification = Type.Object({
+  id: Type.Integer(),
+  type: Type.String({ description: 'webhook.disabled, plan.limit_near, trial.ending, ...' }),
+  title: Type.String(),
+  body: Type.String(),
+  read_at: NullableTimestamp,
+  created_at: Timestamp,
+});
+const tags = ['account'];
+
+export function notificationRoutes(app: App, deps: Deps): void {
+  route(app, {
+    method: 'GET', url: '/me/notifications', auth: ['jwt'],
+    schema: {
+      tags, summary: 'Notifications, newest first (cursor; limit 1 to 100, default 20)',
+      querystring: Type.Object({ ...PageQuery, unread: Type.Optional(Type.Boolean({ description: 'only unread ones' })), mode: Type.Optional(Type.String()) }),
+      response: { 200: Page(Notification) },
+    },
+    handler: async (req) =>
+      listNotifications(deps, principal(req).clientId, { cursor: req.query.cursor, limit: parseLimit(req.query.limit), unread: req.query.unread }),
+  });
+  route(app, {
+    method: 'GET', url: '/me/notifications/unread-count', auth: ['jwt'],
+    schema: { tags, summary: 'Number of unread notifications', response: { 200: Type.Object({ count: Type.Integer() }) } },
+    handler: async (req) => unreadCount(deps, principal(req).clientId),
+  });
+  route(app, {
+    method: 'POST', url: '/me/notifications/read-all', auth: ['jwt'],
+    schema: { tags, summary: 'Mark every notification read', response: { 200: Type.Object({ updated: Type.Integer({ description: 'notifications newly marked read' }) }) } },
+    handler: async (req) => markAllRead(deps, principal(req).clientId),
+  });
+}

@@ -1,0 +1,159 @@
+// The hosted checkout page GET /checkout/{token} and its plain HTML forms (e-mail, new QR, simulated
+// payment), which answer 303 back to the page (post/redirect/get), so everything works without
+// JavaScript. Registered in their own encapsulated context: only here are url-encoded form bodies
+// parsed, and errors render as pages instead of JSON envelopes.
+import { Type } from 'typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { publicMerchant } from '../../domain/branding/branding.ts';
+import { linkOperation, openCheckout, refusal, setVisitorEmail, simulateCheckoutPayment, visitorOperation } from '../../domain/links/checkout.ts';
+import { findPublicLink, type Link } from '../../domain/links/links.ts';
+import { qrSvg } from '../../domain/links/qr.ts';
+import { isPaid } from '../../domain/payments/state.ts';
+import type { Operation } from '../../domain/payments/operations.ts';
+import { pickLang, type Lang } from '../../web/i18n.ts';
+import { renderPage, type PageState } from '../../web/page.ts';
+import { toAppError } from '../plugins/errors.ts';
+import { route, type App } from '../route.ts';
+import { asAppError, linkView, merchantView, sendErrorPage, sendHtml } from './html.ts';
+import { visitorOf } from './visitor.ts';
+
+const Params = Type.Object({ token: Type.String() });
+const PageQuery = Type.Object({ lang: Type.Optional(Type.String()), op: Type.Optional(Type.String({ maxLength: 64 })) });
+type Form = Record<string, string | undefined>;
+
+export function checkoutPageRoutes(app: App, deps: Deps): void {
+  app.register(async (sub: FastifyInstance) => {
+    sub.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    sub.setErrorHandler((err, req, reply) => {
+      const appErr = toAppError(err as Error) ?? new AppError('internal_error');
+      if (appErr.status >= 500 && appErr.code === 'internal_error') req.log.error({ err }, 'unhandled checkout page error');
+      return sendErrorPage(reply, appErr, { lang: langOf(req), token: tokenOf(req) });
+    });
+    pageRoutes(sub as unknown as App, deps);
+  });
+}
+
+function langOf(req: FastifyRequest): Lang {
+  const q = (req.query as Form | undefined)?.lang ?? (req.body as Form | undefined)?.lang;
+  return pickLang(q, req.headers['accept-language']);
+}
+
+const tokenOf = (req: FastifyRequest) => {
+  const t = (req.params as Form | undefined)?.token;
+  return t && /^[0-9A-Za-z]{22,64}$/.test(t) ? t : undefined;
+};
+
+/** Link-preview fetchers of the messengers and social networks payers share links through. */
+const PREVIEW_BOTS = /TelegramBot|WhatsApp|facebookexternalhit|Facebot|Twitterbot|Slackbot|Discordbot|vkShare|SkypeUriPreview|LinkedInBot|Viber|redditbot|Applebot/i;
+export const isPreviewBot = (ua: string | undefined) => Boolean(ua && PREVIEW_BOTS.test(ua));
+
+const pagePath = (token: string, lang: Lang, op?: string) => `/checkout/${token}?lang=${lang}${op ? `&op=${encodeURIComponent(op)}` : ''}`;
+
+function pageRoutes(app: App, deps: Deps): void {
+  const hide = { hide: true, tags: ['checkout (public)'] };
+  const visitor = (req: FastifyRequest, reply: FastifyReply) => visitorOf(req, reply, deps.config.publicBaseUrl);
+
+  async function render(reply: FastifyReply, status: number, lang: Lang, link: Link, state: PageState) {
+    const merchant = await publicMerchant(deps.db, link.client_id);
+    const html = renderPage({ lang, now: deps.clock.now(), token: link.token, link: linkView(link), merchant: merchantView(merchant), state });
+    return sendHtml(reply, status, html);
+  }
+
+  /** Errors of a known link: its message page with the merchant's branding. */
+  async function failPage(reply: FastifyReply, err: unknown, lang: Lang, link: Link) {
+    const appErr = asAppError(err);
+    if (!appErr) throw err;
+    return sendErrorPage(reply, appErr, { lang, token: link.token, link, merchant: await publicMerchant(deps.db, link.client_id) });
+  }
+
+  const qrState = async (op: Operation): Promise<PageState> =>
+    ({ kind: 'qr', operationId: op.id, svg: await qrSvg(op.qr_token!), deepLink: op.deep_link!, expiresAt: op.expires_at });
+
+  /** A payment this visitor has just made: ?op= (after the form simulate), or its own QR of a paid link. */
+  async function justPaid(link: Link, visitorId: string, opId: string | undefined): Promise<Operation | null> {
+    if (opId) {
+      const op = await linkOperation(deps, link, opId).catch(() => null);
+      if (op && isPaid(op.status)) return op;
+    }
+    if (link.status !== 'paid') return null;
+    const own = await visitorOperation(deps, link, visitorId);
+    return own && isPaid(own.status) ? own : null;
+  }
+
+  route(app, {
+    method: 'GET', url: '/checkout/:token', auth: [], rateBucket: 'checkout_get', errors: [404, 409, 503],
+    schema: { ...hide, summary: 'The hosted checkout page (HTML)', params: Params, querystring: PageQuery },
+    handler: async (req, reply) => {
+      const lang = pickLang(req.query.lang, req.headers['accept-language']);
+      const visitorId = visitor(req, reply);
+      const link = await findPublicLink(deps.db, req.params.token);
+      const paid = await justPaid(link, visitorId, req.query.op);
+      if (paid) return render(reply, 200, lang, link, { kind: 'paid', operationId: paid.id });
+      const refused = refusal(link);
+      if (refused) return failPage(reply, refused, lang, link);
+      // A messenger fetching a link preview (or a HEAD) must not create a payment with the provider.
+      if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent'])) return render(reply, 200, lang, link, { kind: 'preview' });
+      try {
+        const s = await openCheckout(deps, link.token, visitorId);
+        return render(reply, 200, lang, s.link, s.op ? await qrState(s.op) : { kind: 'email' });
+      } catch (err) {
+        return failPage(reply, err, lang, link);
+      }
+    },
+  });
+
+  route(app, {
+    method: 'POST', url: '/checkout/:token/email', auth: [], rateBucket: 'checkout_email', errors: [404, 409, 503],
+    schema: { ...hide, summary: 'E-mail step of the page (form post)', params: Params },
+    handler: async (req, reply) => {
+      const form = (req.body ?? {}) as Form;
+      const lang = langOf(req);
+      const link = await findPublicLink(deps.db, req.params.token);
+      try {
+        await setVisitorEmail(deps, link.token, visitor(req, reply), form.email ?? '');
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'bad_email') {
+          return render(reply, 400, lang, link, { kind: 'email', error: true, value: (form.email ?? '').slice(0, 254) });
+        }
+        return failPage(reply, err, lang, link);
+      }
+      return reply.redirect(pagePath(link.token, lang), 303);
+    },
+  });
+
+  route(app, {
+    method: 'POST', url: '/checkout/:token/refresh', auth: [], rateBucket: 'checkout_refresh', errors: [404, 409, 503],
+    schema: { ...hide, summary: 'A new QR (form post)', params: Params },
+    handler: async (req, reply) => {
+      const lang = langOf(req);
+      const link = await findPublicLink(deps.db, req.params.token);
+      try {
+        await openCheckout(deps, link.token, visitor(req, reply), { fresh: true });
+      } catch (err) {
+        return failPage(reply, err, lang, link);
+      }
+      return reply.redirect(pagePath(link.token, lang), 303);
+    },
+  });
+
+  route(app, {
+    method: 'POST', url: '/checkout/:token/simulate', auth: [], rateBucket: 'checkout_refresh', errors: [403, 404, 409],
+    schema: { ...hide, summary: 'Test-mode links: simulated payment (form post)', params: Params },
+    handler: async (req, reply) => {
+      const form = (req.body ?? {}) as Form;
+      const lang = langOf(req);
+      const link = await findPublicLink(deps.db, req.params.token);
+      let opId: string;
+      try {
+        opId = (await simulateCheckoutPayment(deps, link.token, visitor(req, reply), form.operation_id || undefined)).operation_id;
+      } catch (err) {
+        return failPage(reply, err, lang, link);
+      }
+      return reply.redirect(pagePath(link.token, lang, opId), 303);
+    },
+  });
+}

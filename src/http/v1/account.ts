@@ -1,0 +1,48 @@
+// v1 reads around the payments: history by period, provider customer lookup, and the account status.
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { normalizePhone } from '../../domain/payments/input.ts';
+import { providerFor, resolveProviderAccount } from '../../domain/payments/provider-accounts.ts';
+import { providerCall } from '../../domain/payments/provider-call.ts';
+import { v1History } from '../../domain/v1/history.ts';
+import { v1AccountStatus } from '../../domain/v1/account.ts';
+import { principal } from '../plugins/auth.ts';
+import { route, type App } from '../route.ts';
+import { v1Doc } from './route-docs.ts';
+import { AccountData, ClientData, HistoryBody, HistoryData, ok, PhoneParams, toHistoryItem } from './schemas.ts';
+
+export function v1AccountRoutes(app: App, deps: Deps): void {
+  // A POST that only reads: no Idempotency-Key (nothing to repeat safely or unsafely).
+  route(app, {
+    method: 'POST', url: '/history', auth: ['api_key'],
+    schema: { ...v1Doc('Operations of a period, newest first; v2: GET /v2/payments', HistoryData), body: HistoryBody },
+    handler: async (req) => {
+      const p = principal(req);
+      const r = await v1History(deps, { clientId: p.clientId, mode: p.mode }, req.body);
+      return ok({ Items: r.items.map(toHistoryItem), Total: r.total });
+    },
+  });
+
+  route(app, {
+    method: 'GET', url: '/client/:phone', auth: ['api_key'],
+    schema: { ...v1Doc('Is this phone a customer of the provider? v2: GET /v2/client?phone=', ClientData, [404, 409, 503]), params: PhoneParams },
+    handler: async (req) => {
+      const p = principal(req);
+      const phone = normalizePhone(req.params.phone);
+      const account = await resolveProviderAccount(deps, p.clientId, p.mode, undefined);
+      const provider = providerFor(deps, p.mode);
+      const c = await providerCall(deps, p.mode, account.id, () => provider.findCustomer(phone));
+      if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`, { param: 'phone' });
+      return ok({ Phone: c.phone, Exists: true, Name: c.name });
+    },
+  });
+
+  route(app, {
+    method: 'GET', url: '/status', auth: ['api_key'],
+    schema: v1Doc('Provider session, plan and its monthly usage; no v2 twin (GET /me, GET /me/usage)', AccountData),
+    handler: async (req) => {
+      const p = principal(req);
+      return ok(await v1AccountStatus(deps, p.clientId, p.mode));
+    },
+  });
+}

@@ -1,0 +1,20 @@
+// The checkout page's static files, read once at start. Their content hash versions the URLs, so
+// browsers may cache them for long and still get a new file after a deploy.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_BRAND, inkFor } from './format.ts';
+
+const read = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+
+export const CHECKOUT_JS = read('checkout.js');
+export const CHECKOUT_CSS = read('checkout.css');
+export const ASSET_VERSION = createHash('sha256').update(CHECKOUT_JS).update(CHECKOUT_CSS).digest('hex').slice(0, 12);
+
+/**
+ * The merchant's colour as CSS custom properties. A stylesheet of our own origin instead of an inline
+ * style attribute, because the page's CSP allows no inline styles. Anything but 6 hex digits falls back.
+ */
+export function themeCss(hex: unknown): string {
+  const colour = typeof hex === 'string' && /^[0-9A-Fa-f]{6}$/.test(hex) ? `#${hex.toUpperCase()}` : DEFAULT_BRAND;
+  return `:root{--brand:${colour};--brand-ink:${inkFor(colour)}}\n`;
+}

@@ -1,0 +1,175 @@
+// The hosted checkout page, server-rendered: the QR is inline SVG, so paying needs no JavaScript; the
+// external script (no inline script: CSP) only polls, counts down and redirects. Every merchant text
+// and URL is escaped with esc().
+import { ASSET_VERSION } from './assets.ts';
+import { DEFAULT_BRAND, esc, formatTenge, minutesLeft, safeHref, successTarget } from './format.ts';
+import { LANGS, TEXTS, type Lang, type Texts } from './i18n.ts';
+
+export interface MerchantView {
+  display_name: string;
+  logo_url: string | null;
+  brand_color: string | null;
+  support_email: string | null;
+}
+
+export interface LinkView {
+  token: string;
+  amount: number;
+  description: string;
+  success_url: string | null;
+  cancel_url: string | null;
+  allow_repeat: boolean;
+  test: boolean;
+}
+
+export type PageState =
+  | { kind: 'qr'; operationId: string; svg: string; deepLink: string; expiresAt: Date }
+  | { kind: 'email'; error?: boolean; value?: string }
+  | { kind: 'paid'; operationId: string }
+  /** link previews (messenger bots, HEAD): the summary without issuing a QR */
+  | { kind: 'preview' }
+  | { kind: 'message'; title: keyof Texts; text: keyof Texts };
+
+export interface PageView {
+  lang: Lang;
+  /** the link token of the address, for the language links (known even when the link is not) */
+  token?: string;
+  now: Date;
+  merchant?: MerchantView;
+  link?: LinkView;
+  state: PageState;
+}
+
+const hidden = (on: boolean) => (on ? ' hidden' : '');
+
+function form(action: string, lang: Lang, fields: Record<string, string>, button: string, cls: string, extra = ''): string {
+  const inputs = Object.entries({ ...fields, lang }).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+  return `<form method="post" action="${esc(action)}" class="inline-form"${extra}>${inputs}<button type="submit" class="button ${cls}">${esc(button)}</button></form>`;
+}
+
+function merchantHeader(m: MerchantView, t: Texts): string {
+  const logo = safeHref(m.logo_url)
+    ? `<img class="logo" src="${esc(m.logo_url)}" alt="" width="44" height="44" referrerpolicy="no-referrer">`
+    : `<span class="logo logo-initial" aria-hidden="true">${esc([...m.display_name.trim()][0]?.toUpperCase() ?? '₸')}</span>`;
+  return `<header class="merchant">${logo}<div class="merchant-text"><div class="merchant-name" id="merchant-name">${esc(m.display_name)}</div>`
+    + `<div class="merchant-sub"><svg class="lock" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z"/></svg>${esc(t.secure)}</div></div></header>`;
+}
+
+function qrPanels(v: PageView, link: LinkView, s: Extract<PageState, { kind: 'qr' }>, t: Texts): string {
+  const path = `/checkout/${link.token}`;
+  const deep = safeHref(s.deepLink);
+  const simulate = link.test
+    ? `<div class="test-tools">${form(`${path}/simulate`, v.lang, { operation_id: s.operationId }, t.simulate, 'test', ' data-js="simulate"')}<p class="small muted">${esc(t.simulateHint)}</p></div>`
+    : '';
+  return `<section class="panel" id="panel-qr">
+  <div class="qr-box">${s.svg}</div>
+  <p class="hint">${esc(t.scan)}</p>
+  ${deep ? `<a class="button primary app-link" href="${esc(deep)}">${esc(t.openApp)}</a>` : ''}
+  <p class="status" role="status"><span class="pulse" aria-hidden="true"></span>${esc(t.waiting)}</p>
+  <p class="small muted">${esc(t.validFor)} <span id="countdown">${minutesLeft(s.expiresAt, v.now)} ${esc(t.minutes)}</span></p>
+  <noscript><p class="small"><a href="${esc(`${path}?lang=${v.lang}&op=${s.operationId}`)}">${esc(t.afterPaying)}</a></p></noscript>
+  ${simulate}
+</section>
+${paidPanel(v, link, s.operationId, t, true)}
+<section class="panel state" id="panel-expired" hidden>
+  <div class="state-icon warn" aria-hidden="true">!</div><h2>${esc(t.expired)}</h2><p class="muted">${esc(t.expiredText)}</p>
+  ${form(`${path}/refresh`, v.lang, {}, t.newQr, 'primary', ' data-js="refresh"')}
+</section>
+<section class="panel state" id="panel-failed" hidden>
+  <div class="state-icon warn" aria-hidden="true">!</div><h2>${esc(t.failed)}</h2><p class="muted">${esc(t.failedText)}</p>
+  ${form(`${path}/refresh`, v.lang, {}, t.newQr, 'primary')}
+</section>`;
+}
+
+function paidPanel(v: PageView, link: LinkView, operationId: string, t: Texts, hide: boolean): string {
+  const back = successTarget(link.success_url, operationId);
+  return `<section class="panel state" id="panel-paid"${hidden(hide)}>
+  <div class="state-icon ok" aria-hidden="true"><svg viewBox="0 0 24 24"><path d="M9.5 16.2 5.3 12l-1.4 1.4 5.6 5.6 11-11-1.4-1.4z"/></svg></div>
+  <h2 id="paid-title">${esc(t.paid)}</h2><p class="muted">${esc(t.paidText)}</p>
+  ${back ? `<p class="small muted redirect-note" hidden>${esc(t.redirecting)}</p><a class="button primary" id="back-to-shop" href="${esc(back)}">${esc(t.backToShop)}</a>` : ''}
+  ${link.allow_repeat ? form(`/checkout/${link.token}/refresh`, v.lang, {}, t.payAgain, 'secondary') : ''}
+</section>`;
+}
+
+function emailPanel(v: PageView, link: LinkView, s: Extract<PageState, { kind: 'email' }>, t: Texts): string {
+  return `<section class="panel" id="panel-email">
+  <h2>${esc(t.emailTitle)}</h2><p class="muted">${esc(t.emailText)}</p>
+  <form method="post" action="${esc(`/checkout/${link.token}/email`)}" class="email-form" novalidate>
+    <input type="hidden" name="lang" value="${v.lang}">
+    <label for="email">${esc(t.emailLabel)}</label>
+    <input id="email" name="email" type="email" inputmode="email" autocomplete="email" required maxlength="254"
+      placeholder="${esc(t.emailPlaceholder)}" value="${esc(s.value ?? '')}"${s.error ? ' aria-invalid="true" aria-describedby="email-error"' : ''}>
+    ${s.error ? `<p class="field-error" id="email-error" role="alert">${esc(t.badEmail)}</p>` : ''}
+    <button type="submit" class="button primary">${esc(t.continue)}</button>
+  </form>
+</section>`;
+}
+
+function body(v: PageView, t: Texts): string {
+  const { link, state } = v;
+  if (state.kind === 'message' || !link) {
+    const s = state.kind === 'message' ? state : { title: 'errorTitle' as const, text: 'errorText' as const };
+    return `<section class="panel state"><div class="state-icon muted-icon" aria-hidden="true">i</div><h2>${esc(t[s.title])}</h2><p class="muted">${esc(t[s.text])}</p></section>`;
+  }
+  const summary = `<section class="summary"><div class="amount-label">${esc(t.amountDue)}</div><div class="amount" id="amount">${esc(formatTenge(link.amount))}</div><p class="description" id="description">${esc(link.description)}</p></section>`;
+  if (state.kind === 'preview') return summary;
+  if (state.kind === 'email') return summary + emailPanel(v, link, state, t);
+  if (state.kind === 'paid') return summary + paidPanel(v, link, state.operationId, t, false);
+  return summary + qrPanels(v, link, state, t);
+}
+
+function footer(v: PageView, t: Texts): string {
+  const m = v.merchant;
+  const cancel = v.link && v.state.kind !== 'paid' ? safeHref(v.link.cancel_url) : null;
+  const base = v.token ? `/checkout/${v.token}` : '';
+  const langs = LANGS.map((l) => `<a href="${esc(base)}?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`).join('');
+  return `<footer class="foot">
+  ${cancel ? `<a class="cancel-link" id="cancel-link" href="${esc(cancel)}">${esc(t.cancel)}</a>` : ''}
+  ${m?.support_email ? `<p class="small muted">${esc(t.support)}: <a href="mailto:${esc(m.support_email)}">${esc(m.support_email)}</a></p>` : ''}
+  <nav class="langs" aria-label="${esc(t.language)}">${langs}</nav>
+</footer>`;
+}
+
+export function renderPage(v: PageView): string {
+  const t = TEXTS[v.lang];
+  const link = v.link;
+  const brand = v.merchant?.brand_color ?? DEFAULT_BRAND;
+  const st = v.state;
+  // What the script needs, as data attributes (escaped like everything else).
+  const data: Record<string, string> = { state: st.kind };
+  if (link) data.token = link.token;
+  if (st.kind === 'qr' || st.kind === 'paid') {
+    data.op = st.operationId;
+    const target = link ? successTarget(link.success_url, st.operationId) : null;
+    if (target) data.redirect = target;
+  }
+  if (st.kind === 'qr') {
+    data.expiresAt = st.expiresAt.toISOString();
+  }
+  const attrs = Object.entries(data).map(([k, val]) => ` data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${esc(val)}"`).join('');
+  const title = v.merchant ? `${t.title} · ${v.merchant.display_name}` : `${t.title} · Tolem`;
+  return `<!doctype html>
+<html lang="${v.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${esc(title)}</title>
+${link ? `<meta property="og:title" content="${esc(title)}">\n<meta property="og:description" content="${esc(`${formatTenge(link.amount)} · ${link.description}`)}">` : ''}
+<link rel="stylesheet" href="/checkout/assets/checkout.css?v=${ASSET_VERSION}">
+<link rel="stylesheet" href="/checkout/assets/theme.css?c=${esc(brand.slice(1))}">
+<script src="/checkout/assets/checkout.js?v=${ASSET_VERSION}" defer></script>
+</head>
+<body>
+${link?.test ? `<div class="test-banner" role="note" id="test-banner">${esc(t.testBanner)}</div>` : ''}
+<main class="card" id="checkout"${attrs}>
+${v.merchant ? merchantHeader(v.merchant, t) : '<header class="merchant"><span class="logo logo-initial" aria-hidden="true">₸</span><div class="merchant-text"><div class="merchant-name">Tolem</div></div></header>'}
+${body(v, t)}
+${footer(v, t)}
+</main>
+</body>
+</html>
+`;
+}

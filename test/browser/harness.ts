@@ -1,0 +1,64 @@
+// What the browser tests share: the app listening on 127.0.0.1, a tiny "shop" server for success_url,
+// the system Chromium through playwright-core, and screenshots under test-results/ (ignored by git).
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+
+export const SCREENSHOTS = 'test-results';
+export const WIDTH = 390;
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+  '--no-first-run', '--disable-component-update', '--disable-sync'];
+
+export interface Harness {
+  t: TestApp;
+  base: string;
+  shop: string;
+  browser: Browser;
+  page(width?: number): Promise<{ context: BrowserContext; page: Page; problems: string[] }>;
+  close(): Promise<void>;
+}
+
+/** The merchant's shop: success_url lands here (http on loopback is allowed for links). */
+function shopServer(): Promise<Server> {
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>Shop</title><h1 id="thanks">Thanks</h1><p>${req.url?.replace(/[<>&"]/g, '')}</p>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export async function startHarness(): Promise<Harness> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const t = await buildTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const shopSrv = await shopServer();
+  const shop = `http://127.0.0.1:${(shopSrv.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return {
+    t, base, shop, browser,
+    async page(width = WIDTH) {
+      const context = await browser.newContext({ viewport: { width, height: 844 }, locale: 'ru-RU' });
+      const page = await context.newPage();
+      // CSP violations and script errors would show up here: a page that works must have none.
+      const problems: string[] = [];
+      page.on('console', (m) => {
+        // A form answered 400 on purpose (the e-mail step's error page) is not a problem.
+        if (m.type() !== 'error' || /\/checkout\/[^/]+\/email$/.test(m.location().url)) return;
+        problems.push(`${m.text()} ${m.location().url}`);
+      });
+      page.on('pageerror', (e) => problems.push(e.message));
+      return { context, page, problems };
+    },
+    async close() {
+      await browser.close();
+      await new Promise((r) => shopSrv.close(r));
+      await t.close();
+    },
+  };
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
