@@ -6,6 +6,7 @@ import { JobLoop } from './loop.ts';
 import { deliveryLoop } from './deliveries.ts';
 import { sweepExpired } from './expiry.ts';
 import { expireDueLinks } from '../domain/links/expire.ts';
+import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
 import { pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
 
 export interface Jobs {
@@ -20,6 +21,8 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('expiry-sweeper', 1000, log, async () =>
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry')))),
     new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
+    // set-based and deduplicated: one pass does all clients, so it never reports a full batch
+    new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),
     new JobLoop('idempotency-retention', 600_000, log, async () => full(5000)(await pruneIdempotencyKeys(deps))),
     new JobLoop('event-retention', 3600_000, log, async () => full(5000)(await pruneEvents(deps))),
     new JobLoop('request-log-retention', 3600_000, log, async () => full(5000)(await pruneRequestLogs(deps))),

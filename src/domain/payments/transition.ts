@@ -4,6 +4,7 @@
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { appendEvent } from '../events/append.ts';
+import { noticePlanUsage } from '../notifications/plan-notices.ts';
 import type { JournalEventType } from '../events/types.ts';
 import { OP_COLUMNS, type Operation } from './operations.ts';
 import { canTransition, type OperationStatus } from './state.ts';
@@ -28,6 +29,7 @@ export async function transition(
   const next = r.rows[0];
   if (!next) return null;
   if (event) await appendEvent(tx, { clientId: next.client_id, mode: next.mode, type: event.type, data: event.data(next) });
+  if (to === 'paid' && next.mode === 'live' && next.paid_at) await noticePlanUsage(tx, next.client_id, next.paid_at);
   return next;
 }
 
