@@ -1,7 +1,8 @@
 // `npm run bench`: Tolem's hot paths against a bare baseline server in the same run, on PostgreSQL and on
 // the embedded store. Writes bench/results/latest.json and prints a markdown table.
 //   BENCH_STORES=pg,pglite  BENCH_QUICK=1 (one short run, for trying the harness)  BENCH_DATABASE_URL=postgres://…
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync, cpSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,8 @@ import { migrate } from '../src/db/migrate.ts';
 import { encodeCursor } from '../src/domain/pagination.ts';
 import { measure, type Figures } from './load.ts';
 import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
-import { samplePositions, seedClients, seedOperations, type Seeded } from './seed.ts';
+import { samplePositions, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
+import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
 
 // The load generator runs on CPU 1, the servers and the database on CPU 0.
@@ -27,11 +29,18 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const LOAD = QUICK ? { warmup: 0, runs: 1, duration: 3 } : { warmup: 3, runs: 3, duration: 10 };
 const STORES = (process.env.BENCH_STORES ?? 'pg,pglite').split(',') as ('pg' | 'pglite')[];
 const CONCURRENCY = [10, 50];
+// BENCH_ONLY=checkout,webhook_fanout runs a subset while working on one path (results are still written).
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const want = (scenario: string) => !ONLY || ONLY.includes(scenario);
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? (QUICK ? 100_000 : 1_000_000));
 const CLIENTS = 100;
 const APP_SECRET = 'bench-app-secret';
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TOLEM = ['--import', 'tsx', 'src/main.ts', 'start'];
+const FANOUT: FanoutPlan = QUICK
+  ? { webhooks: 10, burstPayments: 100, offeredRate: 1000, lagSeconds: 3 }
+  : { webhooks: 10, burstPayments: 500, offeredRate: 1000, lagSeconds: 10 };
+const receiver = await startReceiver();
 const BASE = ['--import', 'tsx', 'bench/baseline-server.ts'];
 
 interface Prepared {
@@ -39,24 +48,28 @@ interface Prepared {
   baseEnv: Record<string, string>;
   seeded: Seeded;
   paidOp: string;
+  linkToken: string;
   positions: { clientIdx: number; createdAt: Date; id: string }[];
   reset(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
-async function seedStore(db: Db): Promise<{ seeded: Seeded; paidOp: string; positions: Prepared['positions'] }> {
+async function seedStore(db: Db): Promise<{ seeded: Seeded; paidOp: string; linkToken: string; positions: Prepared['positions'] }> {
   await migrate(db);
   const seeded = await seedClients(db, CLIENTS);
   await seedOperations(db, seeded, OPERATIONS);
+  const linkToken = await seedLink(db, seeded.clients[0].id);
+  await seedWebhooks(db, seeded.clients[0].id, FANOUT.webhooks, receiver.url, APP_SECRET);
   const paidOp = (await db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND status = 'paid' LIMIT 1`, [seeded.clients[0].id])).rows[0].id;
   const positions: Prepared['positions'] = [];
   for (let i = 0; i < 10; i++) {
     for (const p of await samplePositions(db, seeded.clients[i].id, 100)) positions.push({ clientIdx: i, ...p });
   }
-  return { seeded, paidOp, positions };
+  return { seeded, paidOp, linkToken, positions };
 }
 
 const RESET_SQL = [
+  'DELETE FROM checkout_operations', 'DELETE FROM checkout_visitors', 'DELETE FROM webhook_deliveries',
   `DELETE FROM operations WHERE id NOT LIKE 'op_B%'`,
   'DELETE FROM idempotency_keys', 'DELETE FROM events', 'DELETE FROM sandbox_payments', 'DELETE FROM request_logs',
 ];
@@ -128,7 +141,7 @@ async function runStore(store: 'pg' | 'pglite') {
   console.log(`\n== ${store}: seeding ${OPERATIONS} operations over ${CLIENTS} clients`);
   const prep = store === 'pg' ? await preparePg() : await preparePglite();
   const unpin = store === 'pg' ? pinPostgres() : () => {};
-  const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9 }) };
+  const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9, checkout_get: 1e9 }) };
   let tolem: Server | undefined;
   let base: Server | undefined;
   try {
@@ -136,19 +149,19 @@ async function runStore(store: 'pg' | 'pglite') {
     base = await startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
     const key0 = prep.seeded.clients[0].testKey;
 
-    for (const c of CONCURRENCY) {
+    for (const c of want('create_qr') ? CONCURRENCY : []) {
       await prep.reset();
       const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
       const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
       record(store, 'create_qr', c, t, b, { peak_rss_mb: tolem.peakRssMb() });
     }
-    for (const c of CONCURRENCY) {
+    for (const c of want('read_status') ? CONCURRENCY : []) {
       const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }) }, LOAD);
       const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) }, LOAD);
       record(store, 'read_status', c, t, b);
     }
     const pick = () => prep.positions[Math.floor(Math.random() * prep.positions.length)];
-    for (const c of CONCURRENCY) {
+    for (const c of want('list_page') ? CONCURRENCY : []) {
       const t = await measure({
         url: tolem.url, connections: c,
         next: () => {
@@ -166,6 +179,40 @@ async function runStore(store: 'pg' | 'pglite') {
       }, LOAD);
       record(store, 'list_page', c, t, b);
     }
+    // Checkout: returning visitors (cookie) of one link, each with a QR still fresh enough to show again.
+    if (want('checkout')) {
+      const cookies: string[] = [];
+      for (let i = 0; i < 50; i++) {
+        const r = await fetch(`${tolem.url}/v2/checkout/${prep.linkToken}`);
+        if (r.status !== 200) throw new Error(`checkout warm-up: ${r.status} ${await r.text()}`);
+        cookies.push(r.headers.get('set-cookie')!.split(';')[0]);
+      }
+      for (const c of CONCURRENCY) {
+        const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'GET', path: `/v2/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
+        const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'GET', path: `/checkout/${prep.linkToken}` }) }, LOAD);
+        record(store, 'checkout', c, t, b);
+      }
+    }
+    // Webhook fan-out: the API-only server fills a backlog, then a ROLE=all server drains it and keeps up.
+    if (want('webhook_fanout')) {
+      await prep.reset();
+      const fan = await runFanout({
+        url: tolem.url, key: key0, receiver, plan: FANOUT,
+        startWorker: async () => {
+          await tolem!.stop();
+          tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv, ROLE: 'all', WEBHOOKS_ALLOW_PRIVATE: 'true' }, 18181, '/readyz');
+          return tolem.url;
+        },
+      });
+      // Asynchronous on purpose: the receiver lives in this process and must keep answering.
+      const sender = await promisify(execFile)(hasTaskset ? 'taskset' : process.execPath,
+        [...(hasTaskset ? ['-c', '0', process.execPath] : []), '--import', 'tsx', 'bench/baseline-sender.ts'],
+        { env: { ...process.env, RECEIVER_URL: receiver.url, TOTAL: String(FANOUT.burstPayments * FANOUT.webhooks), CONCURRENCY: '50', BODY: receiver.sampleBody } });
+      const raw = JSON.parse(sender.stdout.trim().split('\n').pop()!);
+      record(store, 'webhook_fanout', 50,
+        { rps: fan.drain_per_s, p50: fan.lag_p50_ms, p99: fan.lag_p99_ms, errors: fan.expected - fan.received + fan.duplicates },
+        raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb() });
+    }
     // Start-up on an existing data directory / database, to a ready /readyz.
     await tolem.stop();
     tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
@@ -180,10 +227,11 @@ async function runStore(store: 'pg' | 'pglite') {
 }
 
 for (const s of STORES) await runStore(s);
+await receiver.close();
 
 const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, taskset: hasTaskset };
 const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, operations: OPERATIONS, command: 'npm run bench', entries };
-if (!QUICK) writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');
+if (!QUICK && !ONLY) writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');
 else writeFileSync(path.join(tmpdir(), 'tolem-bench-quick.json'), JSON.stringify(out, null, 2));
 
 console.log('\n| store | scenario | c | Tolem req/s | baseline req/s | ratio | p50 ms | p99 ms | peak RSS MB | target | met |');

@@ -1,7 +1,7 @@
 // Bench data, written straight into a store migrated with Tolem's migrations: clients with known API keys
 // and sandbox accounts, and (for the list scenario) a million operations spread over them.
 import type { Db } from '../src/db/db.ts';
-import { sha256Hex } from '../src/crypto.ts';
+import { encryptSecret, sha256Hex } from '../src/crypto.ts';
 
 export interface Seeded {
   clients: { id: number; testKey: string; accountId: number }[];
@@ -50,4 +50,27 @@ export async function samplePositions(db: Db, clientId: number, n: number): Prom
     [clientId, n],
   );
   return r.rows.map((x) => ({ createdAt: x.created_at, id: x.id }));
+}
+
+/** The payment link of the checkout scenario: active, test mode, a year to live. */
+export const BENCH_LINK_TOKEN = 'BenchLink0000000000000000';
+
+export async function seedLink(db: Db, clientId: number): Promise<string> {
+  await db.query(
+    `INSERT INTO payment_links (token, client_id, mode, amount, description, expires_at)
+     VALUES ($1, $2, 'test', 5000, 'Бенчмарк: оплата заказа', now() + interval '1 year')`,
+    [BENCH_LINK_TOKEN, clientId],
+  );
+  await db.query(`INSERT INTO branding (client_id, display_name, brand_color) VALUES ($1, 'Bench Shop', '#0A7A5A')`, [clientId]);
+  return BENCH_LINK_TOKEN;
+}
+
+/** `n` test-mode webhooks of one client on payment.completed, all pointing at the bench's receiver. */
+export async function seedWebhooks(db: Db, clientId: number, n: number, receiverUrl: string, appSecret: string): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await db.query(
+      `INSERT INTO webhooks (client_id, mode, url, events, secret_enc) VALUES ($1, 'test', $2, $3, $4)`,
+      [clientId, `${receiverUrl}/hook/${i}`, ['payment.completed'], encryptSecret(appSecret, `whsec_${Buffer.from(`bench-secret-${i}`).toString('base64')}`)],
+    );
+  }
 }

@@ -1,5 +1,6 @@
 // The targets of issue 7 (PostgreSQL, c=10, same-run ratios), checked against each entry.
 import type { Figures } from './load.ts';
+import type { FanoutResult } from './fanout.ts';
 
 export interface Entry {
   scenario: string;
@@ -9,6 +10,8 @@ export interface Entry {
   baseline: Figures;
   ratio: number;
   peak_rss_mb?: number;
+  /** webhook_fanout: tolem.rps is the drain rate, p50/p99 the commit-to-receipt lag at the offered rate */
+  fanout?: FanoutResult;
   target: string | null;
   target_met: boolean | null;
 }
@@ -24,5 +27,8 @@ export const TARGETS: Record<string, Check> = {
   read_status: (store, c) => (store === 'pg' && c === 10 ? { text: '>= 0.7x baseline', met: (e) => e.ratio >= 0.7 } : undefined),
   list_page: (store, c) => (store === 'pg' && c === 10 ? { text: '>= 0.8x baseline, p99 <= 5 ms', met: (e) => e.ratio >= 0.8 && e.tolem.p99 <= 5 } : undefined),
   checkout: (store, c) => (store === 'pg' && c === 10 ? { text: '>= 0.7x baseline', met: (e) => e.ratio >= 0.7 } : undefined),
-  startup_ms: (store) => (store === 'pglite' ? { text: '<= 3000 ms to ready /readyz', met: (e) => e.tolem.p50 <= 3000 } : undefined),
+  webhook_fanout: (store) => (store === 'pg'
+    ? { text: '>= 1000 deliveries/s, lag p99 <= 1000 ms at 1000/s offered, none lost', met: (e) => e.tolem.rps >= 1000 && e.tolem.p99 <= 1000 && e.tolem.errors === 0 }
+    : undefined),
+  startup_ms: () => ({ text: '<= 3000 ms to ready /readyz', met: (e) => e.tolem.p50 <= 3000 }),
 };
