@@ -4,8 +4,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Registry } from 'prom-client';
-import { monotonicFactory } from 'ulidx';
 import type { Deps } from './deps.ts';
+import { ulidSource } from './domain/ids.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { errorsPlugin, sendError } from './http/plugins/errors.ts';
 import { AppError } from './errors.ts';
@@ -30,7 +30,7 @@ import { checkoutAssetRoutes } from './http/checkout/assets.ts';
 import { brandingRoutes } from './http/cabinet/branding.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 
-const nextUlid = monotonicFactory();
+const nextUlid = ulidSource();
 
 export interface BuiltApp {
   app: FastifyInstance;

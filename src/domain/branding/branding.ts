@@ -79,21 +79,28 @@ export async function updateBranding(db: Queryable, clientId: number, patch: Bra
   return r.rows[0];
 }
 
+export type PublicMerchant = Branding & { display_name: string };
+
 /**
  * What the public checkout shows of a merchant: branding, with the client's registered name as the
  * display name when none is set. Never the client id, its keys or the account's e-mail.
  */
-export async function publicMerchant(db: Queryable, clientId: number): Promise<Branding & { display_name: string }> {
-  const r = await db.query<Branding & { name: string }>(
-    `SELECT c.name, b.display_name, b.logo_url, b.brand_color, b.support_email
-       FROM clients c LEFT JOIN branding b ON b.client_id = c.id WHERE c.id = $1`,
-    [clientId],
-  );
-  const row = r.rows[0];
+export function toPublicMerchant(row: Partial<Branding> & { name?: string | null } | undefined): PublicMerchant {
   return {
     display_name: row?.display_name ?? row?.name ?? '',
     logo_url: row?.logo_url ?? null,
     brand_color: row?.brand_color ?? null,
     support_email: row?.support_email ?? null,
   };
+}
+
+/** The columns toPublicMerchant reads, for queries that join clients `c` and branding `b`. */
+export const PUBLIC_MERCHANT_COLUMNS = 'c.name, b.display_name, b.logo_url, b.brand_color, b.support_email';
+
+export async function publicMerchant(db: Queryable, clientId: number): Promise<PublicMerchant> {
+  const r = await db.query<Branding & { name: string }>(
+    `SELECT ${PUBLIC_MERCHANT_COLUMNS} FROM clients c LEFT JOIN branding b ON b.client_id = c.id WHERE c.id = $1`,
+    [clientId],
+  );
+  return toPublicMerchant(r.rows[0]);
 }

@@ -7,12 +7,53 @@ import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
 import { isPaid } from '../payments/state.ts';
 import { syncOperation } from '../payments/sync.ts';
 import { simulate } from '../payments/test-actions.ts';
+import { PUBLIC_MERCHANT_COLUMNS, toPublicMerchant, type PublicMerchant } from '../branding/branding.ts';
 import { checkEmail } from './input.ts';
-import { findPublicLink, type Link } from './links.ts';
-import { issueLinkQr } from './qr.ts';
+import { expireIfDue, findPublicLink, isToken, LINK_COLUMNS, notFound, type Link } from './links.ts';
+import { issueLinkQr, SHOWN_QR_COLUMNS, type ShownQr } from './qr.ts';
 import { lockActive } from './update.ts';
 
 const OP_COLUMNS_O = OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ');
+
+const prefixed = (cols: string, table: string, prefix: string) =>
+  cols.split(',').map((c) => `${table}.${c.trim()} AS ${prefix}${c.trim()}`).join(', ');
+
+/**
+ * Everything an opening of the checkout reads, in one round trip (the page is the busiest public read):
+ * the link, the merchant's public branding, this visitor's e-mail and newest QR of the current cycle.
+ */
+const LOAD_SQL = `
+SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, ${PUBLIC_MERCHANT_COLUMNS}, v.email AS v_email, ${prefixed(SHOWN_QR_COLUMNS, 'o', 'o_')}
+  FROM payment_links l
+  JOIN clients c ON c.id = l.client_id
+  LEFT JOIN branding b ON b.client_id = l.client_id
+  LEFT JOIN checkout_visitors v ON v.link_token = l.token AND v.visitor_id = $2
+  LEFT JOIN LATERAL (
+    SELECT ${prefixed(SHOWN_QR_COLUMNS, 'op', '')} FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
+     WHERE co.link_token = l.token AND co.visitor_id = $2 AND op.created_at >= l.qr_cycle_at
+     ORDER BY co.created_at DESC LIMIT 1) o ON true
+ WHERE l.token = $1`;
+
+/** Splits a row of prefixed columns back into its records. */
+function unprefix<T>(row: Record<string, unknown>, prefix: string): T {
+  const out: Record<string, unknown> = {};
+  for (const k in row) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = row[k];
+  return out as T;
+}
+
+async function loadCheckout(deps: Deps, token: string, visitorId: string): Promise<CheckoutState> {
+  if (!isToken(token)) throw notFound(token);
+  const r = await deps.db.query<Record<string, unknown>>(LOAD_SQL, [token, visitorId]);
+  const row = r.rows[0];
+  if (!row) throw notFound(token);
+  const op = row.o_id === null ? null : unprefix<ShownQr>(row, 'o_');
+  return {
+    link: await expireIfDue(deps.db, unprefix<Link>(row, 'l_')),
+    op,
+    email: (row.v_email as string | null) ?? null,
+    merchant: toPublicMerchant(row as { name: string }),
+  };
+}
 
 /** A QR with less life left than this is not shown again: the payer needs time to scan and confirm. */
 export const REUSE_MIN_LEFT_S = 60;
@@ -20,8 +61,9 @@ export const REUSE_MIN_LEFT_S = 60;
 export interface CheckoutState {
   link: Link;
   /** the QR to show; null while the e-mail step is pending */
-  op: Operation | null;
+  op: ShownQr | null;
   email: string | null;
+  merchant: PublicMerchant;
 }
 
 /** Why a payer cannot pay this link now, or null when it is payable. */
@@ -40,14 +82,6 @@ export function publicError(err: unknown): unknown {
   if (err.code.startsWith('payment_link_') || err.code === 'payment_not_found' || err.code === 'payment_not_pending') return err;
   if (err.code === 'test_mode_only' || err.status === 400) return err;
   return new AppError('payment_unavailable', 'payments to this merchant are temporarily unavailable; try again later', { cause: err });
-}
-
-async function visitorEmail(deps: Deps, token: string, visitorId: string): Promise<string | null> {
-  const r = await deps.db.query<{ email: string | null }>(
-    'SELECT email FROM checkout_visitors WHERE link_token = $1 AND visitor_id = $2',
-    [token, visitorId],
-  );
-  return r.rows[0]?.email ?? null;
 }
 
 /** The visitor's newest QR of the link's current QR cycle, whatever its status. */
@@ -89,17 +123,16 @@ async function issueFor(deps: Deps, link: Link, visitorId: string, email: string
  * Paid links are 409 payment_link_already_paid; expired or cancelled ones 409 payment_link_not_active.
  */
 export async function openCheckout(deps: Deps, token: string, visitorId: string, opts: { fresh?: boolean } = {}): Promise<CheckoutState> {
-  const link = await findPublicLink(deps.db, token);
+  const state = await loadCheckout(deps, token, visitorId);
+  const { link, op, email } = state;
   const refused = refusal(link);
   if (refused) throw refused;
-  const email = await visitorEmail(deps, token, visitorId);
-  if (link.email_required && !email) return { link, op: null, email };
+  if (link.email_required && !email) return { ...state, op: null };
   if (!opts.fresh) {
-    const op = await visitorOperation(deps, link, visitorId);
     const left = op ? op.expires_at.getTime() - deps.clock.now().getTime() : 0;
-    if (op && op.status === 'created' && left >= REUSE_MIN_LEFT_S * 1000) return { link, op, email };
+    if (op && op.status === 'created' && left >= REUSE_MIN_LEFT_S * 1000) return state;
   }
-  return { link, op: await issueFor(deps, link, visitorId, email), email };
+  return { ...state, op: await issueFor(deps, link, visitorId, email) };
 }
 
 /** Stores the payer's e-mail for this visitor (400 bad_email, param email), then opens the checkout. */

@@ -4,7 +4,6 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { publicMerchant } from '../../domain/branding/branding.ts';
 import { checkoutStatus, openCheckout, setVisitorEmail, simulateCheckoutPayment, type CheckoutState } from '../../domain/links/checkout.ts';
 import { route, type App } from '../route.ts';
 import { Checkout, CheckoutStatus, EmailBody, SimulateBody, TokenParams, toCheckout } from './schemas.ts';
@@ -16,7 +15,7 @@ export function checkoutApiRoutes(app: App, deps: Deps): void {
     reply.header('Cache-Control', 'no-store');
     return visitorOf(req, reply, deps.config.publicBaseUrl);
   };
-  const shape = async (s: CheckoutState) => toCheckout(s, await publicMerchant(deps.db, s.link.client_id));
+  const shape = (s: CheckoutState) => toCheckout(s);
 
   route(app, {
     method: 'GET', url: '/v2/checkout/:token', auth: [], rateBucket: 'checkout_get', errors: [404, 409, 503],

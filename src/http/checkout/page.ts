@@ -6,10 +6,10 @@ import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { publicMerchant } from '../../domain/branding/branding.ts';
+import { publicMerchant, type PublicMerchant } from '../../domain/branding/branding.ts';
 import { linkOperation, openCheckout, refusal, setVisitorEmail, simulateCheckoutPayment, visitorOperation } from '../../domain/links/checkout.ts';
 import { findPublicLink, type Link } from '../../domain/links/links.ts';
-import { qrSvg } from '../../domain/links/qr.ts';
+import { qrSvg, type ShownQr } from '../../domain/links/qr.ts';
 import { isPaid } from '../../domain/payments/state.ts';
 import type { Operation } from '../../domain/payments/operations.ts';
 import { pickLang, type Lang } from '../../web/i18n.ts';
@@ -57,8 +57,8 @@ function pageRoutes(app: App, deps: Deps): void {
   const hide = { hide: true, tags: ['checkout (public)'] };
   const visitor = (req: FastifyRequest, reply: FastifyReply) => visitorOf(req, reply, deps.config.publicBaseUrl);
 
-  async function render(reply: FastifyReply, status: number, lang: Lang, link: Link, state: PageState) {
-    const merchant = await publicMerchant(deps.db, link.client_id);
+  async function render(reply: FastifyReply, status: number, lang: Lang, link: Link, state: PageState, known?: PublicMerchant) {
+    const merchant = known ?? await publicMerchant(deps.db, link.client_id);
     const html = renderPage({ lang, now: deps.clock.now(), token: link.token, link: linkView(link), merchant: merchantView(merchant), state });
     return sendHtml(reply, status, html);
   }
@@ -70,7 +70,7 @@ function pageRoutes(app: App, deps: Deps): void {
     return sendErrorPage(reply, appErr, { lang, token: link.token, link, merchant: await publicMerchant(deps.db, link.client_id) });
   }
 
-  const qrState = async (op: Operation): Promise<PageState> =>
+  const qrState = async (op: ShownQr): Promise<PageState> =>
     ({ kind: 'qr', operationId: op.id, svg: await qrSvg(op.qr_token!), deepLink: op.deep_link!, expiresAt: op.expires_at });
 
   /** A payment this visitor has just made: ?op= (after the form simulate), or its own QR of a paid link. */
@@ -99,7 +99,7 @@ function pageRoutes(app: App, deps: Deps): void {
       if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent'])) return render(reply, 200, lang, link, { kind: 'preview' });
       try {
         const s = await openCheckout(deps, link.token, visitorId);
-        return render(reply, 200, lang, s.link, s.op ? await qrState(s.op) : { kind: 'email' });
+        return render(reply, 200, lang, s.link, s.op ? await qrState(s.op) : { kind: 'email' }, s.merchant);
       } catch (err) {
         return failPage(reply, err, lang, link);
       }

@@ -5,7 +5,6 @@ import { STATUSES } from '../../domain/payments/state.ts';
 import { LINK_STATUSES } from '../../domain/links/links.ts';
 import type { CheckoutState } from '../../domain/links/checkout.ts';
 import { toQrView } from '../../domain/links/qr.ts';
-import type { Branding } from '../../domain/branding/branding.ts';
 
 export const LinkStatus = Type.String({ enum: [...LINK_STATUSES] });
 
@@ -51,8 +50,8 @@ export const EmailBody = Body({ email: Type.String({ description: 'the payer e-m
 export const SimulateBody = Body({ operation_id: Type.Optional(Type.String({ maxLength: 64 })) });
 
 /** The public JSON of an opened checkout: link data, the QR, branding; nothing internal (no metadata). */
-export async function toCheckout(s: CheckoutState, merchant: Branding & { display_name: string }) {
-  const { link } = s;
+export async function toCheckout(s: CheckoutState) {
+  const { link, merchant } = s;
   return {
     token: link.token,
     amount: link.amount,
