@@ -1,5 +1,5 @@
-// Read-through caches for the two lookups every payment call makes (API key -> client, default provider
-// account), with invalidation that crosses processes: a change NOTIFYs `tolem_cache` in its transaction,
+// Read-through caches for the lookups every payment call makes (API key -> client, default provider
+// account) and for the merchant's public branding every checkout opening shows, with invalidation that crosses processes: a change NOTIFYs `tolem_cache` in its transaction,
 // and every instance LISTENs and evicts. A revoked key therefore stops within the notification's delivery
 // (milliseconds), and the TTL bounds staleness if a notification were ever missed.
 import type { Db, Queryable } from '../db/db.ts';
@@ -39,16 +39,18 @@ export class TtlCache<V> {
 export class Caches {
   readonly apiKeys = new TtlCache<unknown>();
   readonly accounts = new TtlCache<unknown>();
+  readonly merchants = new TtlCache<unknown>();
 
   evict(message: string): void {
     const i = message.indexOf(':');
     const [kind, rest] = [message.slice(0, i), message.slice(i + 1)];
     if (kind === 'key') this.apiKeys.delete(rest);
     else if (kind === 'account') this.accounts.deletePrefix(rest);
+    else if (kind === 'merchant') this.merchants.delete(rest);
   }
 }
 
-type Message = `key:${string}` | `account:${string}`;
+type Message = `key:${string}` | `account:${string}` | `merchant:${number}`;
 
 /** Evicts in every instance when the transaction commits, and here at once when `local` is given. */
 export async function invalidate(tx: Queryable, message: Message, local?: Caches): Promise<void> {

@@ -1,6 +1,8 @@
 // Checkout branding of a client: what payers see on the hosted page. One row per client; every field is
 // optional and `null` clears it. Validation follows the specification (bad_color, bad_email with param).
 import type { Queryable } from '../../db/db.ts';
+import type { Deps } from '../../deps.ts';
+import { invalidate } from '../cache.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { checkEmail, URL_MAX } from '../links/input.ts';
 
@@ -60,7 +62,7 @@ const CHECKS: Record<keyof Branding, (v: unknown) => string> = {
   support_email: (v) => checkEmail(v, 'support_email'),
 };
 
-export async function updateBranding(db: Queryable, clientId: number, patch: BrandingPatch): Promise<Branding> {
+export async function updateBranding(deps: Pick<Deps, 'db' | 'caches'>, clientId: number, patch: BrandingPatch): Promise<Branding> {
   const values: Partial<Branding> = {};
   for (const field of Object.keys(CHECKS) as (keyof Branding)[]) {
     const v = patch[field];
@@ -68,15 +70,18 @@ export async function updateBranding(db: Queryable, clientId: number, patch: Bra
     values[field] = v === null ? null : CHECKS[field](v);
   }
   const cols = Object.keys(values) as (keyof Branding)[];
-  if (!cols.length) return getBranding(db, clientId);
+  if (!cols.length) return getBranding(deps.db, clientId);
   const params: unknown[] = [clientId, ...cols.map((c) => values[c])];
-  const r = await db.query<Branding>(
-    `INSERT INTO branding (client_id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
-     ON CONFLICT (client_id) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
-     RETURNING display_name, logo_url, brand_color, support_email`,
-    params,
-  );
-  return r.rows[0];
+  return deps.db.tx(async (tx) => {
+    const r = await tx.query<Branding>(
+      `INSERT INTO branding (client_id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
+       ON CONFLICT (client_id) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+       RETURNING display_name, logo_url, brand_color, support_email`,
+      params,
+    );
+    await invalidate(tx, `merchant:${clientId}`, deps.caches);
+    return r.rows[0];
+  });
 }
 
 export type PublicMerchant = Branding & { display_name: string };
@@ -94,13 +99,20 @@ export function toPublicMerchant(row: Partial<Branding> & { name?: string | null
   };
 }
 
-/** The columns toPublicMerchant reads, for queries that join clients `c` and branding `b`. */
-export const PUBLIC_MERCHANT_COLUMNS = 'c.name, b.display_name, b.logo_url, b.brand_color, b.support_email';
-
-export async function publicMerchant(db: Queryable, clientId: number): Promise<PublicMerchant> {
-  const r = await db.query<Branding & { name: string }>(
-    `SELECT ${PUBLIC_MERCHANT_COLUMNS} FROM clients c LEFT JOIN branding b ON b.client_id = c.id WHERE c.id = $1`,
+/**
+ * The merchant as the checkout shows it. Cached per client (every opening of a checkout shows it, and it
+ * changes only through PATCH /me/branding, which evicts it in every instance).
+ */
+export async function publicMerchant(deps: Pick<Deps, 'db' | 'caches'>, clientId: number): Promise<PublicMerchant> {
+  const key = String(clientId);
+  const cached = deps.caches.merchants.get(key) as PublicMerchant | undefined;
+  if (cached) return cached;
+  const r = await deps.db.query<Branding & { name: string }>(
+    `SELECT c.name, b.display_name, b.logo_url, b.brand_color, b.support_email
+       FROM clients c LEFT JOIN branding b ON b.client_id = c.id WHERE c.id = $1`,
     [clientId],
   );
-  return toPublicMerchant(r.rows[0]);
+  const merchant = toPublicMerchant(r.rows[0]);
+  deps.caches.merchants.set(key, merchant);
+  return merchant;
 }

@@ -7,7 +7,7 @@ import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
 import { isPaid } from '../payments/state.ts';
 import { syncOperation } from '../payments/sync.ts';
 import { simulate } from '../payments/test-actions.ts';
-import { PUBLIC_MERCHANT_COLUMNS, toPublicMerchant, type PublicMerchant } from '../branding/branding.ts';
+import { publicMerchant, type PublicMerchant } from '../branding/branding.ts';
 import { checkEmail } from './input.ts';
 import { expireIfDue, findPublicLink, isToken, LINK_COLUMNS, notFound, type Link } from './links.ts';
 import { issueLinkQr, SHOWN_QR_COLUMNS, type ShownQr } from './qr.ts';
@@ -19,14 +19,12 @@ const prefixed = (cols: string, table: string, prefix: string) =>
   cols.split(',').map((c) => `${table}.${c.trim()} AS ${prefix}${c.trim()}`).join(', ');
 
 /**
- * Everything an opening of the checkout reads, in one round trip (the page is the busiest public read):
- * the link, the merchant's public branding, this visitor's e-mail and newest QR of the current cycle.
+ * What an opening of the checkout reads, in one round trip (the page is the busiest public read): the
+ * link, this visitor's e-mail and newest QR of the current cycle. The merchant's branding is cached.
  */
 const LOAD_SQL = `
-SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, ${PUBLIC_MERCHANT_COLUMNS}, v.email AS v_email, ${prefixed(SHOWN_QR_COLUMNS, 'o', 'o_')}
+SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, v.email AS v_email, ${prefixed(SHOWN_QR_COLUMNS, 'o', 'o_')}
   FROM payment_links l
-  JOIN clients c ON c.id = l.client_id
-  LEFT JOIN branding b ON b.client_id = l.client_id
   LEFT JOIN checkout_visitors v ON v.link_token = l.token AND v.visitor_id = $2
   LEFT JOIN LATERAL (
     SELECT ${prefixed(SHOWN_QR_COLUMNS, 'op', '')} FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
@@ -47,12 +45,8 @@ async function loadCheckout(deps: Deps, token: string, visitorId: string): Promi
   const row = r.rows[0];
   if (!row) throw notFound(token);
   const op = row.o_id === null ? null : unprefix<ShownQr>(row, 'o_');
-  return {
-    link: await expireIfDue(deps.db, unprefix<Link>(row, 'l_')),
-    op,
-    email: (row.v_email as string | null) ?? null,
-    merchant: toPublicMerchant(row as { name: string }),
-  };
+  const link = await expireIfDue(deps.db, unprefix<Link>(row, 'l_'));
+  return { link, op, email: (row.v_email as string | null) ?? null, merchant: await publicMerchant(deps, link.client_id) };
 }
 
 /** A QR with less life left than this is not shown again: the payer needs time to scan and confirm. */

@@ -40,7 +40,7 @@ export function brandingRoutes(app: App, deps: Deps): void {
     handler: async (req) => {
       const p = principal(req);
       requirePermission(p, 'manage');
-      return updateBranding(deps.db, p.clientId, req.body);
+      return updateBranding(deps, p.clientId, req.body);
     },
   });
 

@@ -58,7 +58,7 @@ function pageRoutes(app: App, deps: Deps): void {
   const visitor = (req: FastifyRequest, reply: FastifyReply) => visitorOf(req, reply, deps.config.publicBaseUrl);
 
   async function render(reply: FastifyReply, status: number, lang: Lang, link: Link, state: PageState, known?: PublicMerchant) {
-    const merchant = known ?? await publicMerchant(deps.db, link.client_id);
+    const merchant = known ?? await publicMerchant(deps, link.client_id);
     const html = renderPage({ lang, now: deps.clock.now(), token: link.token, link: linkView(link), merchant: merchantView(merchant), state });
     return sendHtml(reply, status, html);
   }
@@ -67,7 +67,7 @@ function pageRoutes(app: App, deps: Deps): void {
   async function failPage(reply: FastifyReply, err: unknown, lang: Lang, link: Link) {
     const appErr = asAppError(err);
     if (!appErr) throw err;
-    return sendErrorPage(reply, appErr, { lang, token: link.token, link, merchant: await publicMerchant(deps.db, link.client_id) });
+    return sendErrorPage(reply, appErr, { lang, token: link.token, link, merchant: await publicMerchant(deps, link.client_id) });
   }
 
   const qrState = async (op: ShownQr): Promise<PageState> =>
