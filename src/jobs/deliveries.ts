@@ -1,16 +1,21 @@
-// The webhook delivery worker (ROLE worker | all). Each pass claims a batch of due deliveries under a
-// lease, POSTs them concurrently (the batch size bounds the concurrency) and records each outcome. The
-// loop polls every 250 ms and runs again at once after a full batch, so a delivery leaves within about
-// a poll interval of its commit.
+// The webhook delivery worker (ROLE worker | all). It keeps up to `capacity` deliveries in flight: it
+// claims due rows under a lease, POSTs each as soon as it is claimed, and claims again as slots free up,
+// so one slow receiver (up to WEBHOOK_TIMEOUT_MS) holds one slot, not every other merchant's deliveries.
+// Successes are recorded in batches (success-batch.ts), other outcomes one by one (attempt.ts). The
+// transaction that writes deliveries NOTIFYs the workers, which claim a few milliseconds later; the
+// 250 ms poll remains for retries coming due and for a notification lost with its connection.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../crypto.ts';
 import { claimDue, type Claimed } from '../domain/webhooks/claim.ts';
-import { recordAttempt, send } from '../domain/webhooks/attempt.ts';
+import { isSuccess, recordAttempt, send } from '../domain/webhooks/attempt.ts';
 import { leaseSecondsFor } from '../domain/webhooks/manual.ts';
-import { JobLoop } from './loop.ts';
+import { SuccessBatcher } from '../domain/webhooks/success-batch.ts';
+import { DELIVERIES_CHANNEL } from '../domain/webhooks/enqueue.ts';
 
 export const DELIVERY_POLL_MS = 250;
+/** After a notification: long enough to claim the deliveries of several commits in one statement. */
+const NOTIFY_COALESCE_MS = 5;
 export const DEFAULT_BATCH = 50;
 
 export interface DeliverOptions {
@@ -21,30 +26,41 @@ export interface DeliverOptions {
   log?: Pick<FastifyBaseLogger, 'error'>;
 }
 
-async function deliverOne(deps: Deps, c: Claimed, token: string): Promise<void> {
-  const result = await send(deps, c.webhook, c.delivery);
-  await recordAttempt(deps, c.delivery, c.webhook, result, 'auto', token);
-}
-
-/**
- * One pass: claim up to `batch` due deliveries and attempt each. Returns how many were claimed. A
- * failure to record (store unavailable) leaves the lease to run out, and the row is attempted again.
- */
-export async function deliverDue(deps: Deps, opts: DeliverOptions = {}): Promise<number> {
+async function claim(deps: Deps, limit: number, clientId?: number): Promise<{ claimed: Claimed[]; token: string }> {
   const token = randomToken(12);
   const claimed = await claimDue(deps.db, {
-    limit: opts.batch ?? DEFAULT_BATCH,
-    // The whole batch runs concurrently: one time-out, plus room for recording the outcomes.
+    limit,
+    // Every claimed row is sent at once: one time-out, plus room for recording the outcome.
     leaseSeconds: leaseSecondsFor(deps.config.webhookTimeoutMs),
     leaseToken: token,
     firstDelaySeconds: deps.config.webhookRetrySchedule[0] ?? 0,
-    clientId: opts.clientId,
+    clientId,
   });
-  await Promise.all(
-    claimed.map((c) =>
-      deliverOne(deps, c, token).catch((err) => opts.log?.error({ err, delivery: c.delivery.id }, 'webhook delivery not recorded')),
-    ),
-  );
+  return { claimed, token };
+}
+
+/**
+ * Sends one claimed delivery and records the outcome. A failure to record (store unavailable) leaves the
+ * lease to run out, and the row is attempted again: at least once, never lost.
+ */
+async function deliverOne(deps: Deps, successes: SuccessBatcher, c: Claimed, token: string, log?: DeliverOptions['log']): Promise<void> {
+  try {
+    const result = await send(deps, c.webhook, c.delivery);
+    if (isSuccess(result.status)) {
+      await successes.add({ deliveryId: c.delivery.id, leaseToken: token, status: result.status, at: new Date() });
+    } else {
+      await recordAttempt(deps, c.delivery, c.webhook, result, 'auto', token);
+    }
+  } catch (err) {
+    log?.error({ err, delivery: c.delivery.id }, 'webhook delivery not recorded');
+  }
+}
+
+/** One pass: claim up to `batch` due deliveries and attempt each. Returns how many were claimed. */
+export async function deliverDue(deps: Deps, opts: DeliverOptions = {}): Promise<number> {
+  const { claimed, token } = await claim(deps, opts.batch ?? DEFAULT_BATCH, opts.clientId);
+  const successes = new SuccessBatcher(deps.db);
+  await Promise.all(claimed.map((c) => deliverOne(deps, successes, c, token, opts.log)));
   return claimed.length;
 }
 
@@ -59,7 +75,90 @@ export async function deliverAllDue(deps: Deps, opts: DeliverOptions & { max?: n
   return total;
 }
 
-export function deliveryLoop(deps: Deps, log: FastifyBaseLogger): JobLoop {
-  const batch = DEFAULT_BATCH;
-  return new JobLoop('webhook-deliveries', DELIVERY_POLL_MS, log, async () => (await deliverDue(deps, { batch, log })) >= batch);
+/** The worker's loop: a window of `capacity` deliveries in flight, refilled as they finish. */
+export class DeliveryWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly successes: SuccessBatcher;
+  private timer?: NodeJS.Timeout;
+  private claiming?: Promise<void>;
+  private stopped = false;
+  /** the last claim filled every free slot: more is probably due */
+  private backlog = false;
+  private nudged = false;
+
+  constructor(
+    private deps: Deps,
+    private log: FastifyBaseLogger,
+    private capacity = DEFAULT_BATCH,
+  ) {
+    this.successes = new SuccessBatcher(deps.db);
+  }
+
+  start(): void {
+    this.deps.db
+      .listen(DELIVERIES_CHANNEL, () => this.nudge())
+      .catch((err) => this.log.error({ err }, 'LISTEN for deliveries failed; polling only'));
+    this.wake(0);
+  }
+
+  /** New deliveries were committed: claim soon (after the claim under way, if there is one). */
+  private nudge(): void {
+    if (this.stopped || this.nudged) return;
+    this.nudged = true;
+    if (!this.claiming) this.wake(NOTIFY_COALESCE_MS);
+  }
+
+  /** Stops claiming, then waits for the deliveries in flight to be sent and recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.claiming;
+    await Promise.all(this.inFlight);
+  }
+
+  private wake(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.refill(), ms);
+  }
+
+  /**
+   * Claims for the free slots. Claiming for a quarter of the window at least keeps the claim statements
+   * few under load; an idle worker claims at once.
+   */
+  private async refill(): Promise<void> {
+    if (this.claiming || this.stopped) return;
+    const free = this.capacity - this.inFlight.size;
+    if (free < Math.max(1, Math.floor(this.capacity / 4))) {
+      // Full: a finishing delivery wakes us when work is waiting; the poll covers the rest.
+      this.wake(DELIVERY_POLL_MS);
+      return;
+    }
+    this.nudged = false;
+    let next = DELIVERY_POLL_MS;
+    this.claiming = (async () => {
+      try {
+        const { claimed, token } = await claim(this.deps, free);
+        this.backlog = claimed.length === free;
+        for (const c of claimed) {
+          const p: Promise<void> = deliverOne(this.deps, this.successes, c, token, this.log).finally(() => {
+            this.inFlight.delete(p);
+            if ((this.backlog || this.nudged) && !this.claiming) this.wake(0);
+          });
+          this.inFlight.add(p);
+        }
+        if (this.backlog) next = 0;
+      } catch (err) {
+        this.backlog = false;
+        this.log.error({ err, job: 'webhook-deliveries' }, 'claiming deliveries failed');
+      }
+    })();
+    await this.claiming;
+    this.claiming = undefined;
+    this.wake(this.nudged ? Math.min(next, NOTIFY_COALESCE_MS) : next);
+  }
+}
+
+export function deliveryWorker(deps: Deps, log: FastifyBaseLogger): DeliveryWorker {
+  return new DeliveryWorker(deps, log);
 }

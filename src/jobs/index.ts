@@ -1,23 +1,22 @@
 // Background jobs of ROLE worker|all. Each job is a loop over rows it claims; stop() lets the current
-// pass finish and releases its leases.
+// pass (and the deliveries in flight) finish and releases its leases.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { JobLoop } from './loop.ts';
-import { deliveryLoop } from './deliveries.ts';
+import { deliveryWorker } from './deliveries.ts';
 import { sweepExpired } from './expiry.ts';
 import { expireDueLinks } from '../domain/links/expire.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
 import { pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
 
 export interface Jobs {
-  loops: JobLoop[];
   stop(): Promise<void>;
 }
 
 export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
   const full = (batch: number) => (n: number) => n >= batch;
-  const loops: JobLoop[] = [
-    deliveryLoop(deps, log),
+  const loops: { start(): void; stop(): Promise<void> }[] = [
+    deliveryWorker(deps, log),
     new JobLoop('expiry-sweeper', 1000, log, async () =>
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry')))),
     new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
@@ -28,5 +27,5 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('request-log-retention', 3600_000, log, async () => full(5000)(await pruneRequestLogs(deps))),
   ];
   for (const l of loops) l.start();
-  return { loops, stop: async () => void (await Promise.all(loops.map((l) => l.stop()))) };
+  return { stop: async () => void (await Promise.all(loops.map((l) => l.stop()))) };
 }
