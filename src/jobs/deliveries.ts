@@ -88,8 +88,10 @@ export class DeliveryWorker {
 
   constructor(
     private deps: Deps,
-    private log: FastifyBaseLogger,
+    private log: Pick<FastifyBaseLogger, 'error'>,
     private capacity = DEFAULT_BATCH,
+    /** only this client's deliveries: tests that share a database with others */
+    private clientId?: number,
   ) {
     this.successes = new SuccessBatcher(deps.db);
   }
@@ -138,7 +140,7 @@ export class DeliveryWorker {
     let next = DELIVERY_POLL_MS;
     this.claiming = (async () => {
       try {
-        const { claimed, token } = await claim(this.deps, free);
+        const { claimed, token } = await claim(this.deps, free, this.clientId);
         this.backlog = claimed.length === free;
         for (const c of claimed) {
           const p: Promise<void> = deliverOne(this.deps, this.successes, c, token, this.log).finally(() => {
