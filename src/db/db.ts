@@ -16,6 +16,14 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pg' | 'pglite';
+  /**
+   * Single statements whose commit need not wait for the disk (PostgreSQL synchronous_commit=off): the
+   * idempotency claim, the sandbox provider's rows, request-log batches. Visibility is unchanged; only a
+   * database crash within a fraction of a second can lose them. The write path uses this only before a
+   * synchronous commit of its own: WAL is flushed in order, so once the request's final transaction is
+   * durable, so is everything relaxed it wrote before. PGlite has no such distinction.
+   */
+  readonly relaxed: Queryable;
   /** Calls `fn` with the payload of every NOTIFY on `channel` (cache invalidation across processes). */
   listen(channel: string, fn: (payload: string) => void): Promise<void>;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
@@ -42,8 +50,10 @@ function named(text: string, values?: unknown[]) {
 
 export function connectPg(url: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString: url, max });
+  const relaxedPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  relaxedPool.on('error', () => {});
   let listener: pg.Client | undefined;
   return {
     kind: 'pg',
@@ -59,6 +69,12 @@ export function connectPg(url: string, max = 10): Db {
     async query<T>(sql: string, params?: unknown[]) {
       const r = await pool.query(named(sql, params));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    },
+    relaxed: {
+      async query<T>(sql: string, params?: unknown[]) {
+        const r = await relaxedPool.query(named(sql, params));
+        return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+      },
     },
     async tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
@@ -85,7 +101,7 @@ export function connectPg(url: string, max = 10): Db {
     },
     async close() {
       await listener?.end().catch(() => {});
-      await pool.end();
+      await Promise.all([pool.end(), relaxedPool.end()]);
     },
   };
 }
@@ -107,6 +123,7 @@ export async function connectPglite(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     query: base.query,
+    relaxed: base,
     async listen(channel, fn) {
       await lite.listen(channel, fn);
     },

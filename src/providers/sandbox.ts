@@ -31,9 +31,11 @@ export class SandboxProvider implements PaymentProvider {
 
   constructor(private db: Db, private publicBaseUrl: string) {}
 
+  // Creations commit relaxed (Db.relaxed): the operation that records the ref commits synchronously
+  // right after, which makes this row durable too.
   async createQr(input: { amount: number; lifetimeS: number }) {
     const r = ref('qr');
-    const res = await this.db.query<{ expires_at: Date }>(
+    const res = await this.db.relaxed.query<{ expires_at: Date }>(
       `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at)
        VALUES ($1, 'qr', $2, 'QrTokenCreated', now() + make_interval(secs => $3)) RETURNING expires_at`,
       [r, input.amount, input.lifetimeS],
@@ -43,7 +45,7 @@ export class SandboxProvider implements PaymentProvider {
 
   async createInvoice(input: { phone: string; amount: number; lifetimeS: number }) {
     const r = ref('inv');
-    const res = await this.db.query<{ expires_at: Date }>(
+    const res = await this.db.relaxed.query<{ expires_at: Date }>(
       `INSERT INTO sandbox_payments (ref, kind, amount, phone, status, expires_at)
        VALUES ($1, 'invoice', $2, $3, 'InvoiceCreated', now() + make_interval(secs => $4)) RETURNING expires_at`,
       [r, input.amount, input.phone, input.lifetimeS],

@@ -58,7 +58,9 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     const p = req.principal;
     const scope = [p.clientId, p.mode, req.method, req.url.split('?')[0], key];
     const fp = fingerprint(req);
-    const claimed = await db.query(
+    // Relaxed commit: the claim becomes durable with the request's own final commit (see Db.relaxed);
+    // other requests see it at once either way.
+    const claimed = await db.relaxed.query(
       `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until)
        VALUES ($1, $2, $3, $4, $5, $6, 'running', now() + make_interval(secs => ${LEASE_S}))
        ON CONFLICT DO NOTHING`,
