@@ -36,13 +36,13 @@ export class RequestLogWriter {
     this.flushing = this.flushing.then(async () => {
       const rows = this.buffer.splice(0, this.buffer.length);
       if (!rows.length) return;
-      const cols = 8;
-      const values = rows.map((_, i) => `(${Array.from({ length: cols }, (_, j) => `$${i * cols + j + 1}`).join(',')})`).join(',');
-      const params = rows.flatMap((r) => [r.client_id, r.request_id, r.method, r.path, r.status, r.duration_ms, r.api_key_prefix, r.created_at]);
+      // One statement text whatever the batch size (arrays, not a VALUES list), so it is prepared once.
+      const col = <K extends keyof LogRow>(k: K) => rows.map((r) => r[k]);
       // A log: its commit need not wait for the disk (Db.relaxed).
       await this.db.relaxed.query(
-        `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at) VALUES ${values}`,
-        params,
+        `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[])`,
+        [col('client_id'), col('request_id'), col('method'), col('path'), col('status'), col('duration_ms'), col('api_key_prefix'), col('created_at')],
       );
     });
     return this.flushing;
