@@ -36,7 +36,9 @@ const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? (QUICK ? 100_000 : 1_0
 const CLIENTS = 100;
 const APP_SECRET = 'bench-app-secret';
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TOLEM = ['--import', 'tsx', 'src/main.ts', 'start'];
+// BENCH_PROFILE=dir writes a V8 CPU profile of each Tolem server run into dir.
+const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const TOLEM = [...PROFILE, '--import', 'tsx', 'src/main.ts', 'start'];
 const FANOUT: FanoutPlan = QUICK
   ? { webhooks: 10, burstPayments: 100, offeredRate: 1000, lagSeconds: 3 }
   : { webhooks: 10, burstPayments: 500, offeredRate: 1000, lagSeconds: 10 };
