@@ -212,7 +212,7 @@ async function runStore(store: 'pg' | 'pglite') {
         { env: { ...process.env, RECEIVER_URL: receiver.url, TOTAL: String(FANOUT.burstPayments * FANOUT.webhooks), CONCURRENCY: '50', BODY: receiver.sampleBody } });
       const raw = JSON.parse(sender.stdout.trim().split('\n').pop()!);
       record(store, 'webhook_fanout', 50,
-        { rps: fan.drain_per_s, p50: fan.lag_p50_ms, p99: fan.lag_p99_ms, errors: fan.expected - fan.received + fan.duplicates },
+        { rps: fan.drain_per_s, p50: fan.lag_p50_ms, p99: fan.lag_p99_ms, errors: Math.max(0, fan.expected - fan.received) + fan.duplicates + fan.pay_errors },
         raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb() });
     }
     // Start-up on an existing data directory / database, to a ready /readyz.

@@ -1,7 +1,7 @@
 // The payments list of a client and mode: keyset pages, newest first, by status and type.
 import type { Deps, Mode } from '../../deps.ts';
 import { page, type PageResult } from '../pagination.ts';
-import { OP_COLUMNS, type Operation } from './operations.ts';
+import { ITEM_COLUMNS, type ListedOperation } from './operations.ts';
 
 export interface PaymentFilters {
   status?: string;
@@ -14,7 +14,7 @@ export async function listOperations(
   filters: PaymentFilters,
   cursor: string | undefined,
   limit: number,
-): Promise<PageResult<Operation>> {
+): Promise<PageResult<ListedOperation>> {
   return page(
     { secret: deps.secrets.appSecret, endpoint: scope.endpoint, filters: { mode: scope.mode, ...filters }, cursor, limit },
     async (after, take) => {
@@ -23,8 +23,8 @@ export async function listOperations(
       if (filters.status) where.push(`status = $${params.push(filters.status)}`);
       if (filters.type) where.push(`type = $${params.push(filters.type)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
-      const r = await deps.db.query<Operation>(
-        `SELECT ${OP_COLUMNS} FROM operations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.push(take)}`,
+      const r = await deps.db.query<ListedOperation>(
+        `SELECT ${ITEM_COLUMNS} FROM operations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.push(take)}`,
         params,
       );
       return r.rows;
@@ -34,6 +34,6 @@ export async function listOperations(
 }
 
 /** The cabinet's list: no cursor, newest first. */
-export async function recentOperations(deps: Deps, clientId: number, mode: Mode, status: string | undefined, limit: number): Promise<Operation[]> {
+export async function recentOperations(deps: Deps, clientId: number, mode: Mode, status: string | undefined, limit: number): Promise<ListedOperation[]> {
   return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, undefined, limit)).data;
 }
