@@ -3,7 +3,7 @@
 //   BENCH_STORES=pg,pglite  BENCH_QUICK=1 (one short run, for trying the harness)  BENCH_DATABASE_URL=postgres://…
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, writeFileSync, cpSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, cpSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -29,7 +29,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const LOAD = QUICK ? { warmup: 0, runs: 1, duration: 3 } : { warmup: 3, runs: 3, duration: 10 };
 const STORES = (process.env.BENCH_STORES ?? 'pg,pglite').split(',') as ('pg' | 'pglite')[];
 const CONCURRENCY = [10, 50];
-// BENCH_ONLY=checkout,webhook_fanout runs a subset while working on one path (results are still written).
+// BENCH_ONLY=checkout,webhook_fanout runs a subset while working on one path (written to the temp directory).
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const want = (scenario: string) => !ONLY || ONLY.includes(scenario);
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? (QUICK ? 100_000 : 1_000_000));
@@ -233,8 +233,12 @@ await receiver.close();
 
 const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, taskset: hasTaskset };
 const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, operations: OPERATIONS, command: 'npm run bench', entries };
-if (!QUICK && !ONLY) writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');
-else writeFileSync(path.join(tmpdir(), 'tolem-bench-quick.json'), JSON.stringify(out, null, 2));
+if (!QUICK && !ONLY) {
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');
+} else {
+  writeFileSync(path.join(tmpdir(), 'tolem-bench-quick.json'), JSON.stringify(out, null, 2));
+}
 
 console.log('\n| store | scenario | c | Tolem req/s | baseline req/s | ratio | p50 ms | p99 ms | peak RSS MB | target | met |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
