@@ -24,7 +24,11 @@ export interface Db extends Queryable {
    * durable, so is everything relaxed it wrote before. PGlite has no such distinction.
    */
   readonly relaxed: Queryable;
-  /** Calls `fn` with the payload of every NOTIFY on `channel` (cache invalidation across processes). */
+  /**
+   * Calls `fn` with the payload of every NOTIFY on `channel` (cache invalidation across processes, worker
+   * wake-ups). If the listening connection is lost, it is re-established, and `fn` then gets
+   * MAYBE_MISSED: notifications sent meanwhile are gone, so listeners must assume anything changed.
+   */
   listen(channel: string, fn: (payload: string) => void): Promise<void>;
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
@@ -48,24 +52,82 @@ function named(text: string, values?: unknown[]) {
   return { name, text, values: values as unknown[] };
 }
 
+/** The payload a listener gets after its connection was re-established (see Db.listen). */
+export const MAYBE_MISSED = '*';
+const RELISTEN_MS = 1000;
+
+/**
+ * The LISTEN side of a PostgreSQL store: one dedicated connection for every channel, re-established
+ * (every second until it succeeds) when it drops, e.g. on a database restart or failover.
+ */
+function pgListener(url: string) {
+  const handlers = new Map<string, ((payload: string) => void)[]>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+
+  const dispatch = (channel: string, payload: string) => {
+    for (const fn of handlers.get(channel) ?? []) fn(payload);
+  };
+
+  async function open(): Promise<pg.Client> {
+    const c = new pg.Client({ connectionString: url });
+    const lost = () => {
+      if (client !== c) return;
+      client = undefined;
+      void c.end().catch(() => {});
+      if (!closed) setTimeout(() => void reopen(), RELISTEN_MS).unref();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    c.on('notification', (n) => dispatch(n.channel, n.payload ?? ''));
+    await c.connect();
+    for (const channel of handlers.keys()) await c.query(`LISTEN ${channel}`);
+    client = c;
+    return c;
+  }
+
+  async function reopen(): Promise<void> {
+    if (closed || client) return;
+    try {
+      await open();
+      for (const channel of handlers.keys()) dispatch(channel, MAYBE_MISSED);
+    } catch {
+      if (!closed) setTimeout(() => void reopen(), RELISTEN_MS).unref();
+    }
+  }
+
+  return {
+    async listen(channel: string, fn: (payload: string) => void): Promise<void> {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+      const known = handlers.has(channel);
+      handlers.set(channel, [...(handlers.get(channel) ?? []), fn]);
+      if (!client) {
+        connecting ??= open().finally(() => (connecting = undefined));
+        await connecting; // LISTENs every channel known by then, this one included
+      } else if (!known) {
+        await client.query(`LISTEN ${channel}`);
+      }
+    },
+    async close(): Promise<void> {
+      closed = true;
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
 export function connectPg(url: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString: url, max });
   const relaxedPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   relaxedPool.on('error', () => {});
-  let listener: pg.Client | undefined;
+  const listener = pgListener(url);
   return {
     kind: 'pg',
-    async listen(channel, fn) {
-      if (!listener) {
-        listener = new pg.Client({ connectionString: url });
-        listener.on('error', () => {});
-        await listener.connect();
-      }
-      listener.on('notification', (n) => n.channel === channel && fn(n.payload ?? ''));
-      await listener.query(`LISTEN ${channel}`);
-    },
+    listen: listener.listen,
     async query<T>(sql: string, params?: unknown[]) {
       const r = await pool.query(named(sql, params));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
@@ -100,7 +162,7 @@ export function connectPg(url: string, max = 10): Db {
       await pool.query(sql);
     },
     async close() {
-      await listener?.end().catch(() => {});
+      await listener.close();
       await Promise.all([pool.end(), relaxedPool.end()]);
     },
   };

@@ -2,7 +2,7 @@
 // account) and for the merchant's public branding every checkout opening shows, with invalidation that crosses processes: a change NOTIFYs `tolem_cache` in its transaction,
 // and every instance LISTENs and evicts. A revoked key therefore stops within the notification's delivery
 // (milliseconds), and the TTL bounds staleness if a notification were ever missed.
-import type { Db, Queryable } from '../db/db.ts';
+import { MAYBE_MISSED, type Db, type Queryable } from '../db/db.ts';
 
 const CHANNEL = 'tolem_cache';
 const TTL_MS = 30_000;
@@ -30,6 +30,10 @@ export class TtlCache<V> {
     this.map.delete(k);
   }
 
+  clear(): void {
+    this.map.clear();
+  }
+
   deletePrefix(prefix: string): void {
     for (const k of this.map.keys()) if (k.startsWith(prefix)) this.map.delete(k);
   }
@@ -42,6 +46,11 @@ export class Caches {
   readonly merchants = new TtlCache<unknown>();
 
   evict(message: string): void {
+    if (message === MAYBE_MISSED) {
+      // The listening connection was re-established: evictions may have been missed.
+      for (const c of [this.apiKeys, this.accounts, this.merchants]) c.clear();
+      return;
+    }
     const i = message.indexOf(':');
     const [kind, rest] = [message.slice(0, i), message.slice(i + 1)];
     if (kind === 'key') this.apiKeys.delete(rest);
