@@ -106,54 +106,50 @@ function pageRoutes(app: App, deps: Deps): void {
     },
   });
 
+  /**
+   * A form post of the page: `act` on the link, then 303 back to the page (post/redirect/get), with
+   * `?op=` when act names an operation; a failure renders the link's message page unless `rescue` answers.
+   */
+  async function formPost(
+    req: FastifyRequest<{ Params: { token: string } }>,
+    reply: FastifyReply,
+    act: (link: Link, form: Form, visitorId: string) => Promise<string | void>,
+    rescue?: (err: unknown, link: Link, lang: Lang, form: Form) => Promise<unknown> | undefined,
+  ) {
+    const form = (req.body ?? {}) as Form;
+    const lang = langOf(req);
+    const link = await findPublicLink(deps.db, req.params.token);
+    let opId: string | void;
+    try {
+      opId = await act(link, form, visitor(req, reply));
+    } catch (err) {
+      return (await rescue?.(err, link, lang, form)) ?? failPage(reply, err, lang, link);
+    }
+    return reply.redirect(pagePath(link.token, lang, opId || undefined), 303);
+  }
+
   route(app, {
     method: 'POST', url: '/checkout/:token/email', auth: [], rateBucket: 'checkout_email', errors: [404, 409, 503],
     schema: { ...hide, summary: 'E-mail step of the page (form post)', params: Params },
-    handler: async (req, reply) => {
-      const form = (req.body ?? {}) as Form;
-      const lang = langOf(req);
-      const link = await findPublicLink(deps.db, req.params.token);
-      try {
-        await setVisitorEmail(deps, link.token, visitor(req, reply), form.email ?? '');
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'bad_email') {
-          return render(reply, 400, lang, link, { kind: 'email', error: true, value: (form.email ?? '').slice(0, 254) });
-        }
-        return failPage(reply, err, lang, link);
-      }
-      return reply.redirect(pagePath(link.token, lang), 303);
-    },
+    handler: (req, reply) =>
+      formPost(req, reply, async (link, form, visitorId) => void (await setVisitorEmail(deps, link.token, visitorId, form.email ?? '')),
+        (err, link, lang, form) => err instanceof AppError && err.code === 'bad_email'
+          ? render(reply, 400, lang, link, { kind: 'email', error: true, value: (form.email ?? '').slice(0, 254) })
+          : undefined),
   });
 
   route(app, {
     method: 'POST', url: '/checkout/:token/refresh', auth: [], rateBucket: 'checkout_refresh', errors: [404, 409, 503],
     schema: { ...hide, summary: 'A new QR (form post)', params: Params },
-    handler: async (req, reply) => {
-      const lang = langOf(req);
-      const link = await findPublicLink(deps.db, req.params.token);
-      try {
-        await openCheckout(deps, link.token, visitor(req, reply), { fresh: true });
-      } catch (err) {
-        return failPage(reply, err, lang, link);
-      }
-      return reply.redirect(pagePath(link.token, lang), 303);
-    },
+    handler: (req, reply) =>
+      formPost(req, reply, async (link, _form, visitorId) => void (await openCheckout(deps, link.token, visitorId, { fresh: true }))),
   });
 
   route(app, {
     method: 'POST', url: '/checkout/:token/simulate', auth: [], rateBucket: 'checkout_refresh', errors: [403, 404, 409],
     schema: { ...hide, summary: 'Test-mode links: simulated payment (form post)', params: Params },
-    handler: async (req, reply) => {
-      const form = (req.body ?? {}) as Form;
-      const lang = langOf(req);
-      const link = await findPublicLink(deps.db, req.params.token);
-      let opId: string;
-      try {
-        opId = (await simulateCheckoutPayment(deps, link.token, visitor(req, reply), form.operation_id || undefined)).operation_id;
-      } catch (err) {
-        return failPage(reply, err, lang, link);
-      }
-      return reply.redirect(pagePath(link.token, lang, opId), 303);
-    },
+    handler: (req, reply) =>
+      formPost(req, reply, async (link, form, visitorId) =>
+        (await simulateCheckoutPayment(deps, link.token, visitorId, form.operation_id || undefined)).operation_id),
   });
 }
