@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { preparedRunner } from './pglite-prepared.ts';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -175,13 +176,9 @@ export async function connectPglite(dataDir?: string): Promise<Db> {
     dataDir,
     parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
   });
-  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      const r = await q.query<T>(sql, params as unknown[]);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-    },
-  });
-  const base = wrap(lite);
+  const prepared = preparedRunner(lite);
+  const base: Queryable = { query: prepared.query };
+  const inTx: Queryable = { query: prepared.queryInTx };
   return {
     kind: 'pglite',
     query: base.query,
@@ -190,7 +187,7 @@ export async function connectPglite(dataDir?: string): Promise<Db> {
       await lite.listen(channel, fn);
     },
     // PGlite is one connection: its transaction() holds an exclusive lock, so transactions serialize.
-    tx: (fn) => lite.transaction((t) => fn(wrap(t))),
+    tx: (fn) => lite.transaction(() => fn(inTx)),
     async exec(sql: string) {
       await lite.exec(sql);
     },
