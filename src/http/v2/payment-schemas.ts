@@ -78,11 +78,11 @@ export const RefundResult = Type.Object({
 
 export const CancelResult = Type.Object({ operation_id: Type.String(), status: Status });
 
-export const toQrCreated = (op: Operation) => ({
+export const toQrCreated = (op: Pick<Operation, 'id' | 'qr_token' | 'deep_link' | 'expires_at' | 'status'>) => ({
   operation_id: op.id, qr_token: op.qr_token!, deep_link: op.deep_link!, expires_at: op.expires_at, status: op.status,
 });
 
-export const toInvoiceCreated = (op: Operation) => ({ operation_id: op.id, status: op.status, phone: op.phone!, expires_at: op.expires_at });
+export const toInvoiceCreated = (op: Pick<Operation, 'id' | 'status' | 'phone' | 'expires_at'>) => ({ operation_id: op.id, status: op.status, phone: op.phone!, expires_at: op.expires_at });
 
 export const AccountHeader = Type.Object({
   'x-provider-account': Type.Optional(Type.String({ description: 'provider account id; default account when absent' })),

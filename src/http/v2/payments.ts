@@ -36,7 +36,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const p = principal(req);
       const op = await createQr(deps, {
         clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api',
-        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row as unknown as Operation)),
+        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row)),
       }, req.body);
       return reply.status(201).send(toQrCreated(op));
     },
@@ -60,7 +60,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const p = principal(req);
       const op = await createInvoice(deps, {
         clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api',
-        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row as unknown as Operation)),
+        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
       }, req.body);
       return reply.status(201).send(toInvoiceCreated(op));
     },
