@@ -28,7 +28,8 @@ if (hasTaskset && !process.env.BENCH_PINNED) {
 const QUICK = process.env.BENCH_QUICK === '1';
 const LOAD = QUICK ? { warmup: 0, runs: 1, duration: 3 } : { warmup: 3, runs: 3, duration: 10 };
 const STORES = (process.env.BENCH_STORES ?? 'pg,pglite').split(',') as ('pg' | 'pglite')[];
-const CONCURRENCY = [10, 50];
+// BENCH_CONCURRENCY=10 runs one level while working on a path.
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map(Number);
 // BENCH_ONLY=checkout,webhook_fanout runs a subset while working on one path (written to the temp directory).
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const want = (scenario: string) => !ONLY || ONLY.includes(scenario);
@@ -38,7 +39,9 @@ const APP_SECRET = 'bench-app-secret';
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // BENCH_PROFILE=dir writes a V8 CPU profile of each Tolem server run into dir.
 const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-const TOLEM = [...PROFILE, '--import', 'tsx', 'src/main.ts', 'start'];
+// Tolem runs as `npm start` runs it: from the bundle (scripts/build.mjs), built once here.
+execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+const TOLEM = [...PROFILE, '--enable-source-maps', 'dist/main.js', 'start'];
 const FANOUT: FanoutPlan = QUICK
   ? { webhooks: 10, burstPayments: 100, offeredRate: 1000, lagSeconds: 3 }
   : { webhooks: 10, burstPayments: 500, offeredRate: 1000, lagSeconds: 10 };

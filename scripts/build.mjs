@@ -1,0 +1,22 @@
+// Builds dist/main.js: src/ bundled into one ES module by esbuild, packages left to node_modules, with
+// the files the code reads beside it (checkout assets, migrations). Starting from it instead of through
+// tsx saves transpiling and resolving ~100 TypeScript modules at every start (about 0.7 s of the ~2.5 s
+// to a ready /readyz measured on the 2-core machine; docs/performance.md).
+import { build } from 'esbuild';
+import { cpSync, rmSync } from 'node:fs';
+
+rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/main.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+// Read relative to the module (import.meta.url), which is now dist/main.js.
+cpSync('src/web/assets', 'dist/assets', { recursive: true });
+cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
