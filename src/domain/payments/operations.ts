@@ -46,13 +46,13 @@ export async function findOperation(db: Queryable, clientId: number, mode: Mode,
   return r.rows[0];
 }
 
-/** The payment item of lists and status reads (decisions 15). */
 /** What lists show of an operation (PaymentItem, the CSV export): they read these columns only. */
 export const ITEM_COLUMNS = `id, type, status, amount, refunded_amount, comment, phone, sender_name, transaction_id,
   provider_account_id, source, link_token, mode, created_at, paid_at, expires_at`;
 export type ListedOperation = Pick<Operation, 'id' | 'type' | 'status' | 'amount' | 'refunded_amount' | 'comment' | 'phone' |
   'sender_name' | 'transaction_id' | 'provider_account_id' | 'source' | 'link_token' | 'mode' | 'created_at' | 'paid_at' | 'expires_at'>;
 
+/** The payment item of lists and status reads (decisions 15). */
 export function toPaymentItem(op: ListedOperation) {
   return {
     operation_id: op.id,
