@@ -88,6 +88,9 @@ app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String
   return r.rows[0] ?? {};
 });
 
+// The machine's floor, not a Tolem path: one HTTP request with one trivial database round trip.
+app.get('/floor', async () => (await db.query('SELECT 1 AS ok')).rows[0]);
+
 app.get('/healthz', async () => ({ status: 'ok' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 console.log('baseline ready');

@@ -133,6 +133,9 @@ async function preparePglite(): Promise<Prepared> {
 }
 
 const entries: Entry[] = [];
+// Per store, the floor of this machine at c=10: the baseline server answering one `SELECT 1` per request.
+// No Tolem path can be faster; it shows what an absolute latency target asks of the machine.
+const floor: Record<string, Figures> = {};
 
 function record(store: string, scenario: string, c: number, tolem: Figures, base: Figures, extra: Partial<Entry> = {}) {
   const target = TARGETS[scenario]?.(store, c);
@@ -153,6 +156,11 @@ async function runStore(store: 'pg' | 'pglite') {
     tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
     base = await startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
     const key0 = prep.seeded.clients[0].testKey;
+
+    if (want('floor')) {
+      floor[store] = await measure({ url: base.url, connections: 10, next: () => ({ method: 'GET', path: '/floor' }) }, LOAD);
+      console.log(`${store} floor c=10 (HTTP + SELECT 1): ${floor[store].rps} req/s, p50 ${floor[store].p50} ms, p99 ${floor[store].p99} ms`);
+    }
 
     for (const c of want('create_qr') ? CONCURRENCY : []) {
       await prep.reset();
@@ -235,7 +243,7 @@ for (const s of STORES) await runStore(s);
 await receiver.close();
 
 const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, taskset: hasTaskset };
-const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, operations: OPERATIONS, command: 'npm run bench', entries };
+const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, operations: OPERATIONS, command: 'npm run bench', floor, entries };
 if (!QUICK && !ONLY) {
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');
