@@ -1,6 +1,12 @@
 // The built-in sandbox provider: no network, no money. It keeps its own ledger (sandbox_payments) apart
 // from Tolem's operations, so Tolem learns of a payment exactly as from a real provider: by asking.
 // Test helpers drive it (simulate), like a customer acting in the provider's app.
+//
+// A payment nobody has acted on yet is described by its ref alone (kind, amount, deadline, then 12 random
+// bytes): the ledger gets its row at the first change (paid, declined, expired, cancelled). Creating a QR
+// or an invoice therefore writes nothing here, as a real provider's costs Tolem's database nothing; before,
+// the ledger insert was one of the three transactions of every test-mode creation. Rows written before
+// refs described themselves are still read and changed as rows.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import type { PaymentProvider, ProviderStatus } from './types.ts';
@@ -18,7 +24,30 @@ interface Row {
   expired: boolean;
 }
 
-const ref = (kind: string) => `sbx_${kind}_${randomBytes(12).toString('hex')}`;
+type Kind = 'qr' | 'invoice';
+const REF_KIND = { qr: 'qr', invoice: 'inv' } as const;
+/** The provider's word for a payment still waiting, per kind. */
+const WAITING = { qr: 'QrTokenCreated', invoice: 'InvoiceCreated' } as const;
+
+export interface DescribedRef {
+  kind: Kind;
+  amount: number;
+  expiresAt: Date;
+}
+
+export function sandboxRef(d: DescribedRef): string {
+  return `sbx_${REF_KIND[d.kind]}_${d.amount.toString(36)}_${d.expiresAt.getTime().toString(36)}_${randomBytes(12).toString('hex')}`;
+}
+
+/** What a ref says of its payment; null for anything else (an older ref, garbage). */
+export function describeRef(ref: string): DescribedRef | null {
+  const m = /^sbx_(qr|inv)_([0-9a-z]{1,11})_([0-9a-z]{1,9})_[0-9a-f]{24}$/.exec(ref);
+  if (!m) return null;
+  const amount = parseInt(m[2], 36);
+  const expiresAt = new Date(parseInt(m[3], 36));
+  if (!Number.isSafeInteger(amount) || amount <= 0 || Number.isNaN(expiresAt.getTime())) return null;
+  return { kind: m[1] === 'qr' ? 'qr' : 'invoice', amount, expiresAt };
+}
 
 export const SANDBOX_SENDER = 'Sandbox Customer';
 
@@ -26,31 +55,27 @@ export function isSandboxCustomer(phone: string): boolean {
   return !phone.endsWith('0000');
 }
 
+interface Change {
+  status: 'Paid' | 'Expired' | 'Declined' | 'Cancelled';
+  payer?: { senderName: string; phone: string | null; transactionId: string };
+}
+
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
 
   constructor(private db: Db, private publicBaseUrl: string) {}
 
-  // Creations commit relaxed (Db.relaxed): the operation that records the ref commits synchronously
-  // right after, which makes this row durable too.
+  // The deadline comes from this process's clock, the ledger's now() from the database's: one machine's
+  // clock wherever the sandbox runs.
   async createQr(input: { amount: number; lifetimeS: number }) {
-    const r = ref('qr');
-    const res = await this.db.relaxed.query<{ expires_at: Date }>(
-      `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at)
-       VALUES ($1, 'qr', $2, 'QrTokenCreated', now() + make_interval(secs => $3)) RETURNING expires_at`,
-      [r, input.amount, input.lifetimeS],
-    );
-    return { ref: r, qrToken: `${this.publicBaseUrl}/sandbox/qr/${r}`, deepLink: `https://sandbox.tolem.kz/pay?ref=${r}`, expiresAt: res.rows[0].expires_at };
+    const expiresAt = new Date(Date.now() + input.lifetimeS * 1000);
+    const r = sandboxRef({ kind: 'qr', amount: input.amount, expiresAt });
+    return { ref: r, qrToken: `${this.publicBaseUrl}/sandbox/qr/${r}`, deepLink: `https://sandbox.tolem.kz/pay?ref=${r}`, expiresAt };
   }
 
   async createInvoice(input: { phone: string; amount: number; lifetimeS: number }) {
-    const r = ref('inv');
-    const res = await this.db.relaxed.query<{ expires_at: Date }>(
-      `INSERT INTO sandbox_payments (ref, kind, amount, phone, status, expires_at)
-       VALUES ($1, 'invoice', $2, $3, 'InvoiceCreated', now() + make_interval(secs => $4)) RETURNING expires_at`,
-      [r, input.amount, input.phone, input.lifetimeS],
-    );
-    return { ref: r, expiresAt: res.rows[0].expires_at };
+    const expiresAt = new Date(Date.now() + input.lifetimeS * 1000);
+    return { ref: sandboxRef({ kind: 'invoice', amount: input.amount, expiresAt }), expiresAt };
   }
 
   private async row(r: string): Promise<Row | undefined> {
@@ -65,7 +90,11 @@ export class SandboxProvider implements PaymentProvider {
 
   async getStatus(r: string): Promise<ProviderStatus> {
     const row = await this.row(r);
-    if (!row) return { status: 'expired', raw: 'NotFound' };
+    if (!row) {
+      const d = describeRef(r);
+      if (!d) return { status: 'expired', raw: 'NotFound' };
+      return d.expiresAt.getTime() <= Date.now() ? { status: 'expired', raw: 'Expired' } : { status: 'waiting', raw: WAITING[d.kind] };
+    }
     switch (row.status) {
       case 'Paid':
         return { status: 'paid', raw: 'Paid', senderName: row.sender_name, senderPhone: row.sender_phone, transactionId: row.transaction_id, paidAt: row.paid_at };
@@ -80,15 +109,45 @@ export class SandboxProvider implements PaymentProvider {
     }
   }
 
-  async cancelInvoice(r: string): Promise<boolean> {
+  /**
+   * Moves a payment still waiting to `next`, creating its ledger row from the ref at its first change.
+   * `pastDeadline` lets the change happen after the deadline (expiring it, cancelling an invoice). One
+   * statement, so two concurrent changes of one payment cannot both succeed. Returns whether it changed.
+   */
+  private async change(r: string, next: Change, pastDeadline: boolean): Promise<boolean> {
+    // An invoice may be cancelled twice (the second is a no-op success); nothing else changes twice.
+    const from = next.status === 'Cancelled' ? `'InvoiceCreated', 'Cancelled'` : `'QrTokenCreated', 'InvoiceCreated'`;
+    const allowed = (t: string) => `${t}status IN (${from}) AND (${t}expires_at > now() OR $7::boolean)`;
+    const params = [r, next.status, Boolean(next.payer), next.payer?.senderName ?? null, next.payer?.phone ?? null, next.payer?.transactionId ?? null, pastDeadline];
+    const d = describeRef(r);
+    if (!d || (next.status === 'Cancelled' && d.kind !== 'invoice')) {
+      // An older ref has had its row since creation; anything else changes nothing.
+      const res = await this.db.query(
+        `UPDATE sandbox_payments SET status = $2, paid_at = CASE WHEN $3::boolean THEN now() END, sender_name = $4, sender_phone = $5,
+                transaction_id = $6
+          WHERE ref = $1 AND ${allowed('')}`,
+        params,
+      );
+      return res.rowCount > 0;
+    }
     const res = await this.db.query(
-      `UPDATE sandbox_payments SET status = 'Cancelled' WHERE ref = $1 AND status IN ('InvoiceCreated', 'Cancelled')`,
-      [r],
+      `INSERT INTO sandbox_payments AS s (ref, status, paid_at, sender_name, sender_phone, transaction_id, kind, amount, expires_at)
+       SELECT $1::text, $2::text, CASE WHEN $3::boolean THEN now() END, $4::text, $5::text, $6::text, $8::text, $9::bigint, $10::timestamptz
+        WHERE $10::timestamptz > now() OR $7::boolean
+       ON CONFLICT (ref) DO UPDATE SET status = EXCLUDED.status, paid_at = EXCLUDED.paid_at, sender_name = EXCLUDED.sender_name,
+              sender_phone = EXCLUDED.sender_phone, transaction_id = EXCLUDED.transaction_id
+        WHERE ${allowed('s.')}`,
+      [...params, d.kind, d.amount, d.expiresAt],
     );
     return res.rowCount > 0;
   }
 
+  async cancelInvoice(r: string): Promise<boolean> {
+    return this.change(r, { status: 'Cancelled' }, true);
+  }
+
   async refund(r: string, amount: number) {
+    // Only a paid payment can be refunded, and a paid one has its ledger row.
     const res = await this.db.query(
       `UPDATE sandbox_payments SET refunded = refunded + $2 WHERE ref = $1 AND status = 'Paid' AND refunded + $2 <= amount`,
       [r, amount],
@@ -106,23 +165,14 @@ export class SandboxProvider implements PaymentProvider {
 
   /**
    * What a customer does in the provider's app. Returns false when the payment is no longer waiting
-   * (already paid, expired, cancelled): the provider refuses.
+   * (already paid, expired, cancelled): the provider refuses. Only a payment not past its deadline can be
+   * paid or declined.
    */
   async simulate(r: string, action: 'pay' | 'expire' | 'decline', payer: { senderName?: string; phone?: string } = {}): Promise<boolean> {
-    const sets: Record<typeof action, string> = {
-      pay: `status = 'Paid', paid_at = now(), sender_name = $2, sender_phone = $3, transaction_id = $4`,
-      expire: `status = 'Expired'`,
-      decline: `status = 'Declined'`,
-    };
-    const params = action === 'pay'
-      ? [r, payer.senderName ?? SANDBOX_SENDER, payer.phone ?? null, `sbx_tx_${randomBytes(8).toString('hex')}`]
-      : [r];
-    // Only a payment still waiting and not past its expiry can change.
-    const res = await this.db.query(
-      `UPDATE sandbox_payments SET ${sets[action]} WHERE ref = $1 AND status IN ('QrTokenCreated', 'InvoiceCreated')
-          AND (expires_at > now() OR $${params.length + 1}::boolean)`,
-      [...params, action === 'expire'],
-    );
-    return res.rowCount > 0;
+    if (action === 'pay') {
+      const tx = `sbx_tx_${randomBytes(8).toString('hex')}`;
+      return this.change(r, { status: 'Paid', payer: { senderName: payer.senderName ?? SANDBOX_SENDER, phone: payer.phone ?? null, transactionId: tx } }, false);
+    }
+    return this.change(r, { status: action === 'expire' ? 'Expired' : 'Declined' }, action === 'expire');
   }
 }

@@ -28,3 +28,18 @@ export async function payAtProvider(t: TestApp, opId: string): Promise<void> {
   const ok = await t.runtime.deps.providers.sandbox.simulate(r.rows[0].provider_ref, 'pay', { senderName: 'Айгерим С.' });
   if (!ok) throw new Error('provider refused the payment');
 }
+
+/**
+ * Puts the provider's deadline of an operation in the past, as if its time had run out there. The sandbox
+ * keeps the deadline in the ref until the payment's first change, so this writes the ledger row that
+ * change would.
+ */
+export async function expireAtProvider(t: TestApp, opId: string): Promise<void> {
+  await t.runtime.deps.db.query(
+    `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at)
+     SELECT provider_ref, type, amount, CASE type WHEN 'qr' THEN 'QrTokenCreated' ELSE 'InvoiceCreated' END, now() - interval '1 second'
+       FROM operations WHERE id = $1
+     ON CONFLICT (ref) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
+    [opId],
+  );
+}

@@ -3,6 +3,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../helpers/app.ts';
 import { key } from '../helpers/factories.ts';
+import { expireAtProvider } from '../helpers/payments.ts';
 
 export interface LinkBody {
   token: string;
@@ -70,10 +71,7 @@ export async function expireLinkClock(t: TestApp, token: string): Promise<void> 
 /** Puts an operation's (and the sandbox's) deadline in the past. */
 export async function expireOpClock(t: TestApp, opId: string): Promise<void> {
   await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [opId]);
-  await t.runtime.deps.db.query(
-    `UPDATE sandbox_payments SET expires_at = now() - interval '1 second' WHERE ref = (SELECT provider_ref FROM operations WHERE id = $1)`,
-    [opId],
-  );
+  await expireAtProvider(t, opId);
 }
 
 export async function events(app: FastifyInstance, apiKey: string, type: string) {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
-import { connectLive, createQr, pay, payAtProvider } from '../helpers/payments.ts';
+import { connectLive, createQr, expireAtProvider, pay, payAtProvider } from '../helpers/payments.ts';
 import { sweepExpired } from '../../src/jobs/expiry.ts';
 
 let t: TestApp;
@@ -178,7 +178,7 @@ describe('expiry', () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey);
     await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [qr.operation_id]);
-    await t.runtime.deps.db.query(`UPDATE sandbox_payments SET expires_at = now() - interval '1 second' WHERE ref = (SELECT provider_ref FROM operations WHERE id = $1)`, [qr.operation_id]);
+    await expireAtProvider(t, qr.operation_id);
     // Two sweepers at once: the operation is expired once, with one event.
     await Promise.all([sweepExpired(t.runtime.deps), sweepExpired(t.runtime.deps)]);
     await sweepExpired(t.runtime.deps);
