@@ -28,7 +28,8 @@ export interface CreateContext {
   /**
    * A statement to run atomically with the insert, as a data-modifying CTE of the same statement (one
    * round trip, no BEGIN/COMMIT): the idempotency record. Gets the operation being inserted and the number of
-   * parameters already used.
+   * parameters already used; its text is best the same string object for the same offset (memoized), so
+   * that finding the combined statement needs no hashing of a new string.
    */
   alsoWrite?: (op: Inserted, offset: number) => { sql: string; params: unknown[] };
 }
@@ -51,17 +52,41 @@ export type NewOperation = Pick<Operation, 'id' | 'client_id' | 'mode' | 'type' 
 /** jsonb columns go to the driver as JSON text. */
 const JSON_COLUMNS = new Set(['items', 'metadata']);
 
+// Statement texts by column list (a creation has one of a handful), so a request neither rebuilds the
+// text nor makes the driver hash a new string to find its prepared statement.
+const insertTexts = new Map<string, string>();
+const withAlsoTexts = new Map<string, Map<string, string>>();
+
+function insertText(cols: string[]): string {
+  const key = cols.join(',');
+  let text = insertTexts.get(key);
+  if (!text) {
+    text = `INSERT INTO operations (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
+            RETURNING seq, created_at, updated_at`;
+    insertTexts.set(key, text);
+  }
+  return text;
+}
+
+/** `insert` and `also` are texts memoized by their makers: the same string objects every time. */
+function withAlsoText(insert: string, also: string): string {
+  let byAlso = withAlsoTexts.get(insert);
+  if (!byAlso) withAlsoTexts.set(insert, (byAlso = new Map()));
+  let text = byAlso.get(also);
+  if (!text) byAlso.set(also, (text = `WITH op AS (${insert}), also AS (${also}) SELECT * FROM op`));
+  return text;
+}
+
 // Only the generated columns are returned: the rest is what we inserted (on the embedded store,
 // returning all 25 columns cost about a third of the statement).
 async function insertOperation(deps: Deps, ctx: CreateContext, row: NewOperation): Promise<Operation> {
   const cols = Object.keys(row) as (keyof NewOperation)[];
   const values = cols.map((c) => (JSON_COLUMNS.has(c) && row[c] != null ? JSON.stringify(row[c]) : row[c]));
-  const insert = `INSERT INTO operations (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
-                  RETURNING seq, created_at, updated_at`;
+  const insert = insertText(cols);
   const inserted = withDefaults(row);
   if (ctx.alsoWrite && !ctx.inTx) {
     const extra = ctx.alsoWrite(inserted, cols.length);
-    const r = await deps.db.query<Generated>(`WITH op AS (${insert}), also AS (${extra.sql}) SELECT * FROM op`, [...values, ...extra.params]);
+    const r = await deps.db.query<Generated>(withAlsoText(insert, extra.sql), [...values, ...extra.params]);
     return { ...inserted, ...r.rows[0] };
   }
   return deps.db.tx(async (tx) => {

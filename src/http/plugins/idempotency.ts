@@ -44,6 +44,23 @@ const fingerprint = (req: FastifyRequest) => requestFingerprint(req.headers['x-p
 
 const SCOPE = 'client_id = $1 AND mode = $2 AND method = $3 AND path = $4 AND key = $5';
 
+const CLAIM = `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until)
+               VALUES ($1, $2, $3, $4, $5, $6, 'running', now() + make_interval(secs => ${LEASE_S}))
+               ON CONFLICT DO NOTHING`;
+
+// The save statement's text per parameter offset, made once (see CreateContext.alsoWrite).
+const saveTexts = new Map<number, string>();
+function saveText(offset: number): string {
+  let text = saveTexts.get(offset);
+  if (!text) {
+    const n = (i: number) => `$${offset + i}`;
+    text = `UPDATE idempotency_keys SET state = 'done', response_status = ${n(6)}, response_body = ${n(7)}
+             WHERE client_id = ${n(1)} AND mode = ${n(2)} AND method = ${n(3)} AND path = ${n(4)} AND key = ${n(5)}`;
+    saveTexts.set(offset, text);
+  }
+  return text;
+}
+
 export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
   const { db } = opts.deps;
   app.decorateRequest('idempotency', undefined);
@@ -60,12 +77,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     const fp = fingerprint(req);
     // Relaxed commit: the claim becomes durable with the request's own final commit (see Db.relaxed);
     // other requests see it at once either way.
-    const claimed = await db.relaxed.query(
-      `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until)
-       VALUES ($1, $2, $3, $4, $5, $6, 'running', now() + make_interval(secs => ${LEASE_S}))
-       ON CONFLICT DO NOTHING`,
-      [...scope, fp],
-    );
+    const claimed = await db.relaxed.query(CLAIM, [...scope, fp]);
     if (claimed.rowCount === 0) {
       const r = await db.query<{ fingerprint: string; state: string; response_status: number; response_body: string; lease_over: boolean }>(
         `SELECT fingerprint, state, response_status, response_body, locked_until < now() AS lease_over FROM idempotency_keys WHERE ${SCOPE}`,
@@ -95,12 +107,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
       saved: false,
       saveStatement(offset, status, body) {
         this.saved = true;
-        const n = (i: number) => `$${offset + i}`;
-        return {
-          sql: `UPDATE idempotency_keys SET state = 'done', response_status = ${n(6)}, response_body = ${n(7)}
-                 WHERE client_id = ${n(1)} AND mode = ${n(2)} AND method = ${n(3)} AND path = ${n(4)} AND key = ${n(5)}`,
-          params: [...scope, status, JSON.stringify(body)],
-        };
+        return { sql: saveText(offset), params: [...scope, status, JSON.stringify(body)] };
       },
       async saveInTx(tx, status, body) {
         await tx.query(
