@@ -13,6 +13,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { encodeCursor } from '../src/domain/pagination.ts';
 import { measure, type Figures } from './load.ts';
 import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
+import { cpuSampler } from './cpu.ts';
 import { samplePositions, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
@@ -105,6 +106,9 @@ async function preparePg(): Promise<Prepared> {
         await db.query('VACUUM ANALYZE');
         await db.close();
       }
+      // Flush what the seed and the previous scenario dirtied now, not during the next measurement: the
+      // first write scenario otherwise ran inside the checkpoints that a million seeded rows set off.
+      await admin.query('CHECKPOINT');
     },
     async cleanup() {
       for (const n of names) await admin.query(`DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
@@ -142,7 +146,8 @@ function record(store: string, scenario: string, c: number, tolem: Figures, base
   const ratio = base.rps ? Math.round((tolem.rps / base.rps) * 100) / 100 : 0;
   const e: Entry = { scenario, store, connections: c, tolem, baseline: base, ratio, ...extra, target: target?.text ?? null, target_met: target ? target.met({ ratio, tolem, ...extra }) : null };
   entries.push(e);
-  console.log(`${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}`);
+  const cpu = (f: Figures) => (f.cpu_us ? `, CPU µs/request server ${f.cpu_us.server} + db ${f.cpu_us.db}` : '');
+  console.log(`${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}${cpu(tolem)} (baseline${cpu(base) || ' -'})`);
 }
 
 async function runStore(store: 'pg' | 'pglite') {
@@ -156,27 +161,30 @@ async function runStore(store: 'pg' | 'pglite') {
     tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
     base = await startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
     const key0 = prep.seeded.clients[0].testKey;
+    // Where a measurement's load goes, with the CPU of that server (and of PostgreSQL) sampled around it.
+    const on = (s: Server) => ({ url: s.url, cpu: cpuSampler(s.proc.pid, store === 'pg') });
 
     if (want('floor')) {
-      floor[store] = await measure({ url: base.url, connections: 10, next: () => ({ method: 'GET', path: '/floor' }) }, LOAD);
-      console.log(`${store} floor c=10 (HTTP + SELECT 1): ${floor[store].rps} req/s, p50 ${floor[store].p50} ms, p99 ${floor[store].p99} ms`);
+      floor[store] = await measure({ ...on(base), connections: 10, next: () => ({ method: 'GET', path: '/floor' }) }, LOAD);
+      const f = floor[store];
+      console.log(`${store} floor c=10 (HTTP + SELECT 1): ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, CPU µs/request ${JSON.stringify(f.cpu_us ?? {})}`);
     }
 
     for (const c of want('create_qr') ? CONCURRENCY : []) {
       await prep.reset();
-      const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
-      const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
+      const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
+      const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
       record(store, 'create_qr', c, t, b, { peak_rss_mb: tolem.peakRssMb() });
     }
     for (const c of want('read_status') ? CONCURRENCY : []) {
-      const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }) }, LOAD);
-      const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) }, LOAD);
+      const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }) }, LOAD);
+      const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) }, LOAD);
       record(store, 'read_status', c, t, b);
     }
     const pick = () => prep.positions[Math.floor(Math.random() * prep.positions.length)];
     for (const c of want('list_page') ? CONCURRENCY : []) {
       const t = await measure({
-        url: tolem.url, connections: c,
+        ...on(tolem), connections: c,
         next: () => {
           const p = pick();
           const cursor = encodeCursor(APP_SECRET, 'v2.payments', { mode: 'test' }, p);
@@ -184,7 +192,7 @@ async function runStore(store: 'pg' | 'pglite') {
         },
       }, LOAD);
       const b = await measure({
-        url: base.url, connections: c,
+        ...on(base), connections: c,
         next: () => {
           const p = pick();
           return { method: 'GET', path: `/payments?client=${prep.seeded.clients[p.clientIdx].id}&t=${p.createdAt.toISOString()}&id=${p.id}` };
@@ -201,8 +209,8 @@ async function runStore(store: 'pg' | 'pglite') {
         cookies.push(r.headers.get('set-cookie')!.split(';')[0]);
       }
       for (const c of CONCURRENCY) {
-        const t = await measure({ url: tolem.url, connections: c, next: () => ({ method: 'GET', path: `/v2/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
-        const b = await measure({ url: base.url, connections: c, next: () => ({ method: 'GET', path: `/checkout/${prep.linkToken}` }) }, LOAD);
+        const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
+        const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'GET', path: `/checkout/${prep.linkToken}` }) }, LOAD);
         record(store, 'checkout', c, t, b);
       }
     }
