@@ -7,29 +7,36 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 const available = existsSync('/proc/self/stat');
 const tickMs = available ? 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString()) : 0;
 
-/** utime + stime of one process, in ms; 0 once it is gone. */
-function processMs(pid: number | string): number {
+/** The fields of /proc/<pid>/stat after the command name, or undefined once the process is gone. */
+function stat(pid: number | string): { comm: string; f: string[] } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * tickMs;
+    const s = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return { comm: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), f: s.slice(s.lastIndexOf(')') + 2).split(' ') };
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
-/** Every PostgreSQL process's CPU, backends and background workers alike, in ms. */
+/** utime + stime of one process, in ms. */
+function processMs(pid: number | string): number {
+  const s = stat(pid);
+  return s ? (Number(s.f[11]) + Number(s.f[12])) * tickMs : 0;
+}
+
+/**
+ * All of PostgreSQL's CPU in ms: every live postgres process's own time, plus the time of the backends
+ * that have exited, which the postmaster collects as its children's time (cutime + cstime) when it reaps
+ * them. So the sum only grows, though pools open and close connections during a measurement.
+ */
 function postgresMs(): number {
-  let ms = 0;
+  let ticks = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith('postgres')) ms += processMs(pid);
-    } catch {
-      /* gone meanwhile */
-    }
+    const s = stat(pid);
+    if (s?.comm !== 'postgres') continue;
+    ticks += Number(s.f[11]) + Number(s.f[12]) + Number(s.f[13]) + Number(s.f[14]);
   }
-  return ms;
+  return ticks * tickMs;
 }
 
 export interface CpuSample {
