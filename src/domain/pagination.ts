@@ -48,6 +48,20 @@ export function decodeCursor(secret: string, endpoint: string, filters: Record<s
   }
 }
 
+/**
+ * How many rows a page's statement fetches for `take` (limit + 1): a few fixed sizes, written into the
+ * statement as a literal (`LIMIT ${n}`), never as a parameter. With `LIMIT $n` PostgreSQL cannot cost a
+ * generic plan (it assumes a tenth of the rows), so it plans the prepared statement again at every
+ * execution: measured on the payments list (bench, c=10), 210-260 µs of database CPU per page with
+ * `LIMIT $n`, 117-147 µs with the literal. Fixed sizes keep the statement texts (each prepared per
+ * connection) few; they are the usual page sizes plus one, and page() drops the rows beyond the page.
+ */
+const FETCH_SIZES = [11, 21, 51, 101];
+export function fetchSize(take: number): number {
+  if (!Number.isInteger(take) || take < 1) throw new Error(`bad page fetch size ${take}`);
+  return FETCH_SIZES.find((s) => s >= take) ?? take;
+}
+
 export interface PageResult<T> {
   data: T[];
   next_cursor: string | null;
@@ -55,16 +69,16 @@ export interface PageResult<T> {
 }
 
 /**
- * Fetches limit+1 rows after `after` through `fetch` (which must order by created_at DESC, id DESC and
- * apply `(created_at, id) < (after)`), and builds the envelope.
+ * Fetches at least limit+1 rows after `after` through `fetch` (which must order by created_at DESC, id DESC,
+ * apply `(created_at, id) < (after)` and end with the literal `LIMIT ${fetchCount}`), and builds the envelope.
  */
 export async function page<T extends { created_at: Date }>(
   opts: { secret: string; endpoint: string; filters: Record<string, unknown>; cursor?: string; limit: number },
-  fetch: (after: Position | undefined, take: number) => Promise<T[]>,
+  fetch: (after: Position | undefined, fetchCount: number) => Promise<T[]>,
   idOf: (row: T) => string,
 ): Promise<PageResult<T>> {
   const after = opts.cursor ? decodeCursor(opts.secret, opts.endpoint, opts.filters, opts.cursor) : undefined;
-  const rows = await fetch(after, opts.limit + 1);
+  const rows = await fetch(after, fetchSize(opts.limit + 1));
   const has_more = rows.length > opts.limit;
   const data = has_more ? rows.slice(0, opts.limit) : rows;
   const last = data[data.length - 1];

@@ -1,6 +1,6 @@
 // Cursor signing and binding, and limit parsing.
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, parseLimit } from '../../src/domain/pagination.ts';
+import { decodeCursor, encodeCursor, fetchSize, page, parseLimit } from '../../src/domain/pagination.ts';
 import { AppError } from '../../src/errors.ts';
 import { safeCell } from '../../src/domain/payments/export.ts';
 import { normalizePhone, checkItems } from '../../src/domain/payments/input.ts';
@@ -40,6 +40,27 @@ describe('limits', () => {
     expect(code(() => parseLimit(101))).toBe('limit_too_large');
     expect(parseLimit(undefined, 50, 200)).toBe(50);
     expect(code(() => parseLimit(201, 50, 200))).toBe('limit_too_large');
+  });
+});
+
+describe('page fetch sizes', () => {
+  it('round up to a few literal sizes, so a list statement has few texts', () => {
+    expect([1, 11, 12, 21, 22, 51, 52, 101].map(fetchSize)).toEqual([11, 11, 21, 21, 51, 51, 101, 101]);
+    expect(fetchSize(201)).toBe(201);
+    expect(() => fetchSize(0)).toThrow();
+    expect(() => fetchSize(1.5)).toThrow();
+  });
+  it('page() keeps the page to its limit when more rows were fetched', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({ id: `op_${30 - i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 30 - i)) }));
+    const opts = { secret: 's', endpoint: 'v2.payments', filters: {}, limit: 7 };
+    const asked: number[] = [];
+    const first = await page(opts, async (_after, n) => (asked.push(n), rows.slice(0, n)), (r) => r.id);
+    expect(asked).toEqual([11]);
+    expect(first.data.map((r) => r.id)).toEqual(rows.slice(0, 7).map((r) => r.id));
+    expect(first.has_more).toBe(true);
+    expect(decodeCursor('s', 'v2.payments', {}, first.next_cursor!)).toEqual({ id: 'op_24', createdAt: rows[6].created_at });
+    const last = await page(opts, async () => rows.slice(0, 7), (r) => r.id);
+    expect([last.data.length, last.has_more, last.next_cursor]).toEqual([7, false, null]);
   });
 });
 

@@ -48,7 +48,7 @@ export async function listEvents(
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
       const r = await deps.db.query<JournalEvent>(
         `SELECT id, client_id, mode, type, data, created_at FROM events WHERE ${where.join(' AND ')}
-          ORDER BY created_at DESC, id DESC LIMIT $${params.push(take)}`,
+          ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

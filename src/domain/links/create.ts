@@ -76,7 +76,7 @@ export async function listLinks(
       if (after) where.push(`(created_at, token) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
       const r = await deps.db.query<Link>(
         `SELECT ${LINK_COLUMNS} FROM payment_links WHERE ${where.join(' AND ')}
-          ORDER BY created_at DESC, token DESC LIMIT $${params.push(take)}`,
+          ORDER BY created_at DESC, token DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

@@ -46,15 +46,15 @@ export async function listNotifications(
   return page(
     { secret: deps.secrets.appSecret, endpoint: '/me/notifications', filters, cursor: q.cursor, limit: q.limit },
     async (after: Position | undefined, take: number) => {
-      const params: unknown[] = [clientId, take];
+      const params: unknown[] = [clientId];
       let where = 'client_id = $1';
       if (q.unread) where += ' AND read_at IS NULL';
       if (after) {
         params.push(after.createdAt, Number(after.id));
-        where += ` AND (created_at, id) < ($3, $4)`;
+        where += ` AND (created_at, id) < ($2, $3)`;
       }
       const r = await deps.db.query<NotificationRecord>(
-        `SELECT ${COLUMNS} FROM notifications WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+        `SELECT ${COLUMNS} FROM notifications WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

@@ -24,7 +24,7 @@ export async function listOperations(
       if (filters.type) where.push(`type = $${params.push(filters.type)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
       const r = await deps.db.query<ListedOperation>(
-        `SELECT ${ITEM_COLUMNS} FROM operations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.push(take)}`,
+        `SELECT ${ITEM_COLUMNS} FROM operations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

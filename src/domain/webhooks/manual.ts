@@ -28,7 +28,7 @@ export async function listDeliveries(
   const res = await page<DeliveryRow>(
     { secret: deps.secrets.appSecret, endpoint: `/me/webhooks/${webhookId}/deliveries`, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
     async (after: Position | undefined, take: number) => {
-      const params: unknown[] = [webhookId, take];
+      const params: unknown[] = [webhookId];
       let where = 'webhook_id = $1';
       if (q.status) {
         params.push(q.status);
@@ -39,7 +39,7 @@ export async function listDeliveries(
         where += ` AND (created_at, id) < ($${params.length - 1}, $${params.length})`;
       }
       const r = await deps.db.query<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;
