@@ -21,6 +21,8 @@ const prefixed = (cols: string, table: string, prefix: string) =>
 /**
  * What an opening of the checkout reads, in one round trip (the page is the busiest public read): the
  * link, this visitor's e-mail and newest QR of the current cycle. The merchant's branding is cached.
+ * The cycle is compared with checkout_operations.created_at (written in the QR's own transaction, to the
+ * microsecond like qr_cycle_at), not the operation's, which is cut to the millisecond (migration 0005).
  */
 const LOAD_SQL = `
 SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, v.email AS v_email, ${prefixed(SHOWN_QR_COLUMNS, 'o', 'o_')}
@@ -28,7 +30,7 @@ SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, v.email AS v_email, ${prefixed(SHOW
   LEFT JOIN checkout_visitors v ON v.link_token = l.token AND v.visitor_id = $2
   LEFT JOIN LATERAL (
     SELECT ${prefixed(SHOWN_QR_COLUMNS, 'op', '')} FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
-     WHERE co.link_token = l.token AND co.visitor_id = $2 AND op.created_at >= l.qr_cycle_at
+     WHERE co.link_token = l.token AND co.visitor_id = $2 AND co.created_at >= l.qr_cycle_at
      ORDER BY co.created_at DESC LIMIT 1) o ON true
  WHERE l.token = $1`;
 
@@ -82,7 +84,7 @@ export function publicError(err: unknown): unknown {
 export async function visitorOperation(deps: Deps, link: Link, visitorId: string): Promise<Operation | null> {
   const r = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS_O} FROM checkout_operations c JOIN operations o ON o.id = c.operation_id
-      WHERE c.link_token = $1 AND c.visitor_id = $2 AND o.created_at >= $3
+      WHERE c.link_token = $1 AND c.visitor_id = $2 AND c.created_at >= $3
       ORDER BY c.created_at DESC LIMIT 1`,
     [link.token, visitorId, link.qr_cycle_at],
   );
