@@ -10,6 +10,8 @@ import { Type } from 'typebox';
 
 interface Q {
   query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
+  /** a named prepared statement on PostgreSQL; PGlite's query() on the embedded store */
+  prepared(stmt: { name: string; text: string }, params: unknown[]): Promise<{ rows: any[] }>;
   tx<T>(fn: (q: { query: Q['query'] }) => Promise<T>): Promise<T>;
 }
 
@@ -18,6 +20,7 @@ async function store(): Promise<Q> {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.PG_POOL_MAX ?? 10) });
     return {
       query: (sql, p) => pool.query(sql, p as unknown[]),
+      prepared: (stmt, p) => pool.query({ ...stmt, values: p }),
       async tx(fn) {
         const c = await pool.connect();
         try {
@@ -37,6 +40,7 @@ async function store(): Promise<Q> {
   const lite = await PGlite.create({ dataDir: process.env.DATA_DIR });
   return {
     query: (sql, p) => lite.query(sql, p as unknown[]),
+    prepared: (stmt, p) => lite.query(stmt.text, p),
     tx: (fn) => lite.transaction((t) => fn({ query: (sql, p) => t.query(sql, p as unknown[]) })),
   };
 }
@@ -90,6 +94,15 @@ app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String
 
 // The machine's floor, not a Tolem path: one HTTP request with one trivial database round trip.
 app.get('/floor', async () => (await db.query('SELECT 1 AS ok')).rows[0]);
+
+// The list page's floor: the least a server can do for that page here. The same keyset SELECT as
+// /payments, prepared (as Tolem's are), the rows sent as they come: no schema, no mapping.
+const LIST_FLOOR = { name: 'list_floor', text: `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21` };
+app.get('/floor/list', async (req) => {
+  const q = req.query as { client: string; t: string; id: string };
+  const r = await db.prepared(LIST_FLOOR, [q.client, q.t, q.id]);
+  return { data: r.rows.slice(0, 20) };
+});
 
 app.get('/healthz', async () => ({ status: 'ok' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
