@@ -42,6 +42,8 @@ export interface Config {
   webhookTimeoutMs: number;
   providerDriver: 'sandbox' | 'gateway';
   providerGatewayUrl?: string;
+  /** how long a gateway call may take before its outcome is treated as unknown */
+  providerTimeoutMs: number;
   adminEmails: string[];
   partnerAutoApprove: boolean;
   rateLimits: RateLimits;
@@ -120,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000),
     providerDriver: driver,
     providerGatewayUrl: env.PROVIDER_GATEWAY_URL || undefined,
+    providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000),
     adminEmails: (env.ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     partnerAutoApprove: bool(env.PARTNER_AUTO_APPROVE),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...json<Partial<RateLimits>>('RATE_LIMITS', env.RATE_LIMITS, {}) },

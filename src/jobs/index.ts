@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { JobLoop } from './loop.ts';
 import { deliveryWorker } from './deliveries.ts';
 import { sweepExpired } from './expiry.ts';
+import { retryPendingRefunds } from './refund-retry.ts';
 import { expireDueLinks } from '../domain/links/expire.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
 import { pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
@@ -19,6 +20,8 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     deliveryWorker(deps, log),
     new JobLoop('expiry-sweeper', 1000, log, async () =>
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry')))),
+    new JobLoop('refund-retry', 5000, log, async () =>
+      full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry')))),
     new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
     // set-based and deduplicated: one pass does all clients, so it never reports a full batch
     new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),

@@ -1,15 +1,21 @@
 // The live-mode HTTP adapter: speaks a small JSON protocol to a provider gateway (docs/provider-gateway.md)
-// that holds the merchant's provider session. Time-outs and garbage become ProviderUnavailable (502);
-// the gateway's `session_expired` answer becomes ProviderSessionExpired (503, live only).
+// that holds the merchant's provider session. A gateway that cannot be reached, or answers garbage, is
+// ProviderUnavailable (502); when the request may have reached it (time-out, dropped connection, 5xx,
+// garbage) it is the narrower ProviderOutcomeUnknown. The gateway's `session_expired` answer becomes
+// ProviderSessionExpired (503, live only).
 import type { PaymentProvider, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus } from './types.ts';
-import { ProviderSessionExpired, ProviderUnavailable } from './types.ts';
+import { ProviderOutcomeUnknown, ProviderSessionExpired, ProviderUnavailable } from './types.ts';
 
-const TIMEOUT_MS = 10_000;
+/**
+ * Errors of the connection phase: nothing was sent, so the gateway did nothing. Anything else after the
+ * request left (a reset, a time-out, which may also be a slow connect) may have been acted upon.
+ */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export class GatewayProvider implements PaymentProvider {
   readonly name = 'gateway';
 
-  constructor(private baseUrl: string) {}
+  constructor(private baseUrl: string, private timeoutMs = 10_000) {}
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let res: Response;
@@ -19,34 +25,43 @@ export class GatewayProvider implements PaymentProvider {
         headers: body ? { 'content-type': 'application/json' } : {},
         body: body ? JSON.stringify(body) : undefined,
         redirect: 'error',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      throw new ProviderUnavailable(`gateway unreachable: ${(err as Error).message}`);
+      const code = ((err as Error).cause as { code?: string } | undefined)?.code;
+      const Unavailable = code && NOT_SENT.has(code) ? ProviderUnavailable : ProviderOutcomeUnknown;
+      throw new Unavailable(`gateway unreachable: ${code ?? (err as Error).message}`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw new ProviderOutcomeUnknown(`gateway answer cut off: ${(err as Error).message}`);
+    }
     let json: { error?: string } & Record<string, unknown>;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ProviderUnavailable(`gateway answered ${res.status} with non-JSON`);
+      throw new ProviderOutcomeUnknown(`gateway answered ${res.status} with non-JSON`);
     }
     if (json.error === 'session_expired') throw new ProviderSessionExpired('provider session expired');
     if (res.status === 404 && path.startsWith('/customers/')) return null as T;
+    // A 4xx is the gateway refusing the request (it did nothing); a 5xx may come after it acted.
+    if (res.status >= 500) throw new ProviderOutcomeUnknown(`gateway answered ${res.status}: ${json.error ?? 'error'}`);
     if (!res.ok) throw new ProviderUnavailable(`gateway answered ${res.status}: ${json.error ?? 'error'}`);
     return json as T;
   }
 
-  async createQr(input: { amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderQr> {
+  async createQr(input: { amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderQr> {
     const r = await this.call<{ ref: string; qr_token: string; deep_link: string; expires_at: string }>('POST', '/qr', {
-      amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS,
+      amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS, request_id: input.requestId ?? null,
     });
     return { ref: r.ref, qrToken: r.qr_token, deepLink: r.deep_link, expiresAt: new Date(r.expires_at) };
   }
 
-  async createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderInvoice> {
+  async createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderInvoice> {
     const r = await this.call<{ ref: string; expires_at: string }>('POST', '/invoices', {
-      phone: input.phone, amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS,
+      phone: input.phone, amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS, request_id: input.requestId ?? null,
     });
     return { ref: r.ref, expiresAt: new Date(r.expires_at) };
   }
@@ -67,8 +82,11 @@ export class GatewayProvider implements PaymentProvider {
     return r.cancelled === true;
   }
 
-  async refund(ref: string, amount: number): Promise<ProviderRefund> {
-    const r = await this.call<{ ref: string; status: ProviderRefund['status'] }>('POST', `/payments/${encodeURIComponent(ref)}/refunds`, { amount });
+  async refund(ref: string, amount: number, refundId: string): Promise<ProviderRefund> {
+    const r = await this.call<{ ref: string; status: ProviderRefund['status'] }>(
+      'POST', `/payments/${encodeURIComponent(ref)}/refunds`, { amount, refund_id: refundId },
+    );
+    if (!['completed', 'pending', 'failed'].includes(r.status)) throw new ProviderOutcomeUnknown(`unknown refund status ${r.status}`);
     return { ref: r.ref, status: r.status };
   }
 

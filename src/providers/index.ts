@@ -9,7 +9,7 @@ export function createProviders(config: Config, db: Db): { sandbox: SandboxProvi
   const sandbox = new SandboxProvider(db, config.publicBaseUrl);
   if (config.providerDriver === 'gateway') {
     if (!config.providerGatewayUrl) throw new Error('PROVIDER_DRIVER=gateway needs PROVIDER_GATEWAY_URL');
-    return { sandbox, live: new GatewayProvider(config.providerGatewayUrl) };
+    return { sandbox, live: new GatewayProvider(config.providerGatewayUrl, config.providerTimeoutMs) };
   }
   return { sandbox, live: sandbox };
 }

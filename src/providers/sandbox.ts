@@ -146,13 +146,26 @@ export class SandboxProvider implements PaymentProvider {
     return this.change(r, { status: 'Cancelled' }, true);
   }
 
-  async refund(r: string, amount: number) {
-    // Only a paid payment can be refunded, and a paid one has its ledger row.
-    const res = await this.db.query(
-      `UPDATE sandbox_payments SET refunded = refunded + $2 WHERE ref = $1 AND status = 'Paid' AND refunded + $2 <= amount`,
-      [r, amount],
-    );
-    return { ref: `${r}_rf_${randomBytes(6).toString('hex')}`, status: res.rowCount ? ('completed' as const) : ('failed' as const) };
+  async refund(r: string, amount: number, refundId: string) {
+    // One ledger row per refund id: a refund sent again answers its first outcome and moves nothing more.
+    return this.db.tx(async (tx) => {
+      const seen = await tx.query<{ provider_ref: string; status: 'completed' | 'failed' }>(
+        'SELECT provider_ref, status FROM sandbox_refunds WHERE id = $1 FOR UPDATE', [refundId],
+      );
+      if (seen.rows[0]) return { ref: seen.rows[0].provider_ref, status: seen.rows[0].status };
+      // Only a paid payment can be refunded, and a paid one has its ledger row.
+      const res = await tx.query(
+        `UPDATE sandbox_payments SET refunded = refunded + $2 WHERE ref = $1 AND status = 'Paid' AND refunded + $2 <= amount`,
+        [r, amount],
+      );
+      const outcome = { ref: `${r}_rf_${randomBytes(6).toString('hex')}`, status: res.rowCount ? ('completed' as const) : ('failed' as const) };
+      // A concurrent first send of the same id conflicts here and rolls this one back (the caller retries).
+      await tx.query(
+        'INSERT INTO sandbox_refunds (id, ref, amount, status, provider_ref) VALUES ($1, $2, $3, $4, $5)',
+        [refundId, r, amount, outcome.status, outcome.ref],
+      );
+      return outcome;
+    });
   }
 
   async findCustomer(phone: string) {

@@ -37,12 +37,21 @@ export interface ProviderCustomer {
 
 export interface PaymentProvider {
   readonly name: string;
-  createQr(input: { amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderQr>;
-  createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderInvoice>;
+  /**
+   * `requestId`, when given, names the creating request: the provider answers a repeated id with the QR
+   * or invoice the first one made, so a creation whose answer was lost is retried without a second.
+   */
+  createQr(input: { amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderQr>;
+  createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderInvoice>;
   getStatus(ref: string): Promise<ProviderStatus>;
   /** false when the invoice can no longer be cancelled (already paid) */
   cancelInvoice(ref: string): Promise<boolean>;
-  refund(ref: string, amount: number): Promise<ProviderRefund>;
+  /**
+   * Refunds `amount` of a paid payment. `refundId` is Tolem's id of the refund: the provider treats a
+   * repeated id as the same refund and answers its current outcome, so a refund whose first answer was
+   * lost is sent again safely.
+   */
+  refund(ref: string, amount: number, refundId: string): Promise<ProviderRefund>;
   /** null: no customer with this phone */
   findCustomer(phone: string): Promise<ProviderCustomer | null>;
   checkSession(): Promise<boolean>;
@@ -50,5 +59,10 @@ export interface PaymentProvider {
 
 /** Raised by drivers when the provider cannot be reached or answers garbage: 502 provider_error. */
 export class ProviderUnavailable extends Error {}
+/**
+ * A ProviderUnavailable after the request may have reached the provider (a time-out, a dropped
+ * connection, a 5xx, garbage): the provider may have acted. A refund then stays pending, not failed.
+ */
+export class ProviderOutcomeUnknown extends ProviderUnavailable {}
 /** Raised by drivers when the merchant's provider session is over: 503 session_expired (live only). */
 export class ProviderSessionExpired extends Error {}

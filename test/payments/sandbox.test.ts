@@ -49,9 +49,15 @@ describe('the ledger', () => {
     expect(status.transactionId).toMatch(/^sbx_tx_/);
     for (const action of ['pay', 'decline', 'expire'] as const) expect(await sandbox.simulate(qr.ref, action)).toBe(false);
     // Refunds work on the written row, up to the amount the ref carried.
-    expect((await sandbox.refund(qr.ref, 3000)).status).toBe('completed');
-    expect((await sandbox.refund(qr.ref, 2001)).status).toBe('failed');
-    expect((await sandbox.refund(qr.ref, 2000)).status).toBe('completed');
+    const first = await sandbox.refund(qr.ref, 3000, `rf_${qr.ref}_1`);
+    expect(first.status).toBe('completed');
+    expect((await sandbox.refund(qr.ref, 2001, `rf_${qr.ref}_2`)).status).toBe('failed');
+    // The same refund id sent again is the same refund: its first answer, and no more money moves.
+    expect(await sandbox.refund(qr.ref, 3000, `rf_${qr.ref}_1`)).toEqual(first);
+    expect((await sandbox.refund(qr.ref, 2000, `rf_${qr.ref}_3`)).status).toBe('completed');
+    expect((await sandbox.refund(qr.ref, 2000, `rf_${qr.ref}_3`)).status).toBe('completed');
+    const ledger = await t.runtime.deps.db.query<{ refunded: number }>('SELECT refunded FROM sandbox_payments WHERE ref = $1', [qr.ref]);
+    expect(Number(ledger.rows[0].refunded)).toBe(5000);
   });
 
   it('past its deadline a payment can be expired but not paid or declined', async () => {
@@ -98,7 +104,7 @@ describe('the ledger', () => {
     expect(await sandbox.getStatus(ref)).toEqual({ status: 'waiting', raw: 'QrTokenCreated' });
     expect(await sandbox.simulate(ref, 'pay')).toBe(true);
     expect(await sandbox.simulate(ref, 'pay')).toBe(false);
-    expect((await sandbox.refund(ref, 900)).status).toBe('completed');
+    expect((await sandbox.refund(ref, 900, `rf_${ref}`)).status).toBe('completed');
   });
 
   it('a row whose deadline was moved into the past wins over the deadline in its ref', async () => {

@@ -25,6 +25,8 @@ export interface CreateContext {
   linkToken?: string | null;
   metadata?: Record<string, unknown> | null;
   inTx?: (tx: Queryable, op: Operation) => Promise<void>;
+  /** The creating request's id for the provider (IdempotencyHandle.requestId), when it has one. */
+  requestId?: string;
   /**
    * A statement to run atomically with the insert, as a data-modifying CTE of the same statement (one
    * round trip, no BEGIN/COMMIT): the idempotency record. Gets the operation being inserted and the number of
@@ -109,7 +111,7 @@ export async function createQr(
   const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
   const provider = providerFor(deps, ctx.mode);
   const qr = await providerCall(deps, ctx.mode, account.id, () =>
-    provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS }),
+    provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS, requestId: ctx.requestId }),
   );
   return insertOperation(deps, ctx, {
     id: newId('op'), client_id: ctx.clientId, mode: ctx.mode, type: 'qr', status: 'created', amount: input.amount,
@@ -134,7 +136,7 @@ export async function createInvoice(
   const customer = await providerCall(deps, ctx.mode, account.id, () => provider.findCustomer(phone));
   if (!customer) throw new AppError('client_not_found', `${phone} is not a customer of the provider`, { param: 'phone' });
   const inv = await providerCall(deps, ctx.mode, account.id, () =>
-    provider.createInvoice({ phone, amount: input.amount, comment: input.comment, lifetimeS: INVOICE_LIFETIME_S }),
+    provider.createInvoice({ phone, amount: input.amount, comment: input.comment, lifetimeS: INVOICE_LIFETIME_S, requestId: ctx.requestId }),
   );
   return insertOperation(deps, ctx, {
     id: newId('op'), client_id: ctx.clientId, mode: ctx.mode, type: 'invoice', status: 'created', amount: input.amount,

@@ -1,13 +1,20 @@
 // Refunds: several partial refunds up to the paid amount. The amount is reserved on the operation first
 // (a guarded UPDATE, so concurrent refunds cannot together exceed the payment), then the provider is
 // asked outside any transaction, then the outcome is recorded with its journal event.
+//
+// Money leaves here, so an unknown outcome is never taken for a failure: when the provider may have acted
+// (a time-out, a 5xx, a dropped connection) the refund stays `pending` with its amount reserved, and the
+// refund retry job sends it again under the same refund id, which the provider answers as the same
+// refund, until it is completed or failed. Only a refusal, or a request that surely never reached the
+// provider, fails at once (502) and gives the amount back.
 import type { Queryable } from '../../db/db.ts';
 import type { Deps, Mode } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
+import { ProviderOutcomeUnknown, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
 import { appendEvent } from '../events/append.ts';
 import { newId } from '../ids.ts';
 import { checkAmount } from './input.ts';
-import { findOperation } from './operations.ts';
+import { findOperation, type Operation } from './operations.ts';
 import { providerCall } from './provider-call.ts';
 import { providerFor } from './provider-accounts.ts';
 import { isPaid } from './state.ts';
@@ -22,12 +29,29 @@ export interface RefundResult {
   created_at: Date;
 }
 
+type SaveResult = (tx: Queryable, r: RefundResult) => Promise<void>;
+type Outcome = { ref: string | null; status: RefundResult['status'] };
+
+/** When the first answer is due from the request itself, the retry job leaves the refund alone. */
+const FIRST_RETRY_S = 60;
+
 export async function refundPayment(
   deps: Deps,
-  ctx: { clientId: number; mode: Mode; inTx?: (tx: Queryable, r: RefundResult) => Promise<void> },
+  ctx: { clientId: number; mode: Mode; requestKey?: string; inTx?: SaveResult },
   input: { operation_id: string; amount?: number; reason?: string },
 ): Promise<RefundResult> {
   const op = await findOperation(deps.db, ctx.clientId, ctx.mode, input.operation_id);
+  if (ctx.requestKey) {
+    // This request's Idempotency-Key was taken over from a holder that died after reserving its refund:
+    // continue that refund (same id, same amount) rather than making a second one, whatever the retry
+    // job has made of it meanwhile. Keys live 24 h; a key reused after that is a new request.
+    const prior = await deps.db.query<{ id: string; amount: number }>(
+      `SELECT id, amount FROM refunds WHERE client_id = $1 AND mode = $2 AND request_key = $3 AND operation_id = $4
+          AND created_at > now() - interval '24 hours'`,
+      [ctx.clientId, ctx.mode, ctx.requestKey, op.id],
+    );
+    if (prior.rows[0]) return sendRefund(deps, op, prior.rows[0].id, Number(prior.rows[0].amount), { inTx: ctx.inTx, first: false });
+  }
   if (!isPaid(op.status) || op.refunded_amount >= op.amount) {
     throw new AppError('payment_not_refundable', `payment ${op.id} is ${op.status}`);
   }
@@ -42,8 +66,9 @@ export async function refundPayment(
     );
     if (!r.rows[0]) return false;
     await tx.query(
-      `INSERT INTO refunds (id, operation_id, client_id, mode, amount, reason, status) VALUES ($1, $2, $3, $4, $5, $6, 'pending')`,
-      [refundId, op.id, op.client_id, op.mode, amount, input.reason ?? null],
+      `INSERT INTO refunds (id, operation_id, client_id, mode, amount, reason, status, request_key, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, now() + make_interval(secs => ${FIRST_RETRY_S}))`,
+      [refundId, op.id, op.client_id, op.mode, amount, input.reason ?? null, ctx.requestKey ?? null],
     );
     return true;
   });
@@ -52,60 +77,106 @@ export async function refundPayment(
     if (!isPaid(now.status) || now.refunded_amount >= now.amount) throw new AppError('payment_not_refundable', `payment ${op.id} is ${now.status}`);
     throw new AppError('refund_amount_exceeds', `at most ${now.amount - now.refunded_amount} tenge can still be refunded`, { param: 'amount' });
   }
-
-  const provider = providerFor(deps, op.mode);
-  let outcome: { ref: string | null; status: RefundResult['status'] };
-  try {
-    outcome = await providerCall(deps, op.mode, op.provider_account_id, () => provider.refund(op.provider_ref, amount));
-  } catch (err) {
-    outcome = { ref: null, status: 'failed' };
-    await record(deps, op.id, refundId, amount, outcome, ctx.inTx);
-    throw err;
-  }
-  return record(deps, op.id, refundId, amount, outcome, ctx.inTx);
+  return sendRefund(deps, op, refundId, amount, { inTx: ctx.inTx, first: true });
 }
 
-async function record(
+/** Whether the provider surely did not act: it refused, or the request never reached it. */
+function surelyNotActed(err: unknown): boolean {
+  const cause = err instanceof AppError ? err.cause : err;
+  if (cause instanceof ProviderOutcomeUnknown) return false;
+  return cause instanceof ProviderUnavailable || cause instanceof ProviderSessionExpired;
+}
+
+/**
+ * Asks the provider for a reserved refund and records the answer. A sure failure of the first send gives
+ * the amount back and is thrown (502/503, not stored under the Idempotency-Key, which is freed from the
+ * refund so a retry with it starts a new one). Any other error is an unknown outcome: recorded, and
+ * answered, as pending. A later send (`first: false`: the retry job, a request that took over the key)
+ * repeats the refund id, so the provider answers for the same refund; its errors say nothing about the
+ * first send, so they leave the refund pending too.
+ */
+export async function sendRefund(
   deps: Deps,
-  opId: string,
+  op: Operation,
   refundId: string,
   amount: number,
-  outcome: { ref: string | null; status: RefundResult['status'] },
-  inTx?: (tx: Queryable, r: RefundResult) => Promise<void>,
+  opts: { inTx?: SaveResult; first: boolean },
+): Promise<RefundResult> {
+  const provider = providerFor(deps, op.mode);
+  let outcome: Outcome;
+  try {
+    outcome = await providerCall(deps, op.mode, op.provider_account_id, () => provider.refund(op.provider_ref, amount, refundId));
+  } catch (err) {
+    if (!opts.first || !surelyNotActed(err)) return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
+    await settleRefund(deps, refundId, { ref: null, status: 'failed' }, undefined, true);
+    throw err;
+  }
+  return settleRefund(deps, refundId, outcome, opts.inTx);
+}
+
+/**
+ * Records a provider's answer for a refund still pending, in one transaction with the operation's
+ * refunded amount and status and the journal event. A refund settled meanwhile (by the retry job, or a
+ * request that took over its key) is left as it is and answered as it stands.
+ */
+export async function settleRefund(
+  deps: Deps,
+  refundId: string,
+  outcome: Outcome,
+  inTx?: SaveResult,
+  freeRequestKey = false,
 ): Promise<RefundResult> {
   return deps.db.tx(async (tx) => {
-    const rf = await tx.query<{ created_at: Date }>(
-      'UPDATE refunds SET status = $2, provider_ref = $3 WHERE id = $1 RETURNING created_at',
-      [refundId, outcome.status, outcome.ref],
+    const rf = await tx.query<{ operation_id: string; amount: number; status: RefundResult['status']; created_at: Date }>(
+      `UPDATE refunds SET status = $2, provider_ref = COALESCE($3, provider_ref),
+              request_key = CASE WHEN $4::boolean THEN NULL ELSE request_key END
+        WHERE id = $1 AND status = 'pending'
+        RETURNING operation_id, amount, status, created_at`,
+      [refundId, outcome.status, outcome.ref, freeRequestKey],
     );
-    let op;
-    if (outcome.status === 'failed') {
-      // Release the reservation: the money did not move.
-      op = await tx.query<{ amount: number; refunded_amount: number; client_id: number; mode: Mode }>(
-        `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now() WHERE id = $1
-         RETURNING amount, refunded_amount, client_id, mode`,
-        [opId, amount],
+    const settled = rf.rows[0];
+    let row: { operation_id: string; amount: number; status: RefundResult['status']; created_at: Date };
+    let op: { amount: number; refunded_amount: number; client_id: number; mode: Mode };
+    if (!settled) {
+      const cur = await tx.query<typeof row & { op_amount: number; refunded_amount: number; client_id: number; mode: Mode }>(
+        `SELECT r.operation_id, r.amount, r.status, r.created_at, o.amount AS op_amount, o.refunded_amount, o.client_id, o.mode
+           FROM refunds r JOIN operations o ON o.id = r.operation_id WHERE r.id = $1`,
+        [refundId],
       );
+      const c = cur.rows[0];
+      row = c;
+      op = { amount: c.op_amount, refunded_amount: c.refunded_amount, client_id: c.client_id, mode: c.mode };
     } else {
-      op = await tx.query<{ amount: number; refunded_amount: number; client_id: number; mode: Mode }>(
-        `UPDATE operations SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
-                updated_at = now()
-          WHERE id = $1 AND status IN ('paid', 'partially_refunded')
-          RETURNING amount, refunded_amount, client_id, mode`,
-        [opId],
-      );
+      row = settled;
+      op = (await tx.query<typeof op>(
+        outcome.status === 'failed'
+          // The money did not move: give the amount back. The status follows what is still refunded or
+          // reserved (a refund pending since it was made counted as refunded meanwhile).
+          ? `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now(),
+                    status = CASE WHEN status NOT IN ('paid', 'partially_refunded', 'refunded') THEN status
+                                  WHEN refunded_amount - $2 >= amount THEN 'refunded'
+                                  WHEN refunded_amount - $2 > 0 THEN 'partially_refunded' ELSE 'paid' END
+              WHERE id = $1 RETURNING amount, refunded_amount, client_id, mode`
+          : `UPDATE operations SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
+                    updated_at = now()
+              WHERE id = $1 AND status IN ('paid', 'partially_refunded', 'refunded')
+              RETURNING amount, refunded_amount, client_id, mode`,
+        outcome.status === 'failed' ? [row.operation_id, row.amount] : [row.operation_id],
+      )).rows[0];
+      if (outcome.status === 'completed') {
+        await appendEvent(tx, {
+          clientId: op.client_id, mode: op.mode, type: 'payment.refunded',
+          data: {
+            operation_id: row.operation_id, refund_id: refundId, amount: Number(row.amount),
+            refunded_total: op.refunded_amount, remaining_refundable: op.amount - op.refunded_amount,
+          },
+        });
+      }
     }
-    const o = op.rows[0];
     const result: RefundResult = {
-      refund_id: refundId, operation_id: opId, status: outcome.status, amount,
-      refunded_total: o.refunded_amount, remaining_refundable: o.amount - o.refunded_amount, created_at: rf.rows[0].created_at,
+      refund_id: refundId, operation_id: row.operation_id, status: row.status, amount: Number(row.amount),
+      refunded_total: op.refunded_amount, remaining_refundable: op.amount - op.refunded_amount, created_at: row.created_at,
     };
-    if (outcome.status === 'completed') {
-      await appendEvent(tx, {
-        clientId: o.client_id, mode: o.mode, type: 'payment.refunded',
-        data: { operation_id: opId, refund_id: refundId, amount, refunded_total: o.refunded_amount, remaining_refundable: o.amount - o.refunded_amount },
-      });
-    }
     if (inTx) await inTx(tx, result);
     return result;
   });

@@ -50,7 +50,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       const p = principal(req);
       requirePermission(p, 'payments.create');
       const op = await createQr(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'cabinet',
+        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toQrCreated(o)),
       }, { amount: req.body.amount, comment: req.body.description });
       return reply.status(201).send(toQrCreated(op));
@@ -68,7 +68,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       const p = principal(req);
       requirePermission(p, 'payments.create');
       const op = await createInvoice(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'cabinet',
+        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
       }, { phone: req.body.phone, amount: req.body.amount, comment: req.body.description });
       return reply.status(201).send(toInvoiceCreated(op));
@@ -97,7 +97,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       const p = principal(req);
       requirePermission(p, 'payments.refund');
       const r = await refundPayment(deps, {
-        clientId: p.clientId, mode: p.mode,
+        clientId: p.clientId, mode: p.mode, requestKey: req.idempotency?.requestKey,
         inTx: req.idempotency ? (tx, res) => req.idempotency!.saveInTx(tx, 201, res) : undefined,
       }, { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason });
       return reply.status(201).send(r);

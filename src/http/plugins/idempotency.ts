@@ -16,6 +16,13 @@ import type { RouteConfig } from '../route.ts';
 const LEASE_S = 60;
 
 export interface IdempotencyHandle {
+  /** The key with the method and path it is scoped to, for records that must know which request made them. */
+  readonly requestKey: string;
+  /**
+   * A stable id of this request (same client, mode, path, key and body) for the provider, which answers a
+   * repeated id with what the first made: a retry after a lost answer gets that QR or invoice, not a second.
+   */
+  readonly requestId: string;
   /** Stores the final response in the caller's transaction. */
   saveInTx(tx: Queryable, status: number, body: unknown): Promise<void>;
   /** The same, as one statement to embed (a CTE) in the caller's own statement; placeholders start after `offset`. */
@@ -104,6 +111,8 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     }
     req.idempotency = {
       scope,
+      requestKey: `${req.method} ${scope[3]} ${key}`,
+      requestId: `rq_${createHash('sha256').update(`${scope.join('|')}|${fp}`).digest('hex').slice(0, 32)}`,
       saved: false,
       saveStatement(offset, status, body) {
         this.saved = true;

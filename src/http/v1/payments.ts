@@ -26,7 +26,7 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
     handler: async (req) => {
       const p = principal(req);
       const op = await createQr(deps, {
-        clientId: p.clientId, mode: p.mode, source: 'v1',
+        clientId: p.clientId, mode: p.mode, source: 'v1', requestId: req.idempotency?.requestId,
         // The v1 envelope is what a replay must answer, so that is what is stored with the operation.
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toQrCreated(o))),
       }, { amount: req.body.amount }, V1_QR_LIFETIME_S);
@@ -51,7 +51,7 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
     handler: async (req) => {
       const p = principal(req);
       const op = await createInvoice(deps, {
-        clientId: p.clientId, mode: p.mode, source: 'v1',
+        clientId: p.clientId, mode: p.mode, source: 'v1', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toInvoiceCreated(o))),
       }, req.body);
       return ok(toInvoiceCreated(op));
@@ -87,7 +87,7 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       checkAmount(amount, max, 'items');
       const op = await findBySeq(deps.db, p.clientId, p.mode, parseSeq(req.body.operation_id));
       const r = await refundPayment(deps, {
-        clientId: p.clientId, mode: p.mode,
+        clientId: p.clientId, mode: p.mode, requestKey: req.idempotency?.requestKey,
         inTx: (tx, res) => req.idempotency!.saveInTx(tx, 200, ok(toRefund(res, op.seq))),
       }, { operation_id: op.id, amount });
       return ok(toRefund(r, op.seq));

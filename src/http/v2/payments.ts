@@ -35,7 +35,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) => {
       const p = principal(req);
       const op = await createQr(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api',
+        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
         alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row)),
       }, req.body);
       return reply.status(201).send(toQrCreated(op));
@@ -59,7 +59,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) => {
       const p = principal(req);
       const op = await createInvoice(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api',
+        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
         alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
       }, req.body);
       return reply.status(201).send(toInvoiceCreated(op));
@@ -95,7 +95,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     schema: { tags, summary: 'Refund a paid payment, fully or in part', body: RefundBody, response: { 201: RefundResult } },
     handler: async (req, reply) => {
       const p = principal(req);
-      const r = await refundPayment(deps, { clientId: p.clientId, mode: p.mode, inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res) }, req.body);
+      const r = await refundPayment(deps, { clientId: p.clientId, mode: p.mode, requestKey: req.idempotency?.requestKey, inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res) }, req.body);
       return reply.status(201).send(r);
     },
   });

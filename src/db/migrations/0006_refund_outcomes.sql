@@ -1,0 +1,23 @@
+-- A refund whose outcome is unknown (the provider timed out or failed after it may have acted) stays
+-- `pending` with its amount reserved, and is sent again under the same refund id until the provider gives
+-- a final answer; the provider treats a repeated refund id as the same refund (docs/provider-gateway.md).
+-- request_key ties a refund to the Idempotency-Key that created it, so a retry that takes over a dead
+-- request's key continues that refund instead of making a second one (not unique: keys live 24 h and
+-- may then be used again).
+ALTER TABLE refunds ADD COLUMN request_key text,
+  ADD COLUMN attempts int NOT NULL DEFAULT 0,
+  ADD COLUMN next_attempt_at timestamptz;
+CREATE INDEX refunds_request_key_idx ON refunds (client_id, mode, request_key) WHERE request_key IS NOT NULL;
+CREATE INDEX refunds_retry_idx ON refunds (next_attempt_at) WHERE status = 'pending';
+-- Refunds left pending before this migration are retried too.
+UPDATE refunds SET next_attempt_at = now() WHERE status = 'pending';
+
+-- The sandbox's refund ledger, one row per refund id, so a refund sent twice moves the money once.
+CREATE TABLE sandbox_refunds (
+  id text PRIMARY KEY,
+  ref text NOT NULL,
+  amount bigint NOT NULL,
+  status text NOT NULL,
+  provider_ref text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);

@@ -1,0 +1,27 @@
+// The refund retry job: a refund left pending (the provider's answer was lost, or it said pending, or the
+// request that made it died) is sent again under its own refund id, which the provider answers as the
+// same refund, until it is completed or failed. Due rows are claimed by pushing their next attempt out
+// (FOR UPDATE SKIP LOCKED, so several workers split them), backing off from 30 s to an hour; a refund
+// is never given up on, because only the provider knows whether its money moved.
+import type { Deps, Mode } from '../deps.ts';
+import { findOperation } from '../domain/payments/operations.ts';
+import { sendRefund } from '../domain/payments/refund.ts';
+
+export async function retryPendingRefunds(deps: Deps, batch = 50, onError?: (err: unknown, refundId: string) => void): Promise<number> {
+  const due = await deps.db.query<{ id: string; operation_id: string; amount: number; client_id: number; mode: Mode }>(
+    `UPDATE refunds SET attempts = attempts + 1,
+            next_attempt_at = now() + make_interval(secs => LEAST(3600, 30 * power(2, LEAST(attempts, 7))))
+      WHERE id IN (SELECT id FROM refunds WHERE status = 'pending' AND next_attempt_at <= now()
+                    ORDER BY next_attempt_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+      RETURNING id, operation_id, amount, client_id, mode`,
+  );
+  for (const r of due.rows) {
+    try {
+      const op = await findOperation(deps.db, r.client_id, r.mode, r.operation_id);
+      await sendRefund(deps, op, r.id, Number(r.amount), { first: false });
+    } catch (err) {
+      onError?.(err, r.id); // still pending: the next attempt is already scheduled
+    }
+  }
+  return due.rows.length;
+}
