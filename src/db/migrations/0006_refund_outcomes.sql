@@ -9,8 +9,9 @@ ALTER TABLE refunds ADD COLUMN request_key text,
   ADD COLUMN next_attempt_at timestamptz;
 CREATE INDEX refunds_request_key_idx ON refunds (client_id, mode, request_key) WHERE request_key IS NOT NULL;
 CREATE INDEX refunds_retry_idx ON refunds (next_attempt_at) WHERE status = 'pending';
--- Refunds left pending before this migration are retried too.
-UPDATE refunds SET next_attempt_at = now() WHERE status = 'pending';
+-- Refunds left pending before this migration are NOT retried (next_attempt_at stays null): they were sent
+-- without a refund id, so sending one now would be a second refund. docs/operations.md says how to find
+-- and settle them by hand.
 
 -- The sandbox's refund ledger, one row per refund id, so a refund sent twice moves the money once.
 CREATE TABLE sandbox_refunds (
