@@ -15,6 +15,16 @@ afterAll(() => t.close());
 const cancel = (apiKey: string, token: string) => t.app.inject({ method: 'POST', url: `/v2/payment-links/${token}/cancel`, headers: key(apiKey) });
 
 describe('GET /v2/checkout/{token}', () => {
+  it('visitors opening one link at the same moment each get their own QR (no lock conflict)', async () => {
+    // Each opening inserts a checkout_operations row (its foreign key takes KEY SHARE on the link) and then
+    // locks the link: FOR UPDATE there deadlocked two openings on PostgreSQL; FOR NO KEY UPDATE does not.
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey, { allow_repeat: true });
+    const res = await Promise.all(Array.from({ length: 12 }, () => new Browser(t.app).get(`/v2/checkout/${link.token}`)));
+    expect(res.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    expect(new Set(res.map((r) => r.json().qr.operation_id)).size).toBe(12);
+  });
+
   it('answers link data, a QR and branding, with no merchant internals', async () => {
     const m = await newMerchant(t.app, { name: 'Кофейня Алма' });
     await t.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(m), payload: { brand_color: '#1A7F5A', support_email: 'help@alma.kz' } });

@@ -71,7 +71,7 @@ export async function findLink(db: Queryable, clientId: number, mode: Mode, rawT
   const token = normalizeToken(rawToken);
   if (!token) throw notFound(rawToken);
   const r = await db.query<Link>(
-    `SELECT ${LINK_COLUMNS} FROM payment_links WHERE token = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${LINK_COLUMNS} FROM payment_links WHERE token = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR NO KEY UPDATE' : ''}`,
     [token, clientId, mode],
   );
   if (!r.rows[0]) throw notFound(rawToken);

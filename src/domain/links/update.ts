@@ -85,7 +85,7 @@ export async function cancelLink(deps: Deps, scope: Scope, rawToken: string): Pr
 /** Locks the link in the operation's transaction and refuses when it stopped being active meanwhile. */
 export async function lockActive(tx: Queryable, token: string, refuse: (status: string) => AppError): Promise<void> {
   const r = await tx.query<{ status: string; due: boolean }>(
-    `SELECT status, expires_at <= now() AS due FROM payment_links WHERE token = $1 FOR UPDATE`,
+    `SELECT status, expires_at <= now() AS due FROM payment_links WHERE token = $1 FOR NO KEY UPDATE`,
     [token],
   );
   const row = r.rows[0];
