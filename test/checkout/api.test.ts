@@ -15,6 +15,32 @@ afterAll(() => t.close());
 const cancel = (apiKey: string, token: string) => t.app.inject({ method: 'POST', url: `/v2/payment-links/${token}/cancel`, headers: key(apiKey) });
 
 describe('GET /v2/checkout/{token}', () => {
+  it('a one-time link paid at the provider while nobody polled is not paid a second time', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey);
+    const first = (await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json();
+    await payAtProvider(t, first.qr.operation_id); // the payer paid and closed the tab: Tolem was not told
+    const second = await new Browser(t.app).get(`/v2/checkout/${link.token}`);
+    expect(second.statusCode).toBe(409);
+    expect(errorOf(second).code).toBe('payment_link_already_paid');
+    const ops = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE link_token = $1', [link.token]);
+    expect(ops.rows).toEqual([{ status: 'paid' }]);
+  });
+
+  it('a link allowing repeats records the paid QR it replaces, then issues the next', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey, { allow_repeat: true });
+    const payer = new Browser(t.app);
+    const first = (await payer.get(`/v2/checkout/${link.token}`)).json();
+    await payAtProvider(t, first.qr.operation_id);
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [first.qr.operation_id]);
+    const next = await payer.get(`/v2/checkout/${link.token}`);
+    expect(next.statusCode).toBe(200);
+    expect(next.json().qr.operation_id).not.toBe(first.qr.operation_id);
+    const paid = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE id = $1', [first.qr.operation_id]);
+    expect(paid.rows[0].status).toBe('paid');
+  });
+
   it('visitors opening one link at the same moment each get their own QR (no lock conflict)', async () => {
     // Each opening inserts a checkout_operations row (its foreign key takes KEY SHARE on the link) and then
     // locks the link: FOR UPDATE there deadlocked two openings on PostgreSQL; FOR NO KEY UPDATE does not.

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, key, newMerchant } from '../helpers/factories.ts';
-import { connectLive } from '../helpers/payments.ts';
+import { connectLive, payAtProvider } from '../helpers/payments.ts';
 import { Browser, createLink, expireLinkClock } from '../links/helpers.ts';
 
 let t: TestApp;
@@ -127,6 +127,22 @@ describe('GET /checkout/{token}', () => {
 });
 
 describe('without JavaScript: plain forms, post/redirect/get', () => {
+  it('a payer who paid in the app and reloads in the QR\'s last minute sees the receipt, not a new QR', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey);
+    const payer = new Browser(t.app);
+    expect((await payer.get(`/checkout/${link.token}?lang=en`)).statusCode).toBe(200);
+    const opId = (await t.runtime.deps.db.query<{ id: string }>('SELECT id FROM operations WHERE link_token = $1', [link.token])).rows[0].id;
+    await payAtProvider(t, opId);
+    // With under a minute left, a reload would otherwise replace the QR with a fresh one.
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [opId]);
+    const again = await payer.get(`/checkout/${link.token}?lang=en`);
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('Payment received');
+    const ops = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE link_token = $1', [link.token]);
+    expect(ops.rows).toEqual([{ status: 'paid' }]);
+  });
+
   it('e-mail step, then the QR; a bad e-mail re-renders the form with an error', async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { email_required: true });

@@ -128,7 +128,38 @@ export async function openCheckout(deps: Deps, token: string, visitorId: string,
     const left = op ? op.expires_at.getTime() - deps.clock.now().getTime() : 0;
     if (op && op.status === 'created' && left >= REUSE_MIN_LEFT_S * 1000) return state;
   }
+  // Before a new QR: a QR already shown may have been paid, and nobody has told Tolem yet (a payer who
+  // closed the tab or has no JavaScript: only the page's poll and the expiry sweeper ask the provider).
+  // Learn it first, so a one-time link is not paid twice (a link allowing repeats takes another payment).
+  if ((await paidMeanwhile(deps, link, visitorId)) && !link.allow_repeat) {
+    const now = await findPublicLink(deps.db, token);
+    throw refusal(now) ?? new AppError('payment_link_already_paid', 'this payment link has already been paid');
+  }
   return { ...state, op: await issueFor(deps, link, visitorId, email) };
+}
+
+/** QRs asked about before a new one is issued: a one-time link's newest, or the visitor's own. */
+const OUTSTANDING_MAX = 5;
+
+/**
+ * Asks the provider about the QRs still waiting that a new QR would stand beside: every one of a one-time
+ * link (any of them paid makes the link paid), else this visitor's own. True when one of them turned out
+ * paid. A provider that does not answer holds nothing up: the poll and the sweeper ask again.
+ */
+async function paidMeanwhile(deps: Deps, link: Link, visitorId: string): Promise<boolean> {
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS_O} FROM operations o LEFT JOIN checkout_operations c ON c.operation_id = o.id
+      WHERE o.link_token = $1 AND o.client_id = $2 AND o.mode = $3 AND o.status = 'created'
+        AND ($4::boolean OR c.visitor_id = $5)
+      ORDER BY o.created_at DESC LIMIT ${OUTSTANDING_MAX}`,
+    [link.token, link.client_id, link.mode, !link.allow_repeat, visitorId],
+  );
+  let paid = false;
+  for (const op of r.rows) {
+    const now = await syncOperation(deps, op).catch(() => op);
+    paid ||= isPaid(now.status);
+  }
+  return paid;
 }
 
 /** Stores the payer's e-mail for this visitor (400 bad_email, param email), then opens the checkout. */

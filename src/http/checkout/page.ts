@@ -101,6 +101,12 @@ function pageRoutes(app: App, deps: Deps): void {
         const s = await openCheckout(deps, link.token, visitorId);
         return render(reply, 200, lang, s.link, s.op ? await qrState(s.op) : { kind: 'email' }, s.merchant);
       } catch (err) {
+        // Paid just now, learned while opening: if it was this visitor's QR, theirs is the receipt.
+        if (asAppError(err)?.code === 'payment_link_already_paid') {
+          const now = await findPublicLink(deps.db, link.token);
+          const own = await justPaid(now, visitorId, undefined);
+          if (own) return render(reply, 200, lang, now, { kind: 'paid', operationId: own.id });
+        }
         return failPage(reply, err, lang, link);
       }
     },
