@@ -60,6 +60,32 @@ describe('invoices', () => {
     expect(qrCancel.statusCode).toBe(409);
   });
 
+  it('a cancel that a concurrent read recorded first is still a success, and its replay too', async () => {
+    const m = await newMerchant(t.app);
+    const a = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
+    const sandbox = t.runtime.deps.providers.sandbox;
+    const original = sandbox.cancelInvoice;
+    // Right after the provider cancels, the merchant's own status read asks it and records the cancel.
+    sandbox.cancelInvoice = async (ref: string) => {
+      const ok = await original.call(sandbox, ref);
+      await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) });
+      return ok;
+    };
+    try {
+      const headers = { ...key(m.testKey), ...idem() };
+      const cancel = await t.app.inject({ method: 'POST', url: `/v2/invoices/${a.operation_id}/cancel`, headers });
+      expect(cancel.statusCode).toBe(200);
+      expect(cancel.json()).toEqual({ operation_id: a.operation_id, status: 'cancelled' });
+      const replay = await t.app.inject({ method: 'POST', url: `/v2/invoices/${a.operation_id}/cancel`, headers });
+      expect(replay.statusCode).toBe(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+    } finally {
+      sandbox.cancelInvoice = original;
+    }
+    const ev = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.cancelled', headers: key(m.testKey) })).json();
+    expect(ev.data).toHaveLength(1);
+  });
+
   it('another tenant cannot read or cancel an invoice', async () => {
     const m = await newMerchant(t.app);
     const other = await newMerchant(t.app);

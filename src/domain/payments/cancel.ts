@@ -31,6 +31,13 @@ export async function cancelInvoice(
   });
   if (!done) {
     const now = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
+    if (now.status === 'cancelled') {
+      // Our cancel went through, and a read that asked the provider meanwhile recorded it first: this
+      // is still the merchant's success, not a 409 to be replayed for the key.
+      const save = ctx.inTx;
+      if (save) await deps.db.tx((tx) => save(tx, now));
+      return now;
+    }
     throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${now.status}`);
   }
   return done;
