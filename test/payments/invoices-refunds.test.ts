@@ -86,6 +86,43 @@ describe('invoices', () => {
     expect(ev.data).toHaveLength(1);
   });
 
+  it('an invoice past Tolem\'s deadline is closed at the provider before it is expired', async () => {
+    const m = await newMerchant(t.app);
+    const a = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
+    // Tolem's deadline passes while the provider would still take the payment.
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [a.operation_id]);
+    const read = (await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })).json();
+    expect(read.status).toBe('expired');
+    const ref = (await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [a.operation_id])).rows[0].provider_ref;
+    expect(await t.runtime.deps.providers.sandbox.simulate(ref, 'pay')).toBe(false); // the customer can no longer pay it
+    const ev = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.expired', headers: key(m.testKey) })).json();
+    expect(ev.data.map((e: { data: { operation_id: string } }) => e.data.operation_id)).toEqual([a.operation_id]);
+  });
+
+  it('an invoice paid just as Tolem\'s deadline passed is recorded as paid', async () => {
+    const m = await newMerchant(t.app);
+    const a = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
+    const ref = (await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [a.operation_id])).rows[0].provider_ref;
+    const sandbox = t.runtime.deps.providers.sandbox;
+    const original = sandbox.getStatus;
+    // The provider still says waiting when asked, and the customer pays before the close reaches it.
+    let first = true;
+    sandbox.getStatus = async (r: string) => {
+      if (!first) return original.call(sandbox, r);
+      first = false;
+      const waiting = await original.call(sandbox, r);
+      await sandbox.simulate(ref, 'pay');
+      return waiting;
+    };
+    try {
+      await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [a.operation_id]);
+      const read = (await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })).json();
+      expect(read.status).toBe('paid');
+    } finally {
+      sandbox.getStatus = original;
+    }
+  });
+
   it('another tenant cannot read or cancel an invoice', async () => {
     const m = await newMerchant(t.app);
     const other = await newMerchant(t.app);

@@ -53,6 +53,14 @@ export async function applyProviderStatus(deps: Deps, op: Operation, ps: Provide
 export async function syncOperation(deps: Deps, op: Operation): Promise<Operation> {
   if (isFinal(op.status)) return op;
   const provider = providerFor(deps, op.mode);
-  const ps = await providerCall(deps, op.mode, op.provider_account_id, () => provider.getStatus(op.provider_ref));
+  const call = <T>(fn: () => Promise<T>) => providerCall(deps, op.mode, op.provider_account_id, fn);
+  let ps = await call(() => provider.getStatus(op.provider_ref));
+  // An invoice past Tolem's deadline that the provider would still let the customer pay is closed there
+  // before Tolem calls it expired: otherwise it could be paid afterwards, and an expired operation never
+  // becomes paid. If it was paid meanwhile, that wins. (A QR cannot be closed: Tolem asks for the same
+  // lifetime and keeps the earlier of the two deadlines.)
+  if (ps.status === 'waiting' && op.type === 'invoice' && op.expires_at.getTime() <= deps.clock.now().getTime()) {
+    if (!(await call(() => provider.cancelInvoice(op.provider_ref)))) ps = await call(() => provider.getStatus(op.provider_ref));
+  }
   return applyProviderStatus(deps, op, ps);
 }
