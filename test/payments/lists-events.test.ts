@@ -126,6 +126,23 @@ describe('GET /v2/events', () => {
     expect(errorOf(await get(m.testKey, '/v2/events?until=2026-13-45')).param).toBe('until');
   });
 
+  it('a time without a zone is UTC, whatever the server\'s time zone', async () => {
+    const m = await merchantWithEvents();
+    const newest = (await get(m.testKey, '/v2/events')).json().data[0];
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Almaty'; // UTC+5: read as local time, the instant would be 5 h earlier
+    try {
+      const bare = newest.created_at.replace(/Z$/, '');
+      const until = (await get(m.testKey, `/v2/events?until=${bare}`)).json().data;
+      expect(until[0].id).toBe(newest.id);
+      const since = (await get(m.testKey, `/v2/events?since=${bare}`)).json().data;
+      expect(since.map((e: { id: string }) => e.id)).toEqual([newest.id]);
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
   it('JWT reads live by default and test with ?mode=test; tenants are separate', async () => {
     const m = await merchantWithEvents();
     const live = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: bearer(m) })).json();

@@ -7,9 +7,11 @@ import { JOURNAL_EVENT_TYPES } from './types.ts';
 import type { JournalEvent } from './append.ts';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** A date and time with no zone: UTC, as every time of the API (JavaScript would read it as local time). */
+const NO_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 function parseInstant(value: string, param: 'since' | 'until'): Date {
-  const d = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value);
+  const d = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : NO_ZONE.test(value) ? `${value}Z` : value);
   if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
     throw new AppError('invalid_parameter', `${param} must be an ISO date or timestamp`, { param });
   }
