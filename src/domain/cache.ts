@@ -10,6 +10,16 @@ const MAX = 50_000;
 
 export class TtlCache<V> {
   private map = new Map<string, { v: V; until: number }>();
+  private evictions = 0;
+
+  /**
+   * Counts evictions. A read-through takes it before its query and passes it to `set`: a value read
+   * while an eviction happened may predate the change that caused it (the change commits, and notifies,
+   * while the query runs), so it is not cached.
+   */
+  get generation(): number {
+    return this.evictions;
+  }
 
   get(k: string): V | undefined {
     const e = this.map.get(k);
@@ -21,20 +31,24 @@ export class TtlCache<V> {
     return e.v;
   }
 
-  set(k: string, v: V): void {
+  set(k: string, v: V, readAt?: number): void {
+    if (readAt !== undefined && readAt !== this.evictions) return;
     if (this.map.size >= MAX) this.map.clear(); // crude but bounded; a miss only costs one query
     this.map.set(k, { v, until: Date.now() + TTL_MS });
   }
 
   delete(k: string): void {
+    this.evictions++;
     this.map.delete(k);
   }
 
   clear(): void {
+    this.evictions++;
     this.map.clear();
   }
 
   deletePrefix(prefix: string): void {
+    this.evictions++;
     for (const k of this.map.keys()) if (k.startsWith(prefix)) this.map.delete(k);
   }
 }

@@ -43,6 +43,15 @@ describe('POST /me/api-key/regenerate', () => {
     }
   });
 
+  it('regenerations at once all succeed and leave exactly one working key', async () => {
+    const m = await newMerchant(t.app);
+    const res = await Promise.all(Array.from({ length: 5 }, () =>
+      t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m), payload: { mode: 'test' } })));
+    expect(res.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const probes = await Promise.all(res.map((r) => t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(r.json().api_key) })));
+    expect(probes.filter((p) => p.statusCode === 200)).toHaveLength(1);
+  });
+
   it('regenerates the test key with {mode: "test"} and works without a body', async () => {
     const m = await newMerchant(t.app);
     const test = await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m), payload: { mode: 'test' } });

@@ -17,6 +17,9 @@ export interface IssuedKey {
 export async function issueApiKey(tx: Queryable, clientId: number, mode: Mode, caches?: Caches): Promise<IssuedKey> {
   const key = `kp_${mode}_${randomBase62(40)}`;
   const prefix = key.slice(0, PREFIX_LENGTH);
+  // Two regenerations at once queue here: otherwise the second revokes nothing (the first's revoke is
+  // not visible to it yet) and its insert breaks the one-active-key index, a 500.
+  await tx.query('SELECT 1 FROM clients WHERE id = $1 FOR NO KEY UPDATE', [clientId]);
   const revoked = await tx.query<{ key_hash: string }>(
     'UPDATE api_keys SET revoked_at = now() WHERE client_id = $1 AND mode = $2 AND revoked_at IS NULL RETURNING key_hash',
     [clientId, mode],
@@ -42,12 +45,13 @@ export async function findApiKey(db: Queryable, caches: Caches, key: string): Pr
   const hash = sha256Hex(key);
   const cached = caches.apiKeys.get(hash) as KeyOwner | undefined;
   if (cached) return cached;
+  const readAt = caches.apiKeys.generation;
   const r = await db.query<KeyOwner>(
     `SELECT k.id AS key_id, k.client_id, k.mode, k.prefix, c.plan
        FROM api_keys k JOIN clients c ON c.id = k.client_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [hash],
   );
-  if (r.rows[0]) caches.apiKeys.set(hash, r.rows[0]);
+  if (r.rows[0]) caches.apiKeys.set(hash, r.rows[0], readAt);
   return r.rows[0];
 }

@@ -107,12 +107,13 @@ export async function publicMerchant(deps: Pick<Deps, 'db' | 'caches'>, clientId
   const key = String(clientId);
   const cached = deps.caches.merchants.get(key) as PublicMerchant | undefined;
   if (cached) return cached;
+  const readAt = deps.caches.merchants.generation;
   const r = await deps.db.query<Branding & { name: string }>(
     `SELECT c.name, b.display_name, b.logo_url, b.brand_color, b.support_email
        FROM clients c LEFT JOIN branding b ON b.client_id = c.id WHERE c.id = $1`,
     [clientId],
   );
   const merchant = toPublicMerchant(r.rows[0]);
-  deps.caches.merchants.set(key, merchant);
+  deps.caches.merchants.set(key, merchant, readAt);
   return merchant;
 }

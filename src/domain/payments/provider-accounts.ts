@@ -46,12 +46,13 @@ export async function resolveProviderAccount(deps: Deps, clientId: number, mode:
   const cacheKey = `${clientId}:${mode}`;
   const cached = deps.caches.accounts.get(cacheKey) as ProviderAccount | undefined;
   if (cached) return cached;
+  const readAt = deps.caches.accounts.generation;
   const r = await deps.db.query<ProviderAccount>(
     `SELECT id, client_id, mode, driver, session_alive FROM provider_accounts
       WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,
     [clientId, mode],
   );
-  if (r.rows[0]) deps.caches.accounts.set(cacheKey, r.rows[0]);
+  if (r.rows[0]) deps.caches.accounts.set(cacheKey, r.rows[0], readAt);
   if (!r.rows[0]) throw new AppError('provider_not_connected', `no ${mode} provider account is connected; complete onboarding first`);
   return r.rows[0];
 }
