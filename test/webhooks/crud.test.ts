@@ -63,7 +63,9 @@ describe('POST /me/webhooks', () => {
     const own = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
     const w = await createHook(t.app, m, { url: URL_OK, events: ['webhook.test'], secret: own });
     expect(w.secret).toBe(own);
-    for (const secret of ['plain-secret-value-long-enough', 'whsec_!!!!', `whsec_${Buffer.alloc(8).toString('base64')}`]) {
+    const b64url = `whsec_${Buffer.alloc(32, 0xfb).toString('base64url')}`; // '-' and '_', no padding
+    const unpadded = `whsec_${Buffer.alloc(32, 7).toString('base64').replace(/=+$/, '')}`;
+    for (const secret of ['plain-secret-value-long-enough', 'whsec_!!!!', `whsec_${Buffer.alloc(8).toString('base64')}`, b64url, unpadded]) {
       const res = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events: ['webhook.test'], secret });
       expect(res.statusCode, secret).toBe(400);
       expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'secret' });
