@@ -92,6 +92,17 @@ function json<T>(name: string, v: string | undefined, dflt: T): T {
   }
 }
 
+/** Every issuer needs all four fields: without `audience` the id_token's audience would go unchecked. */
+function checkIssuers(list: OidcIssuer[]): OidcIssuer[] {
+  if (!Array.isArray(list)) throw new Error('OIDC_ISSUERS must be a JSON array');
+  for (const i of list) {
+    for (const f of ['name', 'issuer', 'audience', 'jwks_uri'] as const) {
+      if (typeof i?.[f] !== 'string' || !i[f]) throw new Error(`OIDC_ISSUERS: every issuer needs a non-empty "${f}"`);
+    }
+  }
+  return list;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int('PORT', env.PORT, 8080);
   const role = (env.ROLE ?? 'all') as Role;
@@ -127,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     partnerAutoApprove: bool(env.PARTNER_AUTO_APPROVE),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...json<Partial<RateLimits>>('RATE_LIMITS', env.RATE_LIMITS, {}) },
     trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust === 'true' ? true : trust,
-    oidcIssuers: json<OidcIssuer[]>('OIDC_ISSUERS', env.OIDC_ISSUERS, []),
+    oidcIssuers: checkIssuers(json<OidcIssuer[]>('OIDC_ISSUERS', env.OIDC_ISSUERS, [])),
     v1SunsetAt: sunset,
     pgPoolMax: int('PG_POOL_MAX', env.PG_POOL_MAX, 10),
     nodeEnv: env.NODE_ENV ?? 'development',

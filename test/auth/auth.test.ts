@@ -138,12 +138,24 @@ describe('OpenID Connect', () => {
     expect(me.email).toBe(email);
   });
 
+  it('an account registered with an id_token never logs in with a password, whatever the password', async () => {
+    const email = uniqueEmail('oidc-nopw');
+    const reg = await post('/auth/register', { name: 'OIDC Shop', provider: 'local', id_token: await issuer.sign({ sub: `sub-${email}`, email, email_verified: true }) });
+    expect(reg.statusCode).toBe(201);
+    // The text the dummy hash used to be made of (it was in the source) among them.
+    for (const password of ['tolem-timing-equaliser', 'anything-at-all-1', '']) {
+      const res = await post('/auth/login', { email, password });
+      expect(res.statusCode, password).toBe(password === '' ? 400 : 401);
+    }
+  });
+
   it('refuses tokens for another audience, expired, unverified e-mail, or signed by someone else', async () => {
     const email = uniqueEmail('oidc-bad');
     const bad = [
       await issuer.sign({ sub: 's', email, email_verified: true }, { aud: 'someone-else' }),
       await issuer.sign({ sub: 's', email, email_verified: true }, { exp: '-1m' }),
       await issuer.sign({ sub: 's', email, email_verified: false }),
+      await issuer.sign({ sub: 's', email }), // no email_verified claim at all
     ];
     const { privateKey } = await generateKeyPair('RS256');
     bad.push(await new SignJWT({ sub: 's', email }).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).setIssuer(issuer.url)

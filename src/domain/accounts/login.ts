@@ -37,7 +37,10 @@ export async function login(deps: Deps, input: LoginInput): Promise<TokenPair> {
       [input.email.toLowerCase()],
     );
     user = r.rows[0];
-    const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
+    // An account without a password (registered through OpenID Connect) never logs in with one. The
+    // dummy hash is checked all the same, so the time taken does not tell which e-mails exist.
+    const stored = user?.password_hash;
+    const ok = stored ? await verifyPassword(stored, input.password) : (await verifyPassword(await dummyHash(), input.password), false);
     if (!user || !ok) throw new AppError('invalid_credentials', 'e-mail or password is wrong');
   }
   const found = user;

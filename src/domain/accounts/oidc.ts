@@ -29,7 +29,9 @@ export async function verifyIdToken(config: Config, provider: string, idToken: s
       requiredClaims: ['sub', 'exp', 'iat'],
     });
     const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
-    if (!email || payload.email_verified === false) {
+    // Only an e-mail the issuer says it verified (some issuers send the claim as a string): an absent claim
+    // would let whoever controls an unverified address take it here.
+    if (!email || (payload.email_verified !== true && payload.email_verified !== 'true')) {
       throw new AppError('invalid_token', 'id_token carries no verified e-mail', { param: 'id_token' });
     }
     return { issuer: issuer.issuer, subject: payload.sub!, email };

@@ -1,4 +1,5 @@
 // argon2id at the OWASP minimum (19 MiB, t=2, p=1): hashing runs on libuv's pool, not the event loop.
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 const PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -14,6 +15,7 @@ export async function verifyPassword(stored: string | null, password: string): P
   }
 }
 
-// A hash to verify against when the e-mail is unknown, so timing does not reveal which e-mails exist.
+// A hash to verify against when there is no password to check, so timing does not reveal which e-mails
+// exist. Of a random value: no password is known to match it (the result is thrown away anyway).
 let dummy: Promise<string> | undefined;
-export const dummyHash = (): Promise<string> => (dummy ??= hashPassword('tolem-timing-equaliser'));
+export const dummyHash = (): Promise<string> => (dummy ??= hashPassword(randomBytes(32).toString('hex')));
