@@ -61,6 +61,24 @@ describe('error envelope', () => {
     expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'admin' });
   });
 
+  it('a NUL character in any text is 400 naming where, and nothing is stored', async () => {
+    const email = `nul-${Date.now()}@example.kz`;
+    const reg = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'a\u0000b', email, password: '0123456789' } });
+    expect(reg.statusCode).toBe(400);
+    expect(errorOf(reg)).toMatchObject({ code: 'invalid_parameter', param: 'name' });
+    const again = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'ab', email, password: '0123456789' } });
+    expect(again.statusCode).toBe(201); // the e-mail was not taken by a half-written account
+    const m = await newMerchant(t.app);
+    const qr = await t.app.inject({
+      method: 'POST', url: '/v2/qr', headers: { 'x-api-key': m.testKey, 'idempotency-key': `nul-${Date.now()}` },
+      payload: { amount: 100, items: [{ name: 'x\u0000', price: 100 }] },
+    });
+    expect(qr.statusCode).toBe(400);
+    expect(errorOf(qr).param).toBe('items.0.name');
+    const q = await t.app.inject({ method: 'GET', url: '/v2/events?type=%00', headers: { 'x-api-key': m.testKey } });
+    expect(errorOf(q)).toMatchObject({ code: 'invalid_parameter', param: 'type' });
+  });
+
   it('a URL with broken percent-encoding is a 400 envelope', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v2/qr/%FF' });
     expect(res.statusCode).toBe(400);
