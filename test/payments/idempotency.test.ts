@@ -34,6 +34,25 @@ describe('idempotency', () => {
     expect(await countOps(m.testKey)).toBe(1);
   });
 
+  it('another spelling of the same path is the same request', async () => {
+    const m = await newMerchant(t.app);
+    const k = randomUUID();
+    const first = await post(m.testKey, k, { amount: 700 });
+    for (const url of ['/v2/qr/', '/v2/qr?x=1']) {
+      const again = await post(m.testKey, k, { amount: 700 }, url);
+      expect(again.statusCode, url).toBe(201);
+      expect(again.headers['idempotent-replayed'], url).toBe('true');
+      expect(again.json().operation_id).toBe(first.json().operation_id);
+    }
+    const inv = (await post(m.testKey, randomUUID(), { phone: '+77012345678', amount: 100 }, '/v2/invoices')).json();
+    const ck = randomUUID();
+    const c1 = await post(m.testKey, ck, {}, `/v2/invoices/${inv.operation_id}/cancel`);
+    const c2 = await post(m.testKey, ck, {}, `/v2/invoices/${inv.operation_id.replace('_', '%5F')}/cancel`);
+    expect(c1.statusCode).toBe(200);
+    expect(c2.headers['idempotent-replayed']).toBe('true');
+    expect(await countOps(m.testKey)).toBe(2);
+  });
+
   it('the same key with a different body is 409 idempotency_conflict', async () => {
     const m = await newMerchant(t.app);
     const k = randomUUID();

@@ -68,6 +68,15 @@ function saveText(offset: number): string {
   return text;
 }
 
+/**
+ * The path as the route saw it: its pattern with the decoded parameters put back. `/v2/qr/`, `//v2/qr` or
+ * `/v2/invoices/op%5F1/cancel` reach the same route as their plain spelling, so they are the same request.
+ */
+function canonicalPath(req: FastifyRequest): string {
+  const params = (req.params ?? {}) as Record<string, string>;
+  return req.routeOptions.url!.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
+}
+
 export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
   const { db } = opts.deps;
   app.decorateRequest('idempotency', undefined);
@@ -80,7 +89,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
       throw new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { param: 'Idempotency-Key' });
     }
     const p = req.principal;
-    const scope = [p.clientId, p.mode, req.method, req.url.split('?')[0], key];
+    const scope = [p.clientId, p.mode, req.method, canonicalPath(req), key];
     const fp = fingerprint(req);
     // Relaxed commit: the claim becomes durable with the request's own final commit (see Db.relaxed);
     // other requests see it at once either way.
