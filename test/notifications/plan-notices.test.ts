@@ -52,6 +52,21 @@ describe('plan limit notifications', () => {
     expect((await notices(m)).map((n) => n.type)).toEqual(['plan.limit_reached', 'plan.limit_near']);
   });
 
+  it('two payments recorded at once that reach the limit together still send plan.limit_reached', async () => {
+    // Each transaction counts the other's payment only once it commits: without a lock both counted 29,
+    // and no later payment could send the notice (new live payments are refused at the limit).
+    for (let round = 0; round < 3; round++) {
+      const m = await newMerchant(t.app);
+      const accountId = await connectLive(t, m);
+      const { clientId } = await idsOf(t.runtime.deps.db, m);
+      await paidLive(clientId, accountId, 28);
+      const qrs = [await createQr(t.app, m.liveKey, 100), await createQr(t.app, m.liveKey, 100)];
+      for (const qr of qrs) await payAtProvider(t, qr.operation_id);
+      await Promise.all(qrs.map((qr) => t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.liveKey) })));
+      expect((await notices(m)).map((n) => n.type)).toContain('plan.limit_reached');
+    }
+  });
+
   it('test-mode payments and unlimited plans send nothing', async () => {
     const m = await newMerchant(t.app);
     const accountId = await connectLive(t, m);

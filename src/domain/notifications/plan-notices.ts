@@ -16,6 +16,14 @@ export const ENDING_NOTICE_DAYS = 3;
  */
 export async function noticePlanUsage(tx: Queryable, clientId: number, paidAt: Date): Promise<void> {
   const from = monthStart(paidAt);
+  const p = await tx.query<{ plan: string }>('SELECT plan FROM clients WHERE id = $1', [clientId]);
+  const limit = p.rows[0] ? PLAN_LIMITS[p.rows[0].plan] : null;
+  if (limit === null || limit === undefined) return;
+  // Payments recorded at once each see the other's row only after it commits: unserialized, two that
+  // reach the limit together both count one short, and no later payment can send the notice (new live
+  // payments are refused then). The client row queues them, and the count is a statement of its own so
+  // that it reads after the lock is granted (a statement sees what was committed when it began).
+  await tx.query('SELECT 1 FROM clients WHERE id = $1 FOR NO KEY UPDATE', [clientId]);
   const r = await tx.query<{ plan: string; used: number }>(
     `SELECT c.plan,
             (SELECT count(*)::int FROM operations o
@@ -24,8 +32,6 @@ export async function noticePlanUsage(tx: Queryable, clientId: number, paidAt: D
     [clientId, from],
   );
   const row = r.rows[0];
-  const limit = row ? PLAN_LIMITS[row.plan] : null;
-  if (!row || limit === null || limit === undefined) return;
   const month = from.toISOString().slice(0, 7);
   if (row.used >= limit) {
     await notify(tx, clientId, 'plan.limit_reached', 'Monthly limit reached',
