@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
-import { pay } from '../helpers/payments.ts';
+import { pay, payAtProvider } from '../helpers/payments.ts';
 import { expireDueLinks } from '../../src/domain/links/expire.ts';
 import { Browser, createLink, events, expireLinkClock } from './helpers.ts';
 
@@ -89,6 +89,19 @@ describe('PATCH /v2/payment-links/{token}', () => {
     }
     // The flip to expired seen by the refused PATCH was kept.
     expect((await read(m.testKey, expired.token)).status).toBe('expired');
+  });
+
+  it('refresh-qr on a one-time link whose QR was paid unseen is refused, and the payment recorded', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey);
+    const qr = (await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json().qr;
+    await payAtProvider(t, qr.operation_id); // the payer closed the page: nobody told Tolem
+    const r = await action(m.testKey, link.token, 'refresh-qr');
+    expect(r.statusCode).toBe(409);
+    expect(errorOf(r).code).toBe('payment_link_immutable');
+    expect(await read(m.testKey, link.token)).toMatchObject({ status: 'paid', paid_count: 1 });
+    const ops = await t.runtime.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM operations WHERE link_token = $1', [link.token]);
+    expect(ops.rows[0].n).toBe(1);
   });
 
   it('turning repeats off on a link that took payments makes it paid', async () => {

@@ -12,6 +12,7 @@ import { checkEmail } from './input.ts';
 import { expireIfDue, findPublicLink, isToken, LINK_COLUMNS, notFound, type Link } from './links.ts';
 import { issueLinkQr, SHOWN_QR_COLUMNS, type ShownQr } from './qr.ts';
 import { lockActive } from './update.ts';
+import { paidMeanwhile } from './paid-meanwhile.ts';
 
 const OP_COLUMNS_O = OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ');
 
@@ -138,29 +139,6 @@ export async function openCheckout(deps: Deps, token: string, visitorId: string,
   return { ...state, op: await issueFor(deps, link, visitorId, email) };
 }
 
-/** QRs asked about before a new one is issued: a one-time link's newest, or the visitor's own. */
-const OUTSTANDING_MAX = 5;
-
-/**
- * Asks the provider about the QRs still waiting that a new QR would stand beside: every one of a one-time
- * link (any of them paid makes the link paid), else this visitor's own. True when one of them turned out
- * paid. A provider that does not answer holds nothing up: the poll and the sweeper ask again.
- */
-async function paidMeanwhile(deps: Deps, link: Link, visitorId: string): Promise<boolean> {
-  const r = await deps.db.query<Operation>(
-    `SELECT ${OP_COLUMNS_O} FROM operations o LEFT JOIN checkout_operations c ON c.operation_id = o.id
-      WHERE o.link_token = $1 AND o.client_id = $2 AND o.mode = $3 AND o.status = 'created'
-        AND ($4::boolean OR c.visitor_id = $5)
-      ORDER BY o.created_at DESC LIMIT ${OUTSTANDING_MAX}`,
-    [link.token, link.client_id, link.mode, !link.allow_repeat, visitorId],
-  );
-  let paid = false;
-  for (const op of r.rows) {
-    const now = await syncOperation(deps, op).catch(() => op);
-    paid ||= isPaid(now.status);
-  }
-  return paid;
-}
 
 /** Stores the payer's e-mail for this visitor (400 bad_email, param email), then opens the checkout. */
 export async function setVisitorEmail(deps: Deps, token: string, visitorId: string, raw: unknown): Promise<CheckoutState> {

@@ -8,6 +8,7 @@ import type { Operation } from '../payments/operations.ts';
 import { checkDescription, checkExpiresIn, checkRedirectUrl } from './input.ts';
 import { eventToken, findLink, LINK_COLUMNS, type Link } from './links.ts';
 import { issueLinkQr } from './qr.ts';
+import { paidMeanwhile } from './paid-meanwhile.ts';
 
 export interface LinkPatch {
   description?: string;
@@ -102,8 +103,13 @@ export async function refreshLinkQr(
   rawToken: string,
   inTx?: (tx: Queryable, link: Link, op: Operation) => Promise<void>,
 ): Promise<{ link: Link; op: Operation }> {
-  const link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
+  let link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
   if (link.status !== 'active') throw immutable(link);
+  // A one-time link whose QR was paid unseen is paid: a new QR for the counter would take a second payment.
+  if (!link.allow_repeat && (await paidMeanwhile(deps, link, null))) {
+    link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
+    if (link.status !== 'active') throw immutable(link);
+  }
   let cycled = link;
   const op = await issueLinkQr(deps, link, {
     visitorId: null,

@@ -1,0 +1,35 @@
+// Before a new QR of a link is issued (a checkout opening, the merchant's refresh-qr), the QRs already
+// out are asked about: a payment nobody has told Tolem of yet (the payer closed the page before its poll
+// saw it; only the poll and the expiry sweeper ask the provider) is recorded first, so a one-time link is
+// not paid twice.
+import type { Deps } from '../../deps.ts';
+import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
+import { isPaid } from '../payments/state.ts';
+import { syncOperation } from '../payments/sync.ts';
+import type { Link } from './links.ts';
+
+const OP_COLUMNS_O = OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ');
+
+/** QRs asked about before a new one is issued: a one-time link's newest, or the visitor's own. */
+const OUTSTANDING_MAX = 5;
+
+/**
+ * Asks the provider about the QRs still waiting that a new QR would stand beside: every one of a one-time
+ * link (any of them paid makes the link paid), else this visitor's own. True when one of them turned out
+ * paid. A provider that does not answer holds nothing up: the poll and the sweeper ask again.
+ */
+export async function paidMeanwhile(deps: Deps, link: Link, visitorId: string | null): Promise<boolean> {
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS_O} FROM operations o LEFT JOIN checkout_operations c ON c.operation_id = o.id
+      WHERE o.link_token = $1 AND o.client_id = $2 AND o.mode = $3 AND o.status = 'created'
+        AND ($4::boolean OR c.visitor_id = $5)
+      ORDER BY o.created_at DESC LIMIT ${OUTSTANDING_MAX}`,
+    [link.token, link.client_id, link.mode, !link.allow_repeat, visitorId],
+  );
+  let paid = false;
+  for (const op of r.rows) {
+    const now = await syncOperation(deps, op).catch(() => op);
+    paid ||= isPaid(now.status);
+  }
+  return paid;
+}
