@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Registry } from 'prom-client';
 import type { Deps } from './deps.ts';
 import { ulidSource } from './domain/ids.ts';
-import { nulCharAt, validatorCompiler } from './http/validation.ts';
+import { badTextAt, validatorCompiler } from './http/validation.ts';
 import { errorsPlugin, sendError } from './http/plugins/errors.ts';
 import { AppError } from './errors.ts';
 import { authPlugin } from './http/plugins/auth.ts';
@@ -69,8 +69,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   app.addHook('preValidation', async (req) => {
     if (req.body === undefined && req.routeOptions.schema?.body && req.method !== 'GET') req.body = {};
     for (const part of [req.body, req.query, req.params]) {
-      const at = nulCharAt(part);
-      if (at !== undefined) throw new AppError('invalid_parameter', 'text must not contain the NUL character (\\u0000)', { param: at || undefined });
+      const bad = badTextAt(part);
+      if (bad) throw new AppError('invalid_parameter', `${bad.path || 'the body'} ${bad.why}`, { param: bad.path || undefined });
     }
   });
   app.addHook('onRequest', async (req, reply) => {

@@ -16,21 +16,32 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return ajv.compile(schema as object) as never;
 };
 
+/** Deeper than any request of the API needs; deep enough nesting would overflow recursive JSON code. */
+export const MAX_DEPTH = 32;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
- * Where a parsed request part holds a string with a NUL character: PostgreSQL text cannot store one, so
- * it would otherwise surface as a 500 at the first write. Iterative, so deep nesting cannot overflow the
- * stack. Returns the dotted path of the first one, or undefined.
+ * The first text in a parsed request part that Tolem could not store or handle, with where it is (dotted
+ * path) and why: a NUL character or a lone surrogate (PostgreSQL text and jsonb refuse both, and only at
+ * the first write, as a 500), or nesting deeper than MAX_DEPTH. Iterative, so no input overflows the stack.
  */
-export function nulCharAt(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, '']];
+export function badTextAt(value: unknown): { path: string; why: string } | undefined {
+  const stack: [unknown, string, number][] = [[value, '', 0]];
+  const check = (s: string, path: string) =>
+    s.includes('\u0000') ? { path, why: 'must not contain the NUL character (\\u0000)' }
+      : LONE_SURROGATE.test(s) ? { path, why: 'must be well-formed Unicode (a lone surrogate)' } : undefined;
   while (stack.length) {
-    const [v, path] = stack.pop()!;
+    const [v, path, depth] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return path;
+      const bad = check(v, path);
+      if (bad) return bad;
     } else if (v && typeof v === 'object') {
+      if (depth >= MAX_DEPTH) return { path, why: `nests deeper than ${MAX_DEPTH} levels` };
       for (const [k, child] of Object.entries(v)) {
-        if (k.includes('\u0000')) return path ? `${path}.${k}` : k;
-        stack.push([child, path ? `${path}.${k}` : k]);
+        const at = path ? `${path}.${k}` : k;
+        const bad = check(k, at);
+        if (bad) return bad;
+        stack.push([child, at, depth + 1]);
       }
     }
   }

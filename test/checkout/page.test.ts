@@ -127,6 +127,18 @@ describe('GET /checkout/{token}', () => {
 });
 
 describe('without JavaScript: plain forms, post/redirect/get', () => {
+  it('a form route posted JSON of other shapes answers its page, never a 500', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey, { email_required: true });
+    const payer = new Browser(t.app);
+    await payer.get(`/checkout/${link.token}?lang=en`);
+    for (const payload of [{ email: 5 }, {}, { email: ['a@b.kz'] }, { lang: 7, email: true }]) {
+      const res = await payer.post(`/checkout/${link.token}/email`, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    }
+  });
+
   it('a payer who paid in the app and reloads in the QR\'s last minute sees the receipt, not a new QR', async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey);

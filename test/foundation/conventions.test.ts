@@ -79,6 +79,22 @@ describe('error envelope', () => {
     expect(errorOf(q)).toMatchObject({ code: 'invalid_parameter', param: 'type' });
   });
 
+  it('a lone surrogate, or nesting past 32 levels, is 400 before the provider is asked', async () => {
+    const m = await newMerchant(t.app);
+    const headers = () => ({ 'x-api-key': m.testKey, 'idempotency-key': `bad-${Math.random()}` });
+    const qr = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: headers(), payload: { amount: 100, items: [{ name: '\ud800', price: 100 }] } });
+    expect(errorOf(qr)).toMatchObject({ code: 'invalid_parameter', param: 'items.0.name' });
+    const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`; // written out: the test's own JSON.stringify would overflow
+    const link = await t.app.inject({
+      method: 'POST', url: '/v2/payment-links', headers: { ...headers(), 'content-type': 'application/json' },
+      payload: `{"amount":100,"description":"x","metadata":{"a":${deep}}}`,
+    });
+    expect(link.statusCode).toBe(400);
+    expect(errorOf(link).code).toBe('invalid_parameter');
+    const list = (await t.app.inject({ method: 'GET', url: '/v2/payments', headers: { 'x-api-key': m.testKey } })).json();
+    expect(list.data).toHaveLength(0);
+  });
+
   it('a URL with broken percent-encoding is a 400 envelope', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v2/qr/%FF' });
     expect(res.statusCode).toBe(400);

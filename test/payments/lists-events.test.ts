@@ -124,6 +124,9 @@ describe('GET /v2/events', () => {
     expect((await get(m.testKey, '/v2/events?until=2020-01-01')).json().data).toHaveLength(0);
     expect(errorOf(await get(m.testKey, '/v2/events?since=yesterday')).param).toBe('since');
     expect(errorOf(await get(m.testKey, '/v2/events?until=2026-13-45')).param).toBe('until');
+    // Years the stores cannot take: 400, not 500.
+    expect(errorOf(await get(m.testKey, '/v2/events?since=0000-01-01')).param).toBe('since');
+    expect(errorOf(await get(m.testKey, `/v2/events?until=${encodeURIComponent('9999-12-31T23:00:00-14:00')}`)).param).toBe('until');
   });
 
   it('a time without a zone is UTC, whatever the server\'s time zone', async () => {

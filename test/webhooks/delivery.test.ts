@@ -174,6 +174,21 @@ describe('a real delivery', () => {
     }
   });
 
+  it('a binary error body (NUL bytes) is recorded like any failure, not retried unrecorded', async () => {
+    const { clientId, hook } = await setup();
+    rx.setHandler(() => ({ status: 500, body: '\u001f\u008b\u0008\u0000gzip\u0000\ud800 page' }));
+    try {
+      await emit(t, clientId, 'payment.completed');
+      await settle(clientId);
+    } finally {
+      rx.setHandler(() => 200);
+    }
+    const [d] = await deliveriesOf(t, hook.id);
+    expect(d).toMatchObject({ status: 'failed', attempts: 5, last_status: 500 });
+    expect(d.last_error).toMatch(/^HTTP 500: /);
+    expect(d.last_error).not.toContain('\u0000');
+  });
+
   it('a 3xx is a failure and the redirect is not followed', async () => {
     const { clientId, hook } = await setup(['payment.completed'], rx.url.replace('/hook', '/moved'));
     const target = rx.url.replace('/hook', '/target');

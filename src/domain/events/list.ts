@@ -12,7 +12,8 @@ const NO_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 function parseInstant(value: string, param: 'since' | 'until'): Date {
   const d = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : NO_ZONE.test(value) ? `${value}Z` : value);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
+  // Years 1 to 9999 only: what both stores take (JavaScript reads year 0 and years past 9999 too).
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
     throw new AppError('invalid_parameter', `${param} must be an ISO date or timestamp`, { param });
   }
   // until=2026-11-22 means the whole of that day.

@@ -32,9 +32,11 @@ export const isSuccess = (status: number) => status >= 200 && status < 300;
 
 /** Short text of a failed attempt, for last_error. */
 export function failureText(r: OutboundResult): string {
-  if (r.status === 0) return (r.error ?? 'no response').slice(0, 300);
+  if (r.status === 0) return (r.error ?? 'no response').replace(/\u0000/g, '').slice(0, 300);
   const kind = r.status >= 300 && r.status < 400 ? ' (redirects are not followed)' : '';
-  const snippet = r.body.replace(/\s+/g, ' ').trim().slice(0, 120);
+  // A receiver's body may be binary (a compressed error page): control characters, NUL among them, which
+  // PostgreSQL text refuses (the attempt could then never be recorded), and broken surrogates go.
+  const snippet = r.body.replace(/[\u0000-\u001f\u007f\ufffd]+|\s+/g, ' ').replace(/[\uD800-\uDFFF]/g, '').trim().slice(0, 120);
   return `HTTP ${r.status}${kind}${snippet ? `: ${snippet}` : ''}`;
 }
 

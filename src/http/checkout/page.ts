@@ -23,6 +23,12 @@ const Params = Type.Object({ token: Type.String() });
 const PageQuery = Type.Object({ lang: Type.Optional(Type.String()), op: Type.Optional(Type.String({ maxLength: 64 })) });
 type Form = Record<string, string | undefined>;
 
+/** The text fields of a posted form. The routes also parse JSON; anything but a string is no answer. */
+const formOf = (body: unknown): Form =>
+  body && typeof body === 'object' && !Array.isArray(body)
+    ? Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string'))
+    : {};
+
 export function checkoutPageRoutes(app: App, deps: Deps): void {
   app.register(async (sub: FastifyInstance) => {
     sub.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
@@ -38,7 +44,7 @@ export function checkoutPageRoutes(app: App, deps: Deps): void {
 }
 
 function langOf(req: FastifyRequest): Lang {
-  const q = (req.query as Form | undefined)?.lang ?? (req.body as Form | undefined)?.lang;
+  const q = (req.query as Form | undefined)?.lang ?? formOf(req.body).lang;
   return pickLang(q, req.headers['accept-language']);
 }
 
@@ -122,7 +128,7 @@ function pageRoutes(app: App, deps: Deps): void {
     act: (link: Link, form: Form, visitorId: string) => Promise<string | void>,
     rescue?: (err: unknown, link: Link, lang: Lang, form: Form) => Promise<unknown> | undefined,
   ) {
-    const form = (req.body ?? {}) as Form;
+    const form = formOf(req.body);
     const lang = langOf(req);
     const link = await findPublicLink(deps.db, req.params.token);
     let opId: string | void;
