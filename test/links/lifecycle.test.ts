@@ -44,6 +44,13 @@ describe('PATCH /v2/payment-links/{token}', () => {
     // An empty PATCH changes nothing and writes no event.
     expect((await patch(m.testKey, link.token, {})).json()).toEqual(b);
     expect(await events(t.app, m.testKey, 'payment_link.updated')).toHaveLength(1);
+    // Values sent as they already are change nothing either; a mix reports only what changed.
+    expect((await patch(m.testKey, link.token, { description: 'Новое описание', allow_repeat: true, success_url: null })).json()).toEqual(b);
+    expect(await events(t.app, m.testKey, 'payment_link.updated')).toHaveLength(1);
+    await patch(m.testKey, link.token, { description: 'Новое описание', cancel_url: null });
+    const mixed = await events(t.app, m.testKey, 'payment_link.updated');
+    expect(mixed).toHaveLength(2);
+    expect(mixed[0].data).toEqual({ token: `pl_${link.token}`, changes: { cancel_url: null } });
   });
 
   it('refuses the amount (400 param amount), unknown fields and bad values', async () => {

@@ -47,7 +47,8 @@ export async function updateLink(deps: Deps, scope: Scope, rawToken: string, pat
   if (patch.allow_repeat !== undefined) sets.allow_repeat = patch.allow_repeat;
   const minutes = patch.expires_in_minutes === undefined ? undefined : checkExpiresIn(patch.expires_in_minutes);
   return whileActive(deps, scope, rawToken, async (tx, link) => {
-    const cols = Object.keys(sets);
+    // Only fields that differ are written and reported: `changes` lists what changed, not what was sent.
+    const cols = Object.keys(sets).filter((c) => sets[c] !== link[c as keyof Link]);
     if (!cols.length && minutes === undefined) return link;
     const params: unknown[] = [link.token];
     const assigns = cols.map((c) => `${c} = $${params.push(sets[c])}`);
