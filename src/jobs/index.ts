@@ -8,7 +8,7 @@ import { sweepExpired } from './expiry.ts';
 import { retryPendingRefunds } from './refund-retry.ts';
 import { expireDueLinks } from '../domain/links/expire.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
-import { pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
+import { pruneDeliveries, pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -27,6 +27,7 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),
     new JobLoop('idempotency-retention', 600_000, log, async () => full(5000)(await pruneIdempotencyKeys(deps))),
     new JobLoop('event-retention', 3600_000, log, async () => full(5000)(await pruneEvents(deps))),
+    new JobLoop('delivery-retention', 3600_000, log, async () => full(5000)(await pruneDeliveries(deps))),
     new JobLoop('request-log-retention', 3600_000, log, async () => full(5000)(await pruneRequestLogs(deps))),
   ];
   for (const l of loops) l.start();

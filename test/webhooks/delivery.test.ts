@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, idem, key, newMerchant } from '../helpers/factories.ts';
 import { deliverAllDue, deliverDue } from '../../src/jobs/deliveries.ts';
+import { pruneDeliveries } from '../../src/jobs/retention.ts';
 import { clientIdOf, createHook, deliveriesOf, emit, sleep, startReceiver, type Receiver } from './helpers.ts';
 
 let t: TestApp;
@@ -187,6 +188,16 @@ describe('a real delivery', () => {
     expect(d).toMatchObject({ status: 'failed', attempts: 5, last_status: 500 });
     expect(d.last_error).toMatch(/^HTTP 500: /);
     expect(d.last_error).not.toContain('\u0000');
+  });
+
+  it('settled deliveries are pruned with the journal (trial: 30 days); pending ones stay', async () => {
+    const { clientId, hook } = await setup();
+    await emit(t, clientId, 'payment.completed');
+    await settle(clientId);
+    await emit(t, clientId, 'payment.completed'); // not sent yet
+    await t.runtime.deps.db.query(`UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE webhook_id = $1`, [hook.id]);
+    await pruneDeliveries(t.runtime.deps);
+    expect((await deliveriesOf(t, hook.id)).map((d) => d.status)).toEqual(['pending']);
   });
 
   it('a 3xx is a failure and the redirect is not followed', async () => {
