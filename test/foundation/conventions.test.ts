@@ -95,6 +95,24 @@ describe('error envelope', () => {
     expect(list.data).toHaveLength(0);
   });
 
+  it('action endpoints take no fields: an unknown one, or a body that is not an object, is 400', async () => {
+    const m = await newMerchant(t.app);
+    const api = { 'x-api-key': m.testKey, 'idempotency-key': 'k' };
+    const routes: [string, Record<string, string>][] = [
+      ['/v2/invoices/op_X/cancel', api], ['/v2/payment-links/AAAAAAAAAAAAAAAAAAAAAAAA/refresh-qr', api],
+      ['/v2/payment-links/AAAAAAAAAAAAAAAAAAAAAAAA/cancel', api], ['/v2/checkout/AAAAAAAAAAAAAAAAAAAAAAAA/refresh-qr', {}],
+      ['/me/notifications/read-all', bearer(m)], ['/me/accept-terms', bearer(m)], ['/me/webhooks/1/test', bearer(m)],
+      ['/me/webhooks/1/deliveries/1/retry', bearer(m)],
+    ];
+    for (const [url, headers] of routes) {
+      const unknown = await t.app.inject({ method: 'POST', url, headers, payload: { foo: 1 } });
+      expect(unknown.statusCode, url).toBe(400);
+      expect(errorOf(unknown)).toMatchObject({ code: 'invalid_parameter', param: 'foo' });
+      const array = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: '[]' });
+      expect(array.statusCode, url).toBe(400);
+    }
+  });
+
   it('a URL with broken percent-encoding is a 400 envelope', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v2/qr/%FF' });
     expect(res.statusCode).toBe(400);

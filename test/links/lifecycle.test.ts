@@ -173,7 +173,7 @@ describe('payments through a link', () => {
     expect(paidEv).toHaveLength(1);
     expect(paidEv[0].data).toEqual({ token: `pl_${link.token}`, operation_id: qr.operation_id, amount: 5000, paid_count: 1, email: 'aigerim@example.kz' });
     const done = await events(t.app, m.testKey, 'payment.completed');
-    expect(done[0].data).toMatchObject({ operation_id: qr.operation_id, source: 'payment_link', link_token: link.token, metadata: { order_id: 'A-1' } });
+    expect(done[0].data).toMatchObject({ operation_id: qr.operation_id, source: 'payment_link', link_token: `pl_${link.token}`, metadata: { order_id: 'A-1' } });
   });
 
   it('an allow_repeat link stays active and counts every payment, one payment_link.paid each', async () => {

@@ -63,6 +63,11 @@ export interface CheckoutState {
   merchant: PublicMerchant;
 }
 
+/** A public refresh of any link that is not active, a paid one included, is 409 payment_link_not_active (decisions). */
+function refreshRefusal(link: Link): AppError | null {
+  return link.status === 'active' ? null : new AppError('payment_link_not_active', `this payment link is ${link.status}`);
+}
+
 /** Why a payer cannot pay this link now, or null when it is payable. */
 export function refusal(link: Link): AppError | null {
   if (link.status === 'paid') return new AppError('payment_link_already_paid', 'this payment link has already been paid');
@@ -98,7 +103,7 @@ export async function linkOperation(deps: Deps, link: Link, opId: string): Promi
     `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND link_token = $2 AND client_id = $3 AND mode = $4`,
     [opId, link.token, link.client_id, link.mode],
   );
-  if (!r.rows[0]) throw new AppError('payment_not_found', 'no such payment on this link', { param: 'op' });
+  if (!r.rows[0]) throw new AppError('payment_not_found', 'no such payment on this link');
   return r.rows[0];
 }
 
@@ -122,7 +127,7 @@ async function issueFor(deps: Deps, link: Link, visitorId: string, email: string
 export async function openCheckout(deps: Deps, token: string, visitorId: string, opts: { fresh?: boolean } = {}): Promise<CheckoutState> {
   const state = await loadCheckout(deps, token, visitorId);
   const { link, op, email } = state;
-  const refused = refusal(link);
+  const refused = opts.fresh ? refreshRefusal(link) : refusal(link);
   if (refused) throw refused;
   if (link.email_required && !email) return { ...state, op: null };
   if (!opts.fresh) {
@@ -134,7 +139,7 @@ export async function openCheckout(deps: Deps, token: string, visitorId: string,
   // Learn it first, so a one-time link is not paid twice (a link allowing repeats takes another payment).
   if ((await paidMeanwhile(deps, link, visitorId)) && !link.allow_repeat) {
     const now = await findPublicLink(deps.db, token);
-    throw refusal(now) ?? new AppError('payment_link_already_paid', 'this payment link has already been paid');
+    throw (opts.fresh ? refreshRefusal(now) : refusal(now)) ?? new AppError('payment_link_already_paid', 'this payment link has already been paid');
   }
   return { ...state, op: await issueFor(deps, link, visitorId, email) };
 }
@@ -179,7 +184,7 @@ export async function checkoutStatus(deps: Deps, token: string, visitorId: strin
   if (opId) op = await linkOperation(deps, link, opId);
   else if (link.allow_repeat) throw new AppError('invalid_parameter', 'op is required for links that allow repeated payments', { param: 'op' });
   else op = (await paidOperation(deps, link)) ?? (await visitorOperation(deps, link, visitorId));
-  if (!op) throw new AppError('payment_not_found', 'no payment was started on this link yet', { param: 'op' });
+  if (!op) throw new AppError('payment_not_found', 'no payment was started on this link yet');
   if (op.status === 'created') {
     try {
       op = await syncOperation(deps, op);
@@ -211,7 +216,7 @@ export async function simulateCheckoutPayment(deps: Deps, token: string, visitor
   const refused = refusal(link);
   if (refused) throw refused;
   const op = opId ? await linkOperation(deps, link, opId) : await visitorOperation(deps, link, visitorId);
-  if (!op) throw new AppError('payment_not_found', 'open the checkout first: there is no QR to pay', { param: 'op' });
+  if (!op) throw new AppError('payment_not_found', 'open the checkout first: there is no QR to pay');
   const paid = await simulate(deps, { clientId: link.client_id, mode: link.mode }, op.id, 'pay', { sender_name: 'Test Customer' });
   return { status: paid.status, operation_id: paid.id, paid_at: paid.paid_at };
 }

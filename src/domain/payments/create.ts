@@ -134,7 +134,7 @@ export async function createInvoice(
   const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
   const provider = providerFor(deps, ctx.mode);
   const customer = await providerCall(deps, ctx.mode, account.id, () => provider.findCustomer(phone));
-  if (!customer) throw new AppError('client_not_found', `${phone} is not a customer of the provider`, { param: 'phone' });
+  if (!customer) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
   const inv = await providerCall(deps, ctx.mode, account.id, () =>
     provider.createInvoice({ phone, amount: input.amount, comment: input.comment, lifetimeS: INVOICE_LIFETIME_S, requestId: ctx.requestId }),
   );

@@ -42,7 +42,7 @@ export async function findOperation(db: Queryable, clientId: number, mode: Mode,
     `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR UPDATE' : ''}`,
     [id, clientId, mode],
   );
-  if (!r.rows[0]) throw new AppError('payment_not_found', `no payment ${id}`, { param: 'operation_id' });
+  if (!r.rows[0]) throw new AppError('payment_not_found', `no payment ${id}`);
   return r.rows[0];
 }
 

@@ -8,6 +8,7 @@ import { noticePlanUsage } from '../notifications/plan-notices.ts';
 import type { JournalEventType } from '../events/types.ts';
 import { OP_COLUMNS, type Operation } from './operations.ts';
 import { canTransition, type OperationStatus } from './state.ts';
+import { eventToken } from '../links/links.ts';
 
 export async function transition(
   tx: Queryable,
@@ -43,7 +44,8 @@ export const completedData = (op: Operation, senderPhone?: string | null) => ({
   paid_at: op.paid_at,
   transaction_id: op.transaction_id,
   source: op.source,
-  link_token: op.link_token,
+  // Events name a link `pl_<token>`, as payment_link.paid does for the same payment (decisions).
+  link_token: op.link_token ? eventToken(op.link_token) : null,
   metadata: op.metadata ?? {},
 });
 

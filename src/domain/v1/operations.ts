@@ -49,6 +49,6 @@ export async function findBySeq(db: Queryable, clientId: number, mode: Mode, seq
     `SELECT ${OP_COLUMNS} FROM operations WHERE seq = $1 AND client_id = $2 AND mode = $3`,
     [seq, clientId, mode],
   );
-  if (!r.rows[0]) throw new AppError('payment_not_found', `no operation ${seq}`, { param: 'operation_id' });
+  if (!r.rows[0]) throw new AppError('payment_not_found', `no operation ${seq}`);
   return r.rows[0];
 }

@@ -46,7 +46,7 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
   });
   route(app, {
     method: 'POST', url: '/me/accept-terms', auth: ['jwt'],
-    schema: { tags: ['account'], summary: 'Accept the offer', response: { 200: Type.Object({ accepted_at: Timestamp }) } },
+    schema: { tags: ['account'], summary: 'Accept the offer', body: Body({}), response: { 200: Type.Object({ accepted_at: Timestamp }) } },
     handler: async (req) => acceptTerms(deps, principal(req).clientId),
   });
   route(app, {

@@ -6,7 +6,7 @@ import { parseLimit } from '../../domain/pagination.ts';
 import { listNotifications, markAllRead, unreadCount } from '../../domain/notifications/notify.ts';
 import { principal } from '../plugins/auth.ts';
 import { route, type App } from '../route.ts';
-import { NullableTimestamp, Page, PageQuery, Timestamp } from '../schemas.ts';
+import { Body, NullableTimestamp, Page, PageQuery, Timestamp } from '../schemas.ts';
 
 const Notification = Type.Object({
   id: Type.Integer(),
@@ -36,7 +36,7 @@ export function notificationRoutes(app: App, deps: Deps): void {
   });
   route(app, {
     method: 'POST', url: '/me/notifications/read-all', auth: ['jwt'],
-    schema: { tags, summary: 'Mark every notification read', response: { 200: Type.Object({ updated: Type.Integer({ description: 'notifications newly marked read' }) }) } },
+    schema: { tags, summary: 'Mark every notification read', body: Body({}), response: { 200: Type.Object({ updated: Type.Integer({ description: 'notifications newly marked read' }) }) } },
     handler: async (req) => markAllRead(deps, principal(req).clientId),
   });
 }

@@ -151,7 +151,7 @@ export function webhookRoutes(app: App, deps: Deps): void {
   }
   route(app, {
     method: 'POST', url: '/me/webhooks/:id/test', auth: ['jwt'], errors: [403, 404],
-    schema: { tags, summary: 'Send a webhook.test event now and report the answer', params: IdParams, response: { 200: TestResult } },
+    schema: { tags, summary: 'Send a webhook.test event now and report the answer', params: IdParams, body: Body({}), response: { 200: TestResult } },
     handler: async (req) => testWebhook(deps, manager(req).clientId, webhookId(req.params.id)),
   });
   route(app, {
@@ -169,6 +169,7 @@ export function webhookRoutes(app: App, deps: Deps): void {
     schema: {
       tags, summary: 'Send one delivery again now; answers the delivery after the attempt',
       params: Type.Object({ id: Type.String(), delivery_id: Type.String() }),
+      body: Body({}),
       response: { 200: Delivery },
     },
     handler: async (req) => retryDelivery(deps, manager(req).clientId, webhookId(req.params.id), toId(req.params.delivery_id, 'delivery_not_found')),

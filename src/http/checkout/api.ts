@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { checkoutStatus, openCheckout, setVisitorEmail, simulateCheckoutPayment, type CheckoutState } from '../../domain/links/checkout.ts';
 import { route, type App } from '../route.ts';
+import { Body } from '../schemas.ts';
 import { Checkout, CheckoutStatus, EmailBody, SimulateBody, TokenParams, toCheckout } from './schemas.ts';
 import { visitorOf } from './visitor.ts';
 
@@ -39,7 +40,7 @@ export function checkoutApiRoutes(app: App, deps: Deps): void {
 
   route(app, {
     method: 'POST', url: '/v2/checkout/:token/refresh-qr', auth: [], rateBucket: 'checkout_refresh', errors: [404, 409, 503],
-    schema: { tags, summary: 'A fresh QR for this visitor (after the previous one expired)', params: TokenParams, response: { 200: Checkout } },
+    schema: { tags, summary: 'A fresh QR for this visitor (after the previous one expired)', params: TokenParams, body: Body({}), response: { 200: Checkout } },
     handler: async (req, reply) => shape(await openCheckout(deps, req.params.token, visitor(req, reply), { fresh: true })),
   });
 

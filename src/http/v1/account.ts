@@ -32,7 +32,7 @@ export function v1AccountRoutes(app: App, deps: Deps): void {
       const account = await resolveProviderAccount(deps, p.clientId, p.mode, undefined);
       const provider = providerFor(deps, p.mode);
       const c = await providerCall(deps, p.mode, account.id, () => provider.findCustomer(phone));
-      if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`, { param: 'phone' });
+      if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
       return ok({ Phone: c.phone, Exists: true, Name: c.name });
     },
   });

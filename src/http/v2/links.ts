@@ -120,7 +120,7 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
     method: 'POST', url: '/v2/payment-links/:token/refresh-qr', auth, idempotent: 'optional', errors: [403, 404, 409, 502, 503],
     schema: {
       tags, summary: 'New QR cycle: visitors get fresh QRs; a fresh QR is returned for the merchant to show',
-      params: TokenParams, querystring: ModeQuery, response: { 200: LinkWithQr },
+      params: TokenParams, querystring: ModeQuery, body: Body({}), response: { 200: LinkWithQr },
     },
     handler: async (req) => {
       const p = principal(req);
@@ -133,7 +133,7 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
 
   route(app, {
     method: 'POST', url: '/v2/payment-links/:token/cancel', auth, errors: [403, 404, 409],
-    schema: { tags, summary: 'Cancel an active link', params: TokenParams, querystring: ModeQuery, response: { 200: LinkRecord } },
+    schema: { tags, summary: 'Cancel an active link', params: TokenParams, querystring: ModeQuery, body: Body({}), response: { 200: LinkRecord } },
     handler: async (req) => {
       const p = principal(req);
       requirePermission(p, 'payments.create');

@@ -15,7 +15,7 @@ import { providerCall } from '../../domain/payments/provider-call.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { principal } from '../plugins/auth.ts';
 import { route, type App } from '../route.ts';
-import { Page, PageQuery } from '../schemas.ts';
+import { Body, Page, PageQuery } from '../schemas.ts';
 import {
   AccountHeader, CancelResult, InvoiceCreateBody, InvoiceCreated, OpParams, PaymentItem, PaymentStatus, QrCreateBody, QrCreated,
   RefundBody, RefundResult, Status, toInvoiceCreated, toQrCreated,
@@ -79,7 +79,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
 
   route(app, {
     method: 'POST', url: '/v2/invoices/:op_id/cancel', auth: ['api_key'], idempotent: 'required', errors: [404, 409, 502, 503],
-    schema: { tags, summary: 'Cancel an invoice before payment', params: OpParams, response: { 200: CancelResult } },
+    schema: { tags, summary: 'Cancel an invoice before payment', params: OpParams, body: Body({}), response: { 200: CancelResult } },
     handler: async (req) => {
       const p = principal(req);
       const op = await cancelInvoice(deps, {
@@ -129,7 +129,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const account = await resolveProviderAccount(deps, p.clientId, p.mode, accountOf(req));
       const provider = providerFor(deps, p.mode);
       const c = await providerCall(deps, p.mode, account.id, () => provider.findCustomer(phone));
-      if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`, { param: 'phone' });
+      if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
       return { phone: c.phone, exists: true, name: c.name };
     },
   });
