@@ -1,11 +1,10 @@
 // From configuration to Deps: connect the store, migrate, load secrets, pick the rate-limit store.
-import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { connect } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { systemClock, type Clock, type Deps } from './deps.ts';
-import { createRateLimiter } from './http/plugins/rate-limit-store.ts';
+import { connectRedis, createRateLimiter } from './http/plugins/rate-limit-store.ts';
 import { createProviders } from './providers/index.ts';
 import { Caches, listenForInvalidation } from './domain/cache.ts';
 
@@ -20,7 +19,7 @@ export async function bootstrap(config: Config, opts: { clock?: Clock; migrate?:
   const secrets = await loadSecrets(db, config);
   const caches = new Caches();
   await listenForInvalidation(db, caches);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis, secrets.namespace), providers: createProviders(config, db), caches };
   return {
     deps,

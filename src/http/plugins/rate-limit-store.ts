@@ -1,7 +1,7 @@
 // Fixed-window counters per bucket, one minute long: in memory for one instance, in Redis when
 // REDIS_URL is set so that several instances share them (rate-limiter-flexible does the counting).
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Redis } from 'ioredis';
+import { Redis as IORedis, type Redis } from 'ioredis';
 
 export interface RateDecision {
   allowed: boolean;
@@ -13,6 +13,20 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(bucket: string, limit: number, key: string): Promise<RateDecision>;
+}
+
+/**
+ * The shared Redis for rate limits. Every request waits for its counter, so a Redis that hangs must not
+ * hang requests: a command unanswered after REDIS_COMMAND_TIMEOUT_MS fails, and the limiter falls back to
+ * counting in this process (as it does when Redis is down).
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+
+export function connectRedis(url: string): Redis {
+  const redis = new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  // Errors reach the limiter through the failed command (and its fallback); the client reconnects itself.
+  redis.on('error', () => {});
+  return redis;
 }
 
 export function createRateLimiter(redis?: Redis, namespace = ''): RateLimiter {
