@@ -32,13 +32,13 @@ async function main(): Promise<void> {
     app.log.info('worker started (ROLE=worker): background jobs only, no HTTP listener');
   }
 
-  // In-flight requests finish (Fastify stops accepting, answers 503 to new ones), jobs finish their
-  // current batch and release leases, then the store closes.
+  // At once, side by side: HTTP stops accepting (503 to new requests) while the requests in flight
+  // finish, and the jobs finish the item in hand (the rest of a claimed batch waits for its lease to run
+  // out and is claimed again). Then the store closes.
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
-    await jobs?.stop();
-    await app.close();
+    await Promise.all([app.close(), jobs?.stop()]);
     await runtime.close();
   });
 }

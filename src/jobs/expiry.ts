@@ -6,7 +6,12 @@ import type { Deps } from '../deps.ts';
 import { OP_COLUMNS, type Operation } from '../domain/payments/operations.ts';
 import { syncOperation } from '../domain/payments/sync.ts';
 
-export async function sweepExpired(deps: Deps, batch = 100, onError?: (err: unknown, op: Operation) => void): Promise<number> {
+export async function sweepExpired(
+  deps: Deps,
+  batch = 100,
+  onError?: (err: unknown, op: Operation) => void,
+  stopping: () => boolean = () => false,
+): Promise<number> {
   const due = await deps.db.query<Operation>(
     `UPDATE operations SET sweep_locked_until = now() + interval '30 seconds'
       WHERE id IN (SELECT id FROM operations
@@ -17,6 +22,7 @@ export async function sweepExpired(deps: Deps, batch = 100, onError?: (err: unkn
     [batch],
   );
   for (const op of due.rows) {
+    if (stopping()) break; // the rest keep their lease and are claimed again when it runs out
     try {
       await syncOperation(deps, op);
     } catch (err) {

@@ -1,5 +1,5 @@
-// Background jobs of ROLE worker|all. Each job is a loop over rows it claims; stop() lets the current
-// pass (and the deliveries in flight) finish and releases its leases.
+// Background jobs of ROLE worker|all. Each job is a loop over rows it claims; stop() lets the item in
+// hand (and the deliveries in flight) finish; rows claimed and not yet handled wait for their lease.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { JobLoop } from './loop.ts';
@@ -18,10 +18,10 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
   const full = (batch: number) => (n: number) => n >= batch;
   const loops: { start(): void; stop(): Promise<void> }[] = [
     deliveryWorker(deps, log),
-    new JobLoop('expiry-sweeper', 1000, log, async () =>
-      full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry')))),
-    new JobLoop('refund-retry', 5000, log, async () =>
-      full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry')))),
+    new JobLoop('expiry-sweeper', 1000, log, async (stopping) =>
+      full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry'), stopping))),
+    new JobLoop('refund-retry', 5000, log, async (stopping) =>
+      full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry'), stopping))),
     new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
     // set-based and deduplicated: one pass does all clients, so it never reports a full batch
     new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),

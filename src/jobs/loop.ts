@@ -10,8 +10,8 @@ export class JobLoop {
     readonly name: string,
     private intervalMs: number,
     private log: FastifyBaseLogger,
-    /** returns true when more work is waiting */
-    private pass: () => Promise<boolean | number>,
+    /** returns true when more work is waiting; `stopping` says the loop is being stopped (leave the batch) */
+    private pass: (stopping: () => boolean) => Promise<boolean | number>,
   ) {}
 
   start(): void {
@@ -21,7 +21,7 @@ export class JobLoop {
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.pass()
+      this.running = this.pass(() => this.stopped)
         .then((more) => this.schedule(more === true ? 0 : this.intervalMs))
         .catch((err) => {
           this.log.error({ err, job: this.name }, 'job pass failed');
@@ -39,6 +39,6 @@ export class JobLoop {
 
   /** Runs one pass now (tests, and callers that want work done before answering). */
   runOnce(): Promise<boolean | number> {
-    return this.pass();
+    return this.pass(() => this.stopped);
   }
 }

@@ -7,7 +7,12 @@ import type { Deps, Mode } from '../deps.ts';
 import { findOperation } from '../domain/payments/operations.ts';
 import { sendRefund } from '../domain/payments/refund.ts';
 
-export async function retryPendingRefunds(deps: Deps, batch = 50, onError?: (err: unknown, refundId: string) => void): Promise<number> {
+export async function retryPendingRefunds(
+  deps: Deps,
+  batch = 50,
+  onError?: (err: unknown, refundId: string) => void,
+  stopping: () => boolean = () => false,
+): Promise<number> {
   const due = await deps.db.query<{ id: string; operation_id: string; amount: number; client_id: number; mode: Mode }>(
     `UPDATE refunds SET attempts = attempts + 1,
             next_attempt_at = now() + make_interval(secs => LEAST(3600, 30 * power(2, LEAST(attempts, 7))))
@@ -16,6 +21,7 @@ export async function retryPendingRefunds(deps: Deps, batch = 50, onError?: (err
       RETURNING id, operation_id, amount, client_id, mode`,
   );
   for (const r of due.rows) {
+    if (stopping()) break; // the rest are due again at their next attempt
     try {
       const op = await findOperation(deps.db, r.client_id, r.mode, r.operation_id);
       await sendRefund(deps, op, r.id, Number(r.amount), { first: false });

@@ -190,6 +190,21 @@ describe('expiry', () => {
     expect(events.data[0].data.expired_at).toBeTruthy();
   });
 
+  it('a sweeper being stopped finishes the operation in hand and leaves the rest of its batch', async () => {
+    const m = await newMerchant(t.app);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const qr = await createQr(t.app, m.testKey);
+      await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [qr.operation_id]);
+      await expireAtProvider(t, qr.operation_id);
+      ids.push(qr.operation_id);
+    }
+    let asked = 0;
+    await sweepExpired(t.runtime.deps, 100, undefined, () => asked++ >= 1); // stopped after the first
+    const r = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE id = ANY($1)', [ids]);
+    expect(r.rows.filter((o) => o.status === 'created').length).toBeGreaterThanOrEqual(2);
+  });
+
   it('a read past the deadline expires it too', async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey);
