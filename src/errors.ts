@@ -32,6 +32,8 @@ export const ERROR_STATUS = {
   forbidden_role: 403,
   plan_inactive: 403,
   test_mode_only: 403,
+  /** added: a checkout form posted from another site (CSRF) */
+  cross_site_request: 403,
   // 404
   not_found: 404,
   payment_link_not_found: 404,

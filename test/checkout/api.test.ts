@@ -170,8 +170,11 @@ describe('GET /v2/checkout/{token}/status', () => {
     expect(paid.paid_at).toMatch(/Z$/);
     expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.liveKey) })).json())
       .toMatchObject({ status: 'paid', paid_count: 1 });
-    // Without op: the link's payment (any visitor may ask a one-time link).
-    expect((await new Browser(t.app).get(`/v2/checkout/${link.token}/status`)).json().operation_id).toBe(op);
+    // Without op: the payer's own QR; someone else holding the link learns nothing of the payment.
+    expect((await payer.get(`/v2/checkout/${link.token}/status`)).json().operation_id).toBe(op);
+    const stranger = await new Browser(t.app).get(`/v2/checkout/${link.token}/status`);
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.body).not.toContain(op);
   });
 
   it('op is mandatory for allow_repeat links and must belong to the link', async () => {

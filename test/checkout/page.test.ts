@@ -127,6 +127,41 @@ describe('GET /checkout/{token}', () => {
 });
 
 describe('without JavaScript: plain forms, post/redirect/get', () => {
+  it('a form posted from another site is refused (CSRF); the page\'s own posts go through', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey, { email_required: true });
+    const payer = new Browser(t.app);
+    await payer.get(`/checkout/${link.token}?lang=en`);
+    const send = (headers: Record<string, string>) => payer.request({
+      method: 'POST', url: `/checkout/${link.token}/email`, payload: 'email=evil%40example.kz',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    });
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }]) {
+      const res = await send(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    }
+    const stored = await t.runtime.deps.db.query('SELECT 1 FROM checkout_visitors WHERE link_token = $1', [link.token]);
+    expect(stored.rows).toHaveLength(0);
+    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { origin: t.config.publicBaseUrl }, {}]) {
+      expect((await send(headers)).statusCode, JSON.stringify(headers)).toBe(303);
+    }
+  });
+
+  it('a receipt (and its redirect to success_url) is only for the payer: another visitor\'s ?op= is not one', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey, { success_url: 'https://shop.kz/ok' });
+    const payer = new Browser(t.app);
+    await payer.get(`/checkout/${link.token}?lang=en`);
+    const sim = await payer.form(`/checkout/${link.token}/simulate`, { lang: 'en' });
+    const receipt = sim.headers.location as string;
+    expect(receipt).toMatch(/[?&]op=op_/);
+    expect((await payer.get(receipt)).body).toContain('Payment received');
+    const stranger = await new Browser(t.app).get(receipt);
+    expect(stranger.statusCode).toBe(409);
+    expect(stranger.body).not.toContain('https://shop.kz/ok');
+  });
+
   it('a form route posted JSON of other shapes answers its page, never a 500', async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { email_required: true });

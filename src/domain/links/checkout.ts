@@ -97,7 +97,17 @@ export async function visitorOperation(deps: Deps, link: Link, visitorId: string
   return r.rows[0] ?? null;
 }
 
-/** An operation of this link (404 payment_not_found, param op, for any other id). */
+/** One of this visitor's own operations of the link, or null (any other id, someone else's included). */
+export async function ownOperation(deps: Deps, link: Link, visitorId: string, opId: string): Promise<Operation | null> {
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS_O} FROM checkout_operations c JOIN operations o ON o.id = c.operation_id
+      WHERE c.operation_id = $1 AND c.link_token = $2 AND c.visitor_id = $3`,
+    [opId, link.token, visitorId],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** An operation of this link (404 payment_not_found for any other id). */
 export async function linkOperation(deps: Deps, link: Link, opId: string): Promise<Operation> {
   const r = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND link_token = $2 AND client_id = $3 AND mode = $4`,
@@ -183,7 +193,9 @@ export async function checkoutStatus(deps: Deps, token: string, visitorId: strin
   let op: Operation | null;
   if (opId) op = await linkOperation(deps, link, opId);
   else if (link.allow_repeat) throw new AppError('invalid_parameter', 'op is required for links that allow repeated payments', { param: 'op' });
-  else op = (await paidOperation(deps, link)) ?? (await visitorOperation(deps, link, visitorId));
+  // Only this visitor's own QR: a one-time link's payment is not shown to whoever holds the link (its
+  // operation id would open the payer's receipt, and the shop's success page).
+  else op = await visitorOperation(deps, link, visitorId);
   if (!op) throw new AppError('payment_not_found', 'no payment was started on this link yet');
   if (op.status === 'created') {
     try {
@@ -193,17 +205,6 @@ export async function checkoutStatus(deps: Deps, token: string, visitorId: strin
     }
   }
   return { status: op.status, operation_id: op.id, paid_at: op.paid_at };
-}
-
-async function paidOperation(deps: Deps, link: Link): Promise<Operation | null> {
-  if (link.paid_count === 0) return null;
-  const r = await deps.db.query<Operation>(
-    `SELECT ${OP_COLUMNS} FROM operations WHERE link_token = $1 AND client_id = $2 AND mode = $3 AND paid_at IS NOT NULL
-      ORDER BY paid_at DESC LIMIT 1`,
-    [link.token, link.client_id, link.mode],
-  );
-  const op = r.rows[0];
-  return op && isPaid(op.status) ? op : null;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { publicMerchant, type PublicMerchant } from '../../domain/branding/branding.ts';
-import { linkOperation, openCheckout, refusal, setVisitorEmail, simulateCheckoutPayment, visitorOperation } from '../../domain/links/checkout.ts';
+import { openCheckout, ownOperation, refusal, setVisitorEmail, simulateCheckoutPayment, visitorOperation } from '../../domain/links/checkout.ts';
 import { findPublicLink, type Link } from '../../domain/links/links.ts';
 import { qrSvg, type ShownQr } from '../../domain/links/qr.ts';
 import { isPaid } from '../../domain/payments/state.ts';
@@ -22,6 +22,21 @@ import { visitorOf } from './visitor.ts';
 const Params = Type.Object({ token: Type.String() });
 const PageQuery = Type.Object({ lang: Type.Optional(Type.String()), op: Type.Optional(Type.String({ maxLength: 64 })) });
 type Form = Record<string, string | undefined>;
+
+/**
+ * A form post that another site made the payer's browser send (CSRF: it could tie the payer's payment to
+ * someone else's e-mail, or drop their QR). Browsers say where a post comes from in Sec-Fetch-Site; older
+ * ones only in Origin, compared with PUBLIC_BASE_URL.
+ */
+function crossSiteOf(publicBaseUrl: string) {
+  const own = new URL(publicBaseUrl).origin;
+  return (req: FastifyRequest): boolean => {
+    const site = req.headers['sec-fetch-site'];
+    if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+    const origin = req.headers.origin;
+    return typeof origin === 'string' && origin !== own;
+  };
+}
 
 /** The text fields of a posted form. The routes also parse JSON; anything but a string is no answer. */
 const formOf = (body: unknown): Form =>
@@ -62,6 +77,7 @@ const pagePath = (token: string, lang: Lang, op?: string) => `/checkout/${token}
 function pageRoutes(app: App, deps: Deps): void {
   const hide = { hide: true, tags: ['checkout (public)'] };
   const visitor = (req: FastifyRequest, reply: FastifyReply) => visitorOf(req, reply, deps.config.publicBaseUrl);
+  const crossSite = crossSiteOf(deps.config.publicBaseUrl);
 
   async function render(reply: FastifyReply, status: number, lang: Lang, link: Link, state: PageState, known?: PublicMerchant) {
     const merchant = known ?? await publicMerchant(deps, link.client_id);
@@ -79,10 +95,14 @@ function pageRoutes(app: App, deps: Deps): void {
   const qrState = async (op: ShownQr): Promise<PageState> =>
     ({ kind: 'qr', operationId: op.id, svg: await qrSvg(op.qr_token!), deepLink: op.deep_link!, expiresAt: op.expires_at });
 
-  /** A payment this visitor has just made: ?op= (after the form simulate), or its own QR of a paid link. */
+  /**
+   * A payment this visitor has just made: ?op= (after the form simulate), or its own QR of a paid link.
+   * Only the visitor's own: the receipt sends the payer on to the success_url, which must not become a
+   * redirect anyone can trigger with a shared ?op= (a test-mode link pays for free).
+   */
   async function justPaid(link: Link, visitorId: string, opId: string | undefined): Promise<Operation | null> {
     if (opId) {
-      const op = await linkOperation(deps, link, opId).catch(() => null);
+      const op = await ownOperation(deps, link, visitorId, opId);
       if (op && isPaid(op.status)) return op;
     }
     if (link.status !== 'paid') return null;
@@ -130,6 +150,9 @@ function pageRoutes(app: App, deps: Deps): void {
   ) {
     const form = formOf(req.body);
     const lang = langOf(req);
+    if (crossSite(req)) {
+      return sendErrorPage(reply, new AppError('cross_site_request', 'this form can only be sent from its own page'), { lang, token: req.params.token });
+    }
     const link = await findPublicLink(deps.db, req.params.token);
     let opId: string | void;
     try {
