@@ -18,9 +18,10 @@ export interface RateLimiter {
 /**
  * The shared Redis for rate limits. Every request waits for its counter, so a Redis that hangs must not
  * hang requests: a command unanswered after REDIS_COMMAND_TIMEOUT_MS fails, and the limiter falls back to
- * counting in this process (as it does when Redis is down).
+ * counting in this process (as it does when Redis is down). A second, not less: on a loaded machine a
+ * healthy Redis's answer can take a few hundred milliseconds to be handled, and the counts must stay shared.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 250;
+export const REDIS_COMMAND_TIMEOUT_MS = 1000;
 
 export function connectRedis(url: string): Redis {
   const redis = new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
