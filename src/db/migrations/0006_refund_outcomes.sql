@@ -22,3 +22,7 @@ CREATE TABLE sandbox_refunds (
   provider_ref text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Settled webhook deliveries are pruned by age with the journal (jobs/retention.ts): by this index, not
+-- by reading the whole table every hour.
+CREATE INDEX webhook_deliveries_created_idx ON webhook_deliveries (created_at) WHERE status <> 'pending';
