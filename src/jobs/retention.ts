@@ -4,6 +4,9 @@
 import type { Deps } from '../deps.ts';
 import { RETENTION_DAYS } from '../domain/plans.ts';
 
+/** Plans not in RETENTION_DAYS keep the longest retention. */
+const DEFAULT_RETENTION_DAYS = 548;
+
 const BATCH = 5000;
 
 export async function pruneIdempotencyKeys(deps: Deps): Promise<number> {
@@ -14,33 +17,37 @@ export async function pruneIdempotencyKeys(deps: Deps): Promise<number> {
   return r.rowCount;
 }
 
-export async function pruneEvents(deps: Deps): Promise<number> {
-  const cases = Object.entries(RETENTION_DAYS).map(([plan, days]) => `WHEN '${plan}' THEN ${days}`).join(' ');
-  const r = await deps.db.query(
-    `DELETE FROM events WHERE id IN (
-       SELECT e.id FROM events e JOIN clients c ON c.id = e.client_id
-        WHERE e.created_at < now() - make_interval(days => CASE c.plan ${cases} ELSE 548 END)
-        LIMIT ${BATCH})`,
-  );
-  return r.rowCount;
+/**
+ * Deletes up to BATCH rows of `table` older than their client's plan retention. One statement per plan
+ * with a fixed cutoff, so the table's created_at index finds the old rows (a cutoff computed per joined
+ * client could only be checked row by row, over the whole table). `extra` narrows the rows further.
+ */
+async function pruneByPlan(deps: Deps, table: 'events' | 'webhook_deliveries', extra = ''): Promise<number> {
+  const plans = Object.keys(RETENTION_DAYS);
+  let deleted = 0;
+  for (const [plan, days] of [...Object.entries(RETENTION_DAYS), [null, DEFAULT_RETENTION_DAYS] as const]) {
+    const clients = plan === null ? 'SELECT id FROM clients WHERE NOT (plan = ANY($1::text[]))' : 'SELECT id FROM clients WHERE plan = $1';
+    const r = await deps.db.query(
+      `DELETE FROM ${table} WHERE id IN (
+         SELECT id FROM ${table} WHERE created_at < now() - interval '${Number(days)} days' ${extra}
+            AND client_id IN (${clients})
+          LIMIT ${BATCH - deleted})`,
+      [plan === null ? plans : plan],
+    );
+    deleted += r.rowCount;
+    if (deleted >= BATCH) break;
+  }
+  return deleted;
 }
+
+export const pruneEvents = (deps: Deps): Promise<number> => pruneByPlan(deps, 'events');
 
 /**
  * Settled webhook deliveries go with the journal (same plan retention): each holds a full copy of its
  * event (phone and sender name included), which would otherwise outlive the event and stay resendable.
  * Pending ones stay until they settle.
  */
-export async function pruneDeliveries(deps: Deps): Promise<number> {
-  const cases = Object.entries(RETENTION_DAYS).map(([plan, days]) => `WHEN '${plan}' THEN ${days}`).join(' ');
-  const r = await deps.db.query(
-    `DELETE FROM webhook_deliveries WHERE id IN (
-       SELECT d.id FROM webhook_deliveries d JOIN clients c ON c.id = d.client_id
-        WHERE d.status IN ('delivered', 'failed')
-          AND d.created_at < now() - make_interval(days => CASE c.plan ${cases} ELSE 548 END)
-        LIMIT ${BATCH})`,
-  );
-  return r.rowCount;
-}
+export const pruneDeliveries = (deps: Deps): Promise<number> => pruneByPlan(deps, 'webhook_deliveries', "AND status <> 'pending'");
 
 export async function pruneRequestLogs(deps: Deps): Promise<number> {
   const r = await deps.db.query(

@@ -23,6 +23,10 @@ CREATE TABLE sandbox_refunds (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 
--- Settled webhook deliveries are pruned by age with the journal (jobs/retention.ts): by this index, not
--- by reading the whole table every hour.
+-- Settled webhook deliveries are pruned by age with the journal (jobs/retention.ts, one statement per
+-- plan with a fixed cutoff): by this index, not by reading the whole table every hour.
 CREATE INDEX webhook_deliveries_created_idx ON webhook_deliveries (created_at) WHERE status <> 'pending';
+-- Request logs are pruned by age too; and a webhook's delivery log filtered by status (failed ones, say)
+-- is read in order by its own index instead of walking every delivery of the webhook.
+CREATE INDEX request_logs_created_idx ON request_logs (created_at);
+CREATE INDEX webhook_deliveries_status_page_idx ON webhook_deliveries (webhook_id, status, created_at DESC, id DESC);

@@ -45,7 +45,9 @@ export async function listEvents(
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];
       const params: unknown[] = [scope.clientId, scope.mode];
-      if (types) where.push(`type = ANY($${params.push(types)})`);
+      // One type by equality: events_type_page_idx (client, mode, type, created_at) then yields the page
+      // in order, where `= ANY` would read and sort every event of the type. (Several types are rarer.)
+      if (types) where.push(types.length === 1 ? `type = $${params.push(types[0])}` : `type = ANY($${params.push(types)})`);
       if (since) where.push(`created_at >= $${params.push(since)}`);
       if (until) where.push(`created_at <= $${params.push(until)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
