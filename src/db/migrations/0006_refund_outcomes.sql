@@ -30,12 +30,3 @@ CREATE INDEX webhook_deliveries_created_idx ON webhook_deliveries (created_at) W
 -- is read in order by its own index instead of walking every delivery of the webhook.
 CREATE INDEX request_logs_created_idx ON request_logs (created_at);
 CREATE INDEX webhook_deliveries_status_page_idx ON webhook_deliveries (webhook_id, status, created_at DESC, id DESC);
-
--- Pending deliveries of a switched-off webhook wait (they are not claimed) until it is switched on again.
--- They stayed at the front of the worker's due index and every claim, several a second, read past them:
--- `held` takes them out of it. It mirrors the webhook's is_active for its pending rows and is written
--- with it (domain/webhooks/hold.ts); the claim still checks is_active, for a row enqueued meanwhile.
-ALTER TABLE webhook_deliveries ADD COLUMN held boolean NOT NULL DEFAULT false;
-UPDATE webhook_deliveries d SET held = true FROM webhooks w WHERE w.id = d.webhook_id AND NOT w.is_active AND d.status = 'pending';
-DROP INDEX webhook_deliveries_due_idx;
-CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending' AND NOT held;

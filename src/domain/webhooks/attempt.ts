@@ -9,7 +9,6 @@ import { signingSecrets } from './manage.ts';
 import { postJson, type OutboundResult } from './outbound.ts';
 import { deliveryHeaders } from './signing.ts';
 import { DELIVERY_COLUMNS, type DeliveryRow, type WebhookRow } from './store.ts';
-import { holdDeliveries } from './hold.ts';
 
 export const AUTO_DISABLE_AFTER_MS = 24 * 3600_000;
 
@@ -132,7 +131,6 @@ export async function applyHealth(tx: Queryable, w: WebhookRow, r: OutboundResul
       [cur.id],
     );
     if (reactivate) {
-      await holdDeliveries(tx, cur.id, false);
       await appendEvent(tx, { clientId: cur.client_id, mode: cur.mode, type: 'webhook.auto_reactivated', data: { webhook_id: cur.id, url: cur.url, via: kind === 'test' ? 'test' : 'retry' } });
     }
     return;
@@ -147,7 +145,6 @@ export async function applyHealth(tx: Queryable, w: WebhookRow, r: OutboundResul
     disable ? [cur.id, gone ? 'gone' : 'auto'] : [cur.id],
   );
   if (disable) {
-    await holdDeliveries(tx, cur.id, true);
     const why = gone
       ? 'its endpoint answered 410 Gone'
       : `its deliveries have been failing since ${cur.failing_since!.toISOString()}`;

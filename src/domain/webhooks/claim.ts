@@ -32,7 +32,7 @@ export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[
         SET locked_until = now() + make_interval(secs => $2), lease_token = $3
        FROM (SELECT wd.id FROM webhook_deliveries wd
                JOIN webhooks w ON w.id = wd.webhook_id AND w.is_active
-              WHERE wd.status = 'pending' AND NOT wd.held AND wd.next_attempt_at <= now()
+              WHERE wd.status = 'pending' AND wd.next_attempt_at <= now()
                 AND (wd.attempts > 0 OR wd.next_attempt_at <= now() - make_interval(secs => $4))
                 AND (wd.locked_until IS NULL OR wd.locked_until <= now()) ${scope}
               ORDER BY wd.next_attempt_at

@@ -7,7 +7,6 @@ import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
 import { validateWebhookUrl } from './address-policy.ts';
 import { generateSecret, validateSecret } from './signing.ts';
 import { findWebhook, toRecord, type WebhookRecord, type WebhookRow } from './store.ts';
-import { holdDeliveries } from './hold.ts';
 
 /** Webhooks per client and mode: a bounded list, and a bound on the fan-out of one event. */
 export const MAX_WEBHOOKS_PER_MODE = 20;
@@ -109,16 +108,12 @@ export async function updateWebhook(deps: Deps, clientId: number, id: number, in
   if (input.is_active === true) sets.push('is_active = true', 'disabled_reason = NULL', 'failing_since = NULL');
   if (input.is_active === false) sets.push(`is_active = false`, `disabled_reason = 'manual'`);
   sets.push('updated_at = now()');
-  const row = await deps.db.tx(async (tx) => {
-    // Deliveries before the webhook row: a recorder holds its delivery and then waits for the webhook.
-    // (Scoped to the client through the webhook's id, which the update below checks: on a foreign id it
-    // finds nothing and the transaction rolls back.)
-    if (input.is_active !== undefined) await holdDeliveries(tx, id, !input.is_active);
-    const r = await tx.query<WebhookRow>(`UPDATE webhooks SET ${sets.join(', ')} WHERE id = $1 AND client_id = $2 RETURNING *`, params);
-    if (!r.rows[0]) throw new AppError('webhook_not_found', `webhook ${id} not found`);
-    return r.rows[0];
-  });
-  return toRecord(row);
+  const r = await deps.db.query<WebhookRow>(
+    `UPDATE webhooks SET ${sets.join(', ')} WHERE id = $1 AND client_id = $2 RETURNING *`,
+    params,
+  );
+  if (!r.rows[0]) throw new AppError('webhook_not_found', `webhook ${id} not found`);
+  return toRecord(r.rows[0]);
 }
 
 /** Deleting a webhook deletes its delivery log too (ON DELETE CASCADE); pending deliveries stop. */
