@@ -39,6 +39,23 @@ describe('RequestLogWriter', () => {
     await w.close();
   });
 
+  it('while writes fail, pushes do not retry each time: the timer does', async () => {
+    const { db, state } = fakeDb();
+    let tries = 0;
+    const query = db.relaxed.query.bind(db.relaxed);
+    (db.relaxed as { query: unknown }).query = async (sql: string, params: unknown[]) => { tries++; return query(sql, params); };
+    const w = new RequestLogWriter(db, 60_000);
+    state.down = true;
+    for (let i = 0; i < 1000; i++) {
+      w.push(row(i));
+      await new Promise((ok) => setImmediate(ok));
+    }
+    expect(tries).toBe(1);
+    state.down = false;
+    await w.close();
+    expect(state.written).toBe(1000);
+  });
+
   it('keeps at most MAX_BUFFERED_ROWS while the store is down', async () => {
     const { db, state } = fakeDb();
     const w = new RequestLogWriter(db, 60_000);

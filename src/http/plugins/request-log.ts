@@ -30,8 +30,10 @@ export class RequestLogWriter {
   /** A write queued or running: a full buffer does not queue another (while the store is down, the
    * timer retries every interval instead of every push). */
   private busy = false;
+  /** After a failed write, pushes leave the next try to the timer until then (ms since epoch). */
+  private pauseUntil = 0;
 
-  constructor(private db: Db, intervalMs = 500) {
+  constructor(private db: Db, private intervalMs = 500) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), intervalMs);
     this.timer.unref();
   }
@@ -39,7 +41,7 @@ export class RequestLogWriter {
   push(row: LogRow): void {
     this.buffer.push(row);
     if (this.buffer.length > MAX_BUFFERED_ROWS) this.buffer.splice(0, this.buffer.length - MAX_BUFFERED_ROWS);
-    if (this.buffer.length >= BATCH_ROWS && !this.busy) void this.flush().catch(() => {});
+    if (this.buffer.length >= BATCH_ROWS && !this.busy && Date.now() >= this.pauseUntil) void this.flush().catch(() => {});
   }
 
   /**
@@ -61,6 +63,7 @@ export class RequestLogWriter {
           [col('client_id'), col('request_id'), col('method'), col('path'), col('status'), col('duration_ms'), col('api_key_prefix'), col('created_at')],
         );
       } catch (err) {
+        this.pauseUntil = Date.now() + this.intervalMs;
         this.buffer.unshift(...rows.slice(Math.max(0, rows.length + this.buffer.length - MAX_BUFFERED_ROWS)));
         throw err;
       }
