@@ -33,8 +33,9 @@ function crossSiteOf(publicBaseUrl: string) {
   return (req: FastifyRequest): boolean => {
     const site = req.headers['sec-fetch-site'];
     if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+    // `null` is what this page's own posts carry under its no-referrer policy in such browsers: unknown.
     const origin = req.headers.origin;
-    return typeof origin === 'string' && origin !== own;
+    return typeof origin === 'string' && origin !== 'null' && origin !== own;
   };
 }
 
