@@ -4,7 +4,7 @@
 // garbage) it is the narrower ProviderOutcomeUnknown. The gateway's `session_expired` answer becomes
 // ProviderSessionExpired (503, live only).
 import type { PaymentProvider, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus } from './types.ts';
-import { ProviderOutcomeUnknown, ProviderSessionExpired, ProviderUnavailable } from './types.ts';
+import { ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from './types.ts';
 
 /**
  * Errors of the connection phase: nothing was sent, so the gateway did nothing. Anything else after the
@@ -48,7 +48,7 @@ export class GatewayProvider implements PaymentProvider {
     if (res.status === 404 && path.startsWith('/customers/')) return null as T;
     // A 4xx is the gateway refusing the request (it did nothing); a 5xx may come after it acted.
     if (res.status >= 500) throw new ProviderOutcomeUnknown(`gateway answered ${res.status}: ${json.error ?? 'error'}`);
-    if (!res.ok) throw new ProviderUnavailable(`gateway answered ${res.status}: ${json.error ?? 'error'}`);
+    if (!res.ok) throw new ProviderRefused(`gateway answered ${res.status}: ${json.error ?? 'error'}`);
     return json as T;
   }
 

@@ -64,5 +64,11 @@ export class ProviderUnavailable extends Error {}
  * connection, a 5xx, garbage): the provider may have acted. A refund then stays pending, not failed.
  */
 export class ProviderOutcomeUnknown extends ProviderUnavailable {}
+/**
+ * A ProviderUnavailable that is the provider's own refusal (a 4xx): it did nothing. For a refund id it
+ * knows, the provider answers the refund's outcome instead (docs/provider-gateway.md), so a refusal of a
+ * repeated refund also says the first send never took effect.
+ */
+export class ProviderRefused extends ProviderUnavailable {}
 /** Raised by drivers when the merchant's provider session is over: 503 session_expired (live only). */
 export class ProviderSessionExpired extends Error {}

@@ -115,6 +115,20 @@ describe('refund outcomes through the gateway', () => {
     expect((await status(m, opId)).status).toBe('refunded');
   });
 
+  it('a refusal of a later send fails the refund: the provider never took the first', async () => {
+    const m = await newMerchant(t.app);
+    const { opId, ref } = await paidLive(m);
+    gw.refundBehaviour = 'error_500';
+    const res = await refund(m, { operation_id: opId, amount: 2000 });
+    expect(res.json()).toMatchObject({ status: 'pending', remaining_refundable: 8000 });
+    gw.refundBehaviour = 'refuse_400';
+    await retryNow(res.json().refund_id);
+    gw.refundBehaviour = 'normal';
+    expect(await refundRow(res.json().refund_id)).toMatchObject({ status: 'failed' });
+    expect(await status(m, opId)).toMatchObject({ status: 'paid', refunded_amount: 0 });
+    expect(gw.payments.get(ref)!.refunded).toBe(0);
+  });
+
   it('pending at the provider, then failed: the held amount is given back', async () => {
     const m = await newMerchant(t.app);
     const { opId } = await paidLive(m);

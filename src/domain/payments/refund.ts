@@ -10,7 +10,7 @@
 import type { Queryable } from '../../db/db.ts';
 import type { Deps, Mode } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { ProviderOutcomeUnknown, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
+import { ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
 import { appendEvent } from '../events/append.ts';
 import { newId } from '../ids.ts';
 import { checkAmount } from './input.ts';
@@ -80,10 +80,15 @@ export async function refundPayment(
   return sendRefund(deps, op, refundId, amount, { inTx: ctx.inTx, first: true });
 }
 
-/** Whether the provider surely did not act: it refused, or the request never reached it. */
-function surelyNotActed(err: unknown): boolean {
+/**
+ * Whether the provider surely did not act on this refund. On the first send: it refused, or the request
+ * never reached it. On a later send only a refusal says so (a provider answers a refund id it knows with
+ * its outcome); a send that did not get through says nothing about the first one.
+ */
+function surelyNotActed(err: unknown, first: boolean): boolean {
   const cause = err instanceof AppError ? err.cause : err;
-  if (cause instanceof ProviderOutcomeUnknown) return false;
+  if (cause instanceof ProviderRefused) return true;
+  if (!first || cause instanceof ProviderOutcomeUnknown) return false;
   return cause instanceof ProviderUnavailable || cause instanceof ProviderSessionExpired;
 }
 
@@ -92,8 +97,9 @@ function surelyNotActed(err: unknown): boolean {
  * the amount back and is thrown (502/503, not stored under the Idempotency-Key, which is freed from the
  * refund so a retry with it starts a new one). Any other error is an unknown outcome: recorded, and
  * answered, as pending. A later send (`first: false`: the retry job, a request that took over the key)
- * repeats the refund id, so the provider answers for the same refund; its errors say nothing about the
- * first send, so they leave the refund pending too.
+ * repeats the refund id, so the provider answers for the same refund: only its refusal fails the refund
+ * (the provider does not know the id, so nothing was refunded); its other errors say nothing about the
+ * first send and leave the refund pending.
  */
 export async function sendRefund(
   deps: Deps,
@@ -107,7 +113,7 @@ export async function sendRefund(
   try {
     outcome = await providerCall(deps, op.mode, op.provider_account_id, () => provider.refund(op.provider_ref, amount, refundId));
   } catch (err) {
-    if (!opts.first || !surelyNotActed(err)) return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
+    if (!surelyNotActed(err, opts.first)) return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
     await settleRefund(deps, refundId, { ref: null, status: 'failed' }, undefined, true);
     throw err;
   }
