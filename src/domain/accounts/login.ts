@@ -40,7 +40,9 @@ export async function login(deps: Deps, input: LoginInput): Promise<TokenPair> {
     // An account without a password (registered through OpenID Connect) never logs in with one. The
     // dummy hash is checked all the same, so the time taken does not tell which e-mails exist.
     const stored = user?.password_hash;
-    const ok = stored ? await verifyPassword(stored, input.password) : (await verifyPassword(await dummyHash(), input.password), false);
+    let ok = false;
+    if (stored) ok = await verifyPassword(stored, input.password);
+    else await verifyPassword(await dummyHash(), input.password);
     if (!user || !ok) throw new AppError('invalid_credentials', 'e-mail or password is wrong');
   }
   const found = user;

@@ -3,7 +3,7 @@
 // issues a fresh one. With email_required no QR is issued before the visitor's e-mail is stored.
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
+import { OP_COLUMNS, OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
 import { isPaid } from '../payments/state.ts';
 import { syncOperation } from '../payments/sync.ts';
 import { simulate } from '../payments/test-actions.ts';
@@ -13,8 +13,6 @@ import { expireIfDue, findPublicLink, isToken, LINK_COLUMNS, notFound, type Link
 import { issueLinkQr, SHOWN_QR_COLUMNS, type ShownQr } from './qr.ts';
 import { lockActive } from './update.ts';
 import { paidMeanwhile } from './paid-meanwhile.ts';
-
-const OP_COLUMNS_O = OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ');
 
 const prefixed = (cols: string, table: string, prefix: string) =>
   cols.split(',').map((c) => `${table}.${c.trim()} AS ${prefix}${c.trim()}`).join(', ');

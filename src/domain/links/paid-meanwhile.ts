@@ -3,12 +3,10 @@
 // saw it; only the poll and the expiry sweeper ask the provider) is recorded first, so a one-time link is
 // not paid twice.
 import type { Deps } from '../../deps.ts';
-import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
+import { OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
 import { isPaid } from '../payments/state.ts';
 import { syncOperation } from '../payments/sync.ts';
 import type { Link } from './links.ts';
-
-const OP_COLUMNS_O = OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ');
 
 /** QRs asked about before a new one is issued: a one-time link's newest, or the visitor's own. */
 const OUTSTANDING_MAX = 5;

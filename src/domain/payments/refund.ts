@@ -160,7 +160,6 @@ export async function settleRefund(
           // reserved (a refund pending since it was made counted as refunded meanwhile).
           ? `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now(),
                     status = CASE WHEN status NOT IN ('paid', 'partially_refunded', 'refunded') THEN status
-                                  WHEN refunded_amount - $2 >= amount THEN 'refunded'
                                   WHEN refunded_amount - $2 > 0 THEN 'partially_refunded' ELSE 'paid' END
               WHERE id = $1 RETURNING amount, refunded_amount, client_id, mode`
           : `UPDATE operations SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
