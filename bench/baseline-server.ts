@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { randomUUID } from 'node:crypto';
-import { QrCreateBody, QrCreated, PaymentItem } from '../src/http/v2/payment-schemas.ts';
+import { QrCreateBody, QrCreated, PaymentItem } from '../src/http/shapes/payment.ts';
 import { Type } from 'typebox';
 
 interface Q {

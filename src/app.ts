@@ -17,7 +17,7 @@ import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import { webhookRoutes } from './http/cabinet/webhooks.ts';
 import { notificationRoutes } from './http/cabinet/notifications.ts';
-import type { App } from './http/route.ts';
+import { addPermissionExtensions, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
@@ -35,6 +35,8 @@ const nextUlid = ulidSource();
 export interface BuiltApp {
   app: FastifyInstance;
   requestLog: RequestLogWriter;
+  /** every route declared with route(), as declared: the OpenAPI extensions and the route sweep read it */
+  routes: DeclaredRoute[];
 }
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<BuiltApp> {
@@ -77,11 +79,25 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     reply.header('X-Request-Id', req.id);
   });
 
+  // The route table: every route() declaration, in child contexts (v1) too, since this hook is added
+  // before any of them is registered.
+  const routes: DeclaredRoute[] = [];
+  app.addHook('onRoute', (r) => {
+    const config = r.config as RouteConfig | undefined;
+    if (!config?.auth) return;
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, config });
+  });
+
   const registry = new Registry();
   const requestLog = new RequestLogWriter(deps.db);
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { registry });
   await app.register(swagger, {
+    transformObject: (doc) => {
+      const openapi = (doc as { openapiObject: Parameters<typeof addPermissionExtensions>[0] }).openapiObject;
+      addPermissionExtensions(openapi, routes);
+      return openapi as never;
+    },
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Tolem API', version: '2.0.0', description: 'Payment acceptance for merchants in Kazakhstan. Amounts are integer tenge.' },
@@ -120,5 +136,5 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
 
   app.addHook('onClose', async () => requestLog.close());
   await app.ready();
-  return { app: app as unknown as FastifyInstance, requestLog };
+  return { app: app as unknown as FastifyInstance, requestLog, routes };
 }

@@ -4,9 +4,10 @@ import { connect } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { loadSecrets } from './secrets.ts';
 import { systemClock, type Clock, type Deps } from './deps.ts';
-import { connectRedis, createRateLimiter } from './http/plugins/rate-limit-store.ts';
+import { connectRedis, createRateLimiter } from './infra/rate-limit-store.ts';
 import { createProviders } from './providers/index.ts';
-import { Caches, listenForInvalidation } from './domain/cache.ts';
+import { Caches, listenForInvalidation } from './infra/cache.ts';
+import { wireDomainSubscribers } from './domain/subscribers.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -14,6 +15,7 @@ export interface Runtime {
 }
 
 export async function bootstrap(config: Config, opts: { clock?: Clock; migrate?: boolean } = {}): Promise<Runtime> {
+  wireDomainSubscribers();
   const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax });
   if (opts.migrate !== false) await migrate(db);
   const secrets = await loadSecrets(db, config);

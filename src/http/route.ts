@@ -1,16 +1,21 @@
-// One way to declare a route: its audience (auth), rate-limit bucket and idempotency go into the route
-// config, where the global hooks read them, and into the OpenAPI schema (security, every error response).
+// One way to declare a route: its audience (auth), permission (an action of domain/access/policy.ts),
+// rate-limit bucket and idempotency go into the route config, where the global hooks read and enforce
+// them, and into the OpenAPI document (security, x-permission, every error response).
 import type { FastifyInstance, FastifySchema, RouteHandlerMethod, HTTPMethods, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGenericInterface, ContextConfigDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorEnvelope } from './schemas.ts';
+import { ACTIONS, blockedUnderImpersonation, rolesFor, type Action } from '../domain/access/policy.ts';
+import { ROLES } from '../domain/access/principal.ts';
 
 export type AuthKind = 'api_key' | 'jwt' | 'partner';
 export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 
 export interface RouteConfig {
   /** credentials accepted; empty: public */
-  auth: AuthKind[];
+  auth: readonly AuthKind[];
+  /** what the caller does, checked against the policy table; every authenticated route names one */
+  permission?: Action;
   /** named rate-limit bucket instead of the caller's (auth, checkout_*) */
   rateBucket?: string;
   idempotent?: 'required' | 'optional';
@@ -41,7 +46,9 @@ export function errorResponses(statuses: number[]): Record<number, unknown> {
 interface RouteSpec<S extends FastifySchema> {
   method: HTTPMethods;
   url: string;
-  auth: AuthKind[];
+  auth: readonly AuthKind[];
+  /** required when `auth` is not empty: the action of the policy table this route performs */
+  permission?: Action;
   rateBucket?: string;
   idempotent?: 'required' | 'optional';
   schema: S & { tags?: string[]; summary?: string; description?: string; response?: Record<number, unknown>; hide?: boolean };
@@ -52,11 +59,34 @@ interface RouteSpec<S extends FastifySchema> {
   >;
 }
 
+/** What a 403 of this route's permission can say, for the OpenAPI document. */
+function forbiddenDoc(action: Action): string {
+  const codes = [
+    rolesFor(action).length === 1 ? `not_owner (owner only)` : `forbidden_role (roles: ${rolesFor(action).join(', ')})`,
+    ...(blockedUnderImpersonation(action) ? ['impersonation_blocked_action (refused to a partner acting in the account)'] : []),
+  ];
+  return `Forbidden: ${codes.join('; ')}`;
+}
+
+/**
+ * Whether the permission can refuse a credential this route accepts: a role outside the grant, a partner
+ * acting in the account, or (owner-only actions) an API key, which acts for the whole client otherwise.
+ */
+function deniable(spec: { auth: readonly AuthKind[]; permission?: Action }): boolean {
+  if (!spec.permission) return false;
+  if (ACTIONS[spec.permission].grant === 'owner') return true;
+  return spec.auth.includes('jwt') && (rolesFor(spec.permission).length < ROLES.length || blockedUnderImpersonation(spec.permission));
+}
+
 export function route<S extends FastifySchema>(app: App, spec: RouteSpec<S>): void {
+  if (spec.auth.length && !spec.permission) throw new Error(`${spec.method} ${spec.url}: an authenticated route must declare its permission`);
+  if (!spec.auth.length && spec.permission) throw new Error(`${spec.method} ${spec.url}: a public route has no permission`);
   const common = [400, 429, 500, ...(spec.auth.length ? [401] : []), ...(spec.errors ?? [])];
+  const responses = errorResponses([...new Set(common)].sort());
+  if (deniable(spec)) responses[403] = { ...ErrorEnvelope, description: forbiddenDoc(spec.permission!) };
   const schema: Record<string, unknown> = <Record<string, unknown>>(<unknown>{
     ...spec.schema,
-    response: { ...errorResponses([...new Set(common)].sort()), ...spec.schema.response },
+    response: { ...responses, ...spec.schema.response },
   });
   if (spec.auth.length) schema.security = spec.auth.map((k) => SECURITY[k]);
   else schema.security = [];
@@ -67,6 +97,28 @@ export function route<S extends FastifySchema>(app: App, spec: RouteSpec<S>): vo
       'idempotency-key': spec.idempotent === 'required' ? key : Type.Optional(key),
     });
   }
-  const config: RouteConfig = { auth: spec.auth, rateBucket: spec.rateBucket, idempotent: spec.idempotent };
+  const config: RouteConfig = { auth: spec.auth, permission: spec.permission, rateBucket: spec.rateBucket, idempotent: spec.idempotent };
   app.route({ method: spec.method, url: spec.url, schema, config, handler: spec.handler as never });
+}
+
+/** A route as the app declared it, for the OpenAPI extensions and the route sweep. */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  config: RouteConfig;
+}
+
+/** Fastify's `/a/:id` as OpenAPI's `/a/{id}`. */
+export const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** Adds x-permission, x-roles and x-impersonation to each operation of a permissioned route. */
+export function addPermissionExtensions(doc: { paths?: Record<string, Record<string, Record<string, unknown>>> }, routes: DeclaredRoute[]): void {
+  for (const r of routes) {
+    const action = r.config.permission;
+    const op = doc.paths?.[openapiPath(r.url)]?.[r.method.toLowerCase()];
+    if (!action || !op) continue;
+    op['x-permission'] = action;
+    op['x-roles'] = [...rolesFor(action)];
+    op['x-impersonation'] = blockedUnderImpersonation(action) ? 'blocked' : 'allowed';
+  }
 }

@@ -24,11 +24,6 @@ export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 /** Strict request body: unknown fields are rejected with 400 invalid_parameter naming the field. */
 export const Body = <P extends Record<string, TSchema>>(props: P) => Type.Object(props, { additionalProperties: false });
 
-export const PageQuery = {
-  cursor: Type.Optional(Type.String({ description: 'opaque next_cursor of the previous page' })),
-  limit: Type.Optional(Type.Integer({ description: '1 to 100, default 20' })),
-};
-
 export const Page = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), next_cursor: Nullable(Type.String()), has_more: Type.Boolean() });
 

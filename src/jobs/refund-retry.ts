@@ -3,7 +3,8 @@
 // same refund, until it is completed or failed. Due rows are claimed by pushing their next attempt out
 // (FOR UPDATE SKIP LOCKED, so several workers split them), backing off from 30 s to an hour; a refund
 // is never given up on, because only the provider knows whether its money moved.
-import type { Deps, Mode } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import type { Mode } from '../domain/tenant.ts';
 import { findOperation } from '../domain/payments/operations.ts';
 import { sendRefund } from '../domain/payments/refund.ts';
 

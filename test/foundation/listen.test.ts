@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectPg, MAYBE_MISSED, type Db } from '../../src/db/db.ts';
-import { Caches } from '../../src/domain/cache.ts';
+import { Caches } from '../../src/infra/cache.ts';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const dbName = `tolem_listen_${process.pid}_${Date.now()}`;

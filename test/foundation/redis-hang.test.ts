@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, createRateLimiter, REDIS_COMMAND_TIMEOUT_MS } from '../../src/http/plugins/rate-limit-store.ts';
+import { connectRedis, createRateLimiter, REDIS_COMMAND_TIMEOUT_MS } from '../../src/infra/rate-limit-store.ts';
 
 let server: Server;
 let url: string;

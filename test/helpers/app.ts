@@ -6,6 +6,7 @@ import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
 import { buildApp } from '../../src/app.ts';
 import type { Clock } from '../../src/deps.ts';
 import type { RequestLogWriter } from '../../src/http/plugins/request-log.ts';
+import type { DeclaredRoute } from '../../src/http/route.ts';
 
 export const HIGH_LIMITS: RateLimits = {
   live: 1e6, test: 1e6, enterprise: 1e6, auth: 1e6, login_email: 1e6, cabinet: 1e6, partner: 1e6, anonymous: 1e6,
@@ -17,6 +18,8 @@ export interface TestApp {
   runtime: Runtime;
   config: Config;
   requestLog: RequestLogWriter;
+  /** the route table, as declared with route() */
+  routes: DeclaredRoute[];
   close(): Promise<void>;
 }
 
@@ -29,10 +32,10 @@ export async function buildTestApp(overrides: Partial<Config> = {}, opts: { cloc
   );
   if (!config.databaseUrl) config.dataDir = 'memory://';
   const runtime = await bootstrap(config, opts);
-  const { app, requestLog } = await buildApp(runtime.deps, { logger: false });
+  const { app, requestLog, routes } = await buildApp(runtime.deps, { logger: false });
   let closed = false;
   const t: TestApp = {
-    app, runtime, config, requestLog,
+    app, runtime, config, requestLog, routes,
     async close() {
       if (closed) return;
       closed = true;

@@ -1,7 +1,7 @@
 // The read-through caches: a value read while an eviction happened is not cached (it may predate the
 // change that caused the eviction: a key regenerated while its lookup was in flight).
 import { describe, expect, it } from 'vitest';
-import { Caches, TtlCache } from '../../src/domain/cache.ts';
+import { Caches, TtlCache } from '../../src/infra/cache.ts';
 
 describe('TtlCache', () => {
   it('caches a value read with no eviction meanwhile', () => {

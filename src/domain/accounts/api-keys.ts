@@ -1,9 +1,9 @@
 // API keys: kp_live_/kp_test_ + 40 base62 characters (~238 bits). Only the SHA-256 is stored; the key
 // is shown once. Regenerating revokes the previous key of that mode in the same transaction.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { randomBase62, sha256Hex } from '../../crypto.ts';
-import { invalidate, type Caches } from '../cache.ts';
+import { invalidate, type Caches } from '../../infra/cache.ts';
 
 export const PREFIX_LENGTH = 12;
 

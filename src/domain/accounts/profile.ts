@@ -1,5 +1,6 @@
 // GET /me and the small account actions around it.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { planActive } from '../plans.ts';
 import { issueApiKey, type IssuedKey } from './api-keys.ts';
@@ -44,11 +45,6 @@ export async function acceptTerms(deps: Deps, clientId: number): Promise<{ accep
     [clientId],
   );
   return { accepted_at: r.rows[0].terms_accepted_at };
-}
-
-export function requireOwner(role: string | undefined, actor?: unknown): void {
-  if (actor) throw new AppError('impersonation_blocked_action', 'not allowed while a partner acts in this account');
-  if (role !== 'owner') throw new AppError('not_owner', 'only the account owner may do this');
 }
 
 export async function regenerateApiKey(deps: Deps, clientId: number, mode: Mode): Promise<IssuedKey> {

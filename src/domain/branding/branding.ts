@@ -2,9 +2,9 @@
 // optional and `null` clears it. Validation follows the specification (bad_color, bad_email with param).
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
-import { invalidate } from '../cache.ts';
+import { invalidate } from '../../infra/cache.ts';
 import { AppError, invalidParam } from '../../errors.ts';
-import { checkEmail, URL_MAX } from '../links/input.ts';
+import { checkEmail, URL_MAX } from '../addresses.ts';
 
 export interface Branding {
   display_name: string | null;

@@ -1,19 +1,13 @@
 // The outbox: a journal event is written in the same transaction as the state change it describes, and
-// so are the webhook deliveries it causes. Nothing is published outside the transaction.
+// so are the webhook deliveries it causes (a subscriber of `afterEventAppended`, wired in
+// domain/subscribers.ts). Nothing is published outside the transaction.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { newId } from '../ids.ts';
-import type { JournalEventType } from './types.ts';
-import { enqueueDeliveries } from '../webhooks/enqueue.ts';
+import { TxHooks } from '../tx-hooks.ts';
+import type { JournalEvent, JournalEventType } from './types.ts';
 
-export interface JournalEvent {
-  id: string;
-  client_id: number;
-  mode: Mode;
-  type: JournalEventType;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
+export const afterEventAppended = new TxHooks<JournalEvent>('journal event appended');
 
 export async function appendEvent(
   tx: Queryable,
@@ -25,6 +19,6 @@ export async function appendEvent(
     [newId('evt'), e.clientId, e.mode, e.type, JSON.stringify(e.data)],
   );
   const event = r.rows[0];
-  await enqueueDeliveries(tx, event);
+  await afterEventAppended.run(tx, event);
   return event;
 }

@@ -1,10 +1,11 @@
 // GET /v2/events: the journal of one client and mode, newest first, by type (several, comma-separated)
 // and by time (`since`/`until`, inclusive; a bare date as `until` includes that whole UTC day).
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { page, type PageResult } from '../pagination.ts';
 import { JOURNAL_EVENT_TYPES } from './types.ts';
-import type { JournalEvent } from './append.ts';
+import type { JournalEvent } from './types.ts';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** A date and time with no zone: UTC, as every time of the API (JavaScript would read it as local time). */
@@ -62,4 +63,3 @@ export async function listEvents(
   );
 }
 
-export const toEventItem = (e: JournalEvent) => ({ id: e.id, type: e.type, data: e.data, created_at: e.created_at, livemode: e.mode === 'live' });

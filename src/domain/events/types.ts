@@ -1,5 +1,7 @@
-// The journal's event types (decisions 8: the union of both catalogs) and the five a webhook may
-// subscribe to.
+// A journal event, the journal's event types (decisions 8: the union of both catalogs) and the five a
+// webhook may subscribe to.
+import type { Mode } from '../tenant.ts';
+
 export const JOURNAL_EVENT_TYPES = [
   'payment.completed',
   'payment.cancelled',
@@ -18,3 +20,12 @@ export type JournalEventType = (typeof JOURNAL_EVENT_TYPES)[number];
 
 export const WEBHOOK_EVENT_TYPES = ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded', 'webhook.test'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface JournalEvent {
+  id: string;
+  client_id: number;
+  mode: Mode;
+  type: JournalEventType;
+  data: Record<string, unknown>;
+  created_at: Date;
+}

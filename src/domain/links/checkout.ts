@@ -8,7 +8,7 @@ import { isPaid } from '../payments/state.ts';
 import { syncOperation } from '../payments/sync.ts';
 import { simulate } from '../payments/test-actions.ts';
 import { publicMerchant, type PublicMerchant } from '../branding/branding.ts';
-import { checkEmail } from './input.ts';
+import { checkEmail } from '../addresses.ts';
 import { expireIfDue, findPublicLink, isToken, LINK_COLUMNS, notFound, type Link } from './links.ts';
 import { issueLinkQr, SHOWN_QR_COLUMNS, type ShownQr } from './qr.ts';
 import { lockActive } from './update.ts';

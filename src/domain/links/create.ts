@@ -1,13 +1,15 @@
 // Creating a payment link and listing a tenant's links.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { randomBase62 } from '../../crypto.ts';
 import { appendEvent } from '../events/append.ts';
 import { page, type PageResult } from '../pagination.ts';
 import { checkAmount } from '../payments/input.ts';
 import { resolveProviderAccount } from '../payments/provider-accounts.ts';
 import { checkDescription, checkExpiresIn, checkMetadata, checkRedirectUrl, EXPIRES_DEFAULT } from './input.ts';
-import { eventToken, LINK_COLUMNS, TOKEN_LENGTH, type Link } from './links.ts';
+import { eventToken } from '../ids.ts';
+import { LINK_COLUMNS, TOKEN_LENGTH, type Link } from './links.ts';
 
 export interface CreateLinkInput {
   amount: number;

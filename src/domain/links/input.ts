@@ -1,9 +1,9 @@
 // Input rules of payment links that a JSON schema cannot say: redirect URLs, the size of metadata, a
-// description that is not just spaces, and a real e-mail address (also used by branding).
+// description that is not just spaces.
 import { isIP } from 'node:net';
-import { AppError, invalidParam } from '../../errors.ts';
+import { invalidParam } from '../../errors.ts';
+import { URL_MAX } from '../addresses.ts';
 
-export const URL_MAX = 2083;
 export const DESCRIPTION_MAX = 500;
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_MAX_KEY_LENGTH = 40;
@@ -66,21 +66,4 @@ export function checkMetadata(value: Record<string, unknown> | undefined | null)
     throw invalidParam('metadata', `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`);
   }
   return value;
-}
-
-// The HTML living standard's valid e-mail address, with a dotted domain (real mail goes to a domain
-// with a TLD), and the RFC 5321 length limits.
-const EMAIL_RE = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
-
-export function isValidEmail(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length > 254) return false;
-  const at = value.lastIndexOf('@');
-  return at > 0 && at <= 64 && EMAIL_RE.test(value) && !/\.$/.test(value);
-}
-
-/** Normalized e-mail or 400 bad_email naming the field. */
-export function checkEmail(value: unknown, param: string): string {
-  const v = typeof value === 'string' ? value.trim() : value;
-  if (!isValidEmail(v)) throw new AppError('bad_email', `${param} must be a valid e-mail address`, { param });
-  return v;
 }

@@ -1,7 +1,7 @@
 // The payment-link record (decisions 9) and its reads. Merchant reads take the tenant (client and mode):
 // another tenant's token is simply not found. The public checkout reads by token alone.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 
 export type LinkStatus = 'active' | 'paid' | 'expired' | 'cancelled';
@@ -38,8 +38,6 @@ export function normalizeToken(raw: string): string | null {
   const t = raw.startsWith('pl_') ? raw.slice(3) : raw;
   return TOKEN_RE.test(t) ? t : null;
 }
-
-export const eventToken = (token: string) => `pl_${token}`;
 
 export const linkUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/checkout/${token}`;
 
@@ -85,26 +83,3 @@ export async function findPublicLink(db: Queryable, token: string): Promise<Link
   if (!r.rows[0]) throw notFound(token);
   return expireIfDue(db, r.rows[0]);
 }
-
-/** The link record of the merchant API (decisions 9, plus livemode). */
-export function toLinkRecord(link: Link, publicBaseUrl: string) {
-  return {
-    token: link.token,
-    url: linkUrl(publicBaseUrl, link.token),
-    amount: link.amount,
-    description: link.description,
-    status: link.status,
-    success_url: link.success_url,
-    cancel_url: link.cancel_url,
-    expires_at: link.expires_at,
-    allow_repeat: link.allow_repeat,
-    email_required: link.email_required,
-    metadata: link.metadata ?? {},
-    paid_count: link.paid_count,
-    livemode: link.mode === 'live',
-    created_at: link.created_at,
-    updated_at: link.updated_at,
-  };
-}
-
-export type LinkRecord = ReturnType<typeof toLinkRecord>;

@@ -3,7 +3,7 @@
 import type { Queryable } from '../../db/db.ts';
 import type { Operation } from '../payments/operations.ts';
 import { appendEvent } from '../events/append.ts';
-import { eventToken } from './links.ts';
+import { eventToken } from '../ids.ts';
 
 export async function onLinkPaymentPaid(tx: Queryable, op: Operation): Promise<void> {
   if (!op.link_token) return;

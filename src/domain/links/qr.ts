@@ -1,7 +1,6 @@
 // Issuing a QR payment for a link: the same createQr as every payment (plan, provider account, provider
 // call outside the transaction), with source `payment_link`, the link's token and metadata, and a
 // record of whom it was issued to, written in the operation's own transaction.
-import QRCode from 'qrcode';
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import { createQr, QR_LIFETIME_S } from '../payments/create.ts';
@@ -40,37 +39,6 @@ export async function issueLinkQr(deps: Deps, link: Link, opts: IssueOptions): P
   }, { amount: link.amount, comment }, lifetime);
 }
 
-/**
- * Rendered images of recent QR tokens. A token's image never changes and every reload or poll of a
- * checkout shows the same QR for minutes, while encoding one costs more CPU than the rest of the request.
- * Bounded: the oldest entry goes first (a Map keeps insertion order).
- */
-const SVG_CACHE_MAX = 2000;
-const svgCache = new Map<string, string>();
-
-/** The QR image of an operation's qr_token, as inline SVG (no script, no external references). */
-export async function qrSvg(content: string): Promise<string> {
-  const hit = svgCache.get(content);
-  if (hit !== undefined) return hit;
-  const raw = await QRCode.toString(content, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#111111', light: '#ffffff' } });
-  const svg = raw.trim().replace('<svg ', '<svg role="img" aria-label="QR" class="qr-svg" ');
-  if (svgCache.size >= SVG_CACHE_MAX) svgCache.delete(svgCache.keys().next().value!);
-  svgCache.set(content, svg);
-  return svg;
-}
-
 /** What showing a QR needs of its operation. */
 export type ShownQr = Pick<Operation, 'id' | 'status' | 'qr_token' | 'deep_link' | 'expires_at'>;
 export const SHOWN_QR_COLUMNS = 'id, status, qr_token, deep_link, expires_at';
-
-export async function toQrView(op: ShownQr) {
-  return {
-    operation_id: op.id,
-    qr_token: op.qr_token!,
-    deep_link: op.deep_link!,
-    expires_at: op.expires_at,
-    svg: await qrSvg(op.qr_token!),
-  };
-}
-
-export type QrView = Awaited<ReturnType<typeof toQrView>>;

@@ -1,12 +1,14 @@
 // Changing a link: PATCH (description, URLs, expiry, repeat flag), cancel, and the merchant's refresh-qr.
 // All of them need an active link (409 payment_link_immutable otherwise); the amount never changes.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { appendEvent } from '../events/append.ts';
 import type { Operation } from '../payments/operations.ts';
 import { checkDescription, checkExpiresIn, checkRedirectUrl } from './input.ts';
-import { eventToken, findLink, LINK_COLUMNS, type Link } from './links.ts';
+import { eventToken } from '../ids.ts';
+import { findLink, LINK_COLUMNS, type Link } from './links.ts';
 import { issueLinkQr } from './qr.ts';
 import { paidMeanwhile } from './paid-meanwhile.ts';
 

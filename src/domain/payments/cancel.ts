@@ -1,7 +1,8 @@
 // Cancelling an invoice before it is paid. The provider has the last word: if the customer paid a
 // moment ago, the invoice cannot be cancelled, and Tolem records the payment instead.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { findOperation, type Operation } from './operations.ts';
 import { providerCall } from './provider-call.ts';

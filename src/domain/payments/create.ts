@@ -3,7 +3,8 @@
 // in that same transaction (the idempotency record, a payment link's bookkeeping), so that the operation
 // and the stored response commit together or not at all.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../ids.ts';
 import { checkAmount, checkItems, normalizePhone, type Item } from './input.ts';

@@ -2,7 +2,8 @@
 // formula (=, +, -, @, tab, CR at the start) are prefixed with a quote: merchant comments and payer
 // names come from outside.
 import { stringify } from 'csv-stringify/sync';
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { recentOperations } from './list.ts';
 
 export const EXPORT_MAX_ROWS = 1000;

@@ -1,5 +1,6 @@
 // The payments list of a client and mode: keyset pages, newest first, by status and type.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { page, type PageResult } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from './operations.ts';
 

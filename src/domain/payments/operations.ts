@@ -1,7 +1,7 @@
 // The operation record and its public shapes. Every read takes the tenant (architecture rule 3):
 // another client's operation, or the other mode's, is simply not found.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import type { OperationStatus, OperationType } from './state.ts';
 
@@ -53,31 +53,3 @@ export const ITEM_COLUMNS = `id, type, status, amount, refunded_amount, comment,
   provider_account_id, source, link_token, mode, created_at, paid_at, expires_at`;
 export type ListedOperation = Pick<Operation, 'id' | 'type' | 'status' | 'amount' | 'refunded_amount' | 'comment' | 'phone' |
   'sender_name' | 'transaction_id' | 'provider_account_id' | 'source' | 'link_token' | 'mode' | 'created_at' | 'paid_at' | 'expires_at'>;
-
-/** The payment item of lists and status reads (decisions 15). */
-export function toPaymentItem(op: ListedOperation) {
-  return {
-    operation_id: op.id,
-    type: op.type,
-    status: op.status,
-    amount: op.amount,
-    refunded_amount: op.refunded_amount,
-    comment: op.comment,
-    phone: op.phone,
-    sender_name: op.sender_name,
-    transaction_id: op.transaction_id,
-    provider_account_id: op.provider_account_id,
-    source: op.source,
-    link_token: op.link_token,
-    livemode: op.mode === 'live',
-    created_at: op.created_at,
-    paid_at: op.paid_at,
-    expires_at: op.expires_at,
-  };
-}
-
-export type PaymentItem = ReturnType<typeof toPaymentItem>;
-
-export function toPaymentStatus(op: Operation) {
-  return { ...toPaymentItem(op), raw_provider_status: op.raw_provider_status };
-}

@@ -1,6 +1,7 @@
 // Live creates are allowed while the plan is active and under its monthly limit of live paid payments
 // (UTC calendar month). Test mode never counts and is never limited.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { monthStart, planActive, PLAN_LIMITS } from '../plans.ts';
 

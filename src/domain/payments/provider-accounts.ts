@@ -1,10 +1,11 @@
 // Provider accounts: which upstream account a payment goes through. Each client has a sandbox account
 // for test mode from registration; live mode needs a connected account (onboarding), else 409.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import type { PaymentProvider } from '../../providers/types.ts';
-import { invalidate } from '../cache.ts';
+import { invalidate } from '../../infra/cache.ts';
 
 export interface ProviderAccount {
   id: number;

@@ -1,9 +1,10 @@
 // Provider failures as the API's errors: unreachable or garbage is 502 provider_error; an expired live
 // session is 503 session_expired (never in test mode) and marks the account for reconnection.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
-import { invalidate } from '../cache.ts';
+import { invalidate } from '../../infra/cache.ts';
 
 export async function providerCall<T>(deps: Deps, mode: Mode, accountId: number, fn: () => Promise<T>): Promise<T> {
   try {

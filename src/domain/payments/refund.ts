@@ -8,7 +8,8 @@
 // refund, until it is completed or failed. Only a refusal, or a request that surely never reached the
 // provider, fails at once (502) and gives the amount back.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
 import { appendEvent } from '../events/append.ts';

@@ -1,6 +1,7 @@
 // Counters of paid payments for the cabinet: statistics (per mode) and usage (live, 14 days).
 // Days are UTC calendar days.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { monthStart } from '../plans.ts';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);

@@ -7,7 +7,6 @@ import { isFinal } from './state.ts';
 import { cancelledData, completedData, expiredData, transition } from './transition.ts';
 import { providerCall } from './provider-call.ts';
 import { providerFor } from './provider-accounts.ts';
-import { onLinkPaymentPaid } from '../links/on-paid.ts';
 
 /** Applies what the provider says to the operation; returns the operation as it now is. */
 export async function applyProviderStatus(deps: Deps, op: Operation, ps: ProviderStatus): Promise<Operation> {
@@ -15,15 +14,12 @@ export async function applyProviderStatus(deps: Deps, op: Operation, ps: Provide
   const now = deps.clock.now();
   const next = await deps.db.tx(async (tx) => {
     switch (ps.status) {
-      case 'paid': {
-        const paid = await transition(
+      case 'paid':
+        return transition(
           tx, op, 'paid',
           { paid_at: ps.paidAt ?? now, sender_name: ps.senderName ?? null, transaction_id: ps.transactionId ?? null, raw_provider_status: ps.raw },
           { type: 'payment.completed', data: (o) => completedData(o, ps.senderPhone) },
         );
-        if (paid?.link_token) await onLinkPaymentPaid(tx, paid);
-        return paid;
-      }
       case 'declined':
         return transition(tx, op, 'declined', { raw_provider_status: ps.raw }, { type: 'payment.cancelled', data: cancelledData('declined') });
       case 'cancelled':

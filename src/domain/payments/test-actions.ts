@@ -1,7 +1,8 @@
 // Test helpers (test keys only): act as the customer in the sandbox provider, then learn the outcome
 // through the same synchronisation path as a real provider callback, so states, events and webhooks
 // are exactly those of live mode.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { findOperation, type Operation } from './operations.ts';
 import { applyProviderStatus } from './sync.ts';

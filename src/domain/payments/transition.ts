@@ -1,14 +1,18 @@
 // Status changes with their journal events, in one transaction (the outbox). The UPDATE is guarded by
 // the status we saw, so when two actors race (the sweeper and a read, two callbacks) exactly one wins
-// and exactly one event is written.
+// and exactly one event is written. What else a payment becoming paid causes (its link's bookkeeping, plan
+// notices, later commissions) is a subscriber of `afterPaymentPaid`, run in the same transaction.
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { appendEvent } from '../events/append.ts';
-import { noticePlanUsage } from '../notifications/plan-notices.ts';
 import type { JournalEventType } from '../events/types.ts';
+import { eventToken } from '../ids.ts';
+import { TxHooks } from '../tx-hooks.ts';
 import { OP_COLUMNS, type Operation } from './operations.ts';
 import { canTransition, type OperationStatus } from './state.ts';
-import { eventToken } from '../links/links.ts';
+
+/** Reactions to a payment that has just become paid (after its payment.completed event). */
+export const afterPaymentPaid = new TxHooks<Operation>('payment paid');
 
 export async function transition(
   tx: Queryable,
@@ -30,7 +34,7 @@ export async function transition(
   const next = r.rows[0];
   if (!next) return null;
   if (event) await appendEvent(tx, { clientId: next.client_id, mode: next.mode, type: event.type, data: event.data(next) });
-  if (to === 'paid' && next.mode === 'live' && next.paid_at) await noticePlanUsage(tx, next.client_id, next.paid_at);
+  if (to === 'paid') await afterPaymentPaid.run(tx, next);
   return next;
 }
 

@@ -1,6 +1,7 @@
 // GET /v1/status: the account facts v1 integrations poll (decisions 15). v2 has no such call; GET /me and
 // GET /me/usage carry the same data.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { PLAN_LIMITS } from '../plans.ts';
 import { paidThisMonth } from '../payments/plan-check.ts';
 

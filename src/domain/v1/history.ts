@@ -1,7 +1,8 @@
 // POST /v1/history: the operations created in a period of UTC calendar days, newest first, one page.
 // It reads the store like GET /v2/payments does (no provider calls); the expiry sweeper keeps
 // statuses current.
-import type { Deps, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
 

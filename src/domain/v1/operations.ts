@@ -1,7 +1,7 @@
 // v1 names operations by their numeric `seq` and speaks its own PascalCase status words (decisions 11).
 // Everything else is the v2 operation itself: the same row, state machine, journal and webhooks.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
 import type { OperationStatus } from '../payments/state.ts';

@@ -4,8 +4,7 @@
 // WEBHOOK_RETRY_SCHEDULE[0] for first attempts (the outbox runs inside appendEvent and sees no config).
 // The same statement NOTIFYs the workers, delivered at commit, so they need not wait for their next poll.
 import type { Queryable } from '../../db/db.ts';
-import type { JournalEvent } from '../events/append.ts';
-import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
+import { WEBHOOK_EVENT_TYPES, type JournalEvent } from '../events/types.ts';
 import { newId } from '../ids.ts';
 
 const SUBSCRIBABLE = new Set<string>(WEBHOOK_EVENT_TYPES);

@@ -1,6 +1,7 @@
 // Webhook subscriptions: create, read, list, edit, delete, enable/disable, rotate the secret.
 // Every lookup is scoped to the caller's client; ids of other clients are 404 webhook_not_found.
-import type { Deps, Mode, Principal } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { decryptSecret, encryptSecret } from '../../crypto.ts';
 import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
@@ -16,12 +17,6 @@ export const DEFAULT_GRACE_SECONDS = 86_400;
 const ALLOWED = new Set<string>(WEBHOOK_EVENT_TYPES);
 
 /** Owners and admins manage webhooks; every role may read them (decisions 3: viewer reads only). */
-export function requireWebhookManager(p: Principal): void {
-  if (p.role !== 'owner' && p.role !== 'admin') {
-    throw new AppError('forbidden_role', `role ${p.role ?? 'unknown'} may not manage webhooks`);
-  }
-}
-
 export function validateEvents(events: unknown): string[] {
   if (!Array.isArray(events) || events.length === 0) {
     throw new AppError('unknown_event', `events must list at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`, { param: 'events' });

@@ -1,7 +1,7 @@
 // Webhook and delivery rows, their public shapes, and tenant-scoped lookups (architecture rule 3:
 // another client's id is a 404, never a 403 that would confirm it exists).
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../../deps.ts';
+import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 
 export interface WebhookRow {

@@ -1,11 +1,10 @@
 // Checkout branding (JWT): what payers see on the hosted page. Every role reads it; owner and admin
-// change it ('manage'); logo upload is switched off (logos are linked by https URL).
+// change it (branding.write); logo upload is switched off (logos are linked by https URL).
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { requirePermission } from '../../domain/accounts/roles.ts';
 import { getBranding, updateBranding } from '../../domain/branding/branding.ts';
-import { principal } from '../plugins/auth.ts';
+import { cabinetUser } from '../context.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable } from '../schemas.ts';
 
@@ -29,26 +28,22 @@ export function brandingRoutes(app: App, deps: Deps): void {
   const tags = ['branding'];
 
   route(app, {
-    method: 'GET', url: '/me/branding', auth: ['jwt'],
+    method: 'GET', url: '/me/branding', auth: ['jwt'], permission: 'account.read',
     schema: { tags, summary: 'Checkout branding', response: { 200: Branding } },
-    handler: async (req) => getBranding(deps.db, principal(req).clientId),
+    handler: async (req) => getBranding(deps.db, cabinetUser(req).clientId),
   });
 
   route(app, {
-    method: 'PATCH', url: '/me/branding', auth: ['jwt'], errors: [403],
+    method: 'PATCH', url: '/me/branding', auth: ['jwt'], permission: 'branding.write',
     schema: { tags, summary: 'Change checkout branding (owner, admin)', body: BrandingPatch, response: { 200: Branding } },
-    handler: async (req) => {
-      const p = principal(req);
-      requirePermission(p, 'manage');
-      return updateBranding(deps, p.clientId, req.body);
-    },
+    handler: async (req) => updateBranding(deps, cabinetUser(req).clientId, req.body),
   });
 
   // Accepts any body type: the answer is 501 whatever is sent (a multipart upload included).
   app.register(async (sub) => {
     sub.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
     route(sub as unknown as App, {
-      method: 'POST', url: '/me/branding/logo', auth: ['jwt'], errors: [501],
+      method: 'POST', url: '/me/branding/logo', auth: ['jwt'], permission: 'branding.write', errors: [501],
       schema: { tags, summary: 'Logo upload: always 501 logo_upload_disabled (set logo_url instead)' },
       handler: async () => {
         throw new AppError('logo_upload_disabled', 'logo upload is disabled; set logo_url to an https address instead');

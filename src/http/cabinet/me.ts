@@ -1,10 +1,11 @@
 // The account: profile, terms, API key regeneration, request log.
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { acceptTerms, getProfile, listRequestLogs, regenerateApiKey, requireOwner } from '../../domain/accounts/profile.ts';
+import { acceptTerms, getProfile, listRequestLogs, regenerateApiKey } from '../../domain/accounts/profile.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import type { RequestLogWriter } from '../plugins/request-log.ts';
-import { principal } from '../plugins/auth.ts';
+import { cabinetUser } from '../context.ts';
+import { IgnoredModeQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 
@@ -37,20 +38,20 @@ const LogItem = Type.Object({
 
 export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
   route(app, {
-    method: 'GET', url: '/me', auth: ['jwt'],
+    method: 'GET', url: '/me', auth: ['jwt'], permission: 'account.read',
     schema: { tags: ['account'], summary: 'Client profile', response: { 200: Profile } },
     handler: async (req) => {
-      const p = principal(req);
-      return getProfile(deps, p.clientId, p.userId!);
+      const p = cabinetUser(req);
+      return getProfile(deps, p.clientId, p.userId);
     },
   });
   route(app, {
-    method: 'POST', url: '/me/accept-terms', auth: ['jwt'],
+    method: 'POST', url: '/me/accept-terms', auth: ['jwt'], permission: 'account.accept_terms',
     schema: { tags: ['account'], summary: 'Accept the offer', body: Body({}), response: { 200: Type.Object({ accepted_at: Timestamp }) } },
-    handler: async (req) => acceptTerms(deps, principal(req).clientId),
+    handler: async (req) => acceptTerms(deps, cabinetUser(req).clientId),
   });
   route(app, {
-    method: 'POST', url: '/me/api-key/regenerate', auth: ['jwt'], errors: [403],
+    method: 'POST', url: '/me/api-key/regenerate', auth: ['jwt'], permission: 'api_keys.manage',
     schema: {
       tags: ['account'], summary: 'New API key of a mode, shown once; the old key stops at once',
       body: Type.Optional(Body({ mode: Type.Optional(Type.String({ enum: ['live', 'test'] })) })),
@@ -60,23 +61,19 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
         }),
       },
     },
-    handler: async (req) => {
-      const p = principal(req);
-      requireOwner(p.role, p.actor);
-      return regenerateApiKey(deps, p.clientId, (req.body?.mode ?? 'live') as 'live' | 'test');
-    },
+    handler: async (req) => regenerateApiKey(deps, cabinetUser(req).clientId, (req.body?.mode ?? 'live') as 'live' | 'test'),
   });
   route(app, {
-    method: 'GET', url: '/me/logs', auth: ['jwt'],
+    method: 'GET', url: '/me/logs', auth: ['jwt'], permission: 'logs.read',
     schema: {
       tags: ['account'], summary: 'Request log, newest first',
-      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ description: '1 to 200, default 50' })), mode: Type.Optional(Type.String()) }),
+      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ description: '1 to 200, default 50' })), ...IgnoredModeQuery }),
       response: { 200: Type.Object({ data: Type.Array(LogItem) }) },
     },
     handler: async (req) => {
       const limit = parseLimit(req.query.limit, 50, 200);
       await logs.flush(); // this process's buffered rows first, so a request just made is listed
-      return { data: await listRequestLogs(deps, principal(req).clientId, limit) };
+      return { data: await listRequestLogs(deps, cabinetUser(req).clientId, limit) };
     },
   });
 }

@@ -4,9 +4,10 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { listNotifications, markAllRead, unreadCount } from '../../domain/notifications/notify.ts';
-import { principal } from '../plugins/auth.ts';
+import { cabinetUser } from '../context.ts';
+import { IgnoredModeQuery, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
-import { Body, NullableTimestamp, Page, PageQuery, Timestamp } from '../schemas.ts';
+import { Body, NullableTimestamp, Page, Timestamp } from '../schemas.ts';
 
 const Notification = Type.Object({
   id: Type.Integer(),
@@ -20,23 +21,23 @@ const tags = ['account'];
 
 export function notificationRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'GET', url: '/me/notifications', auth: ['jwt'],
+    method: 'GET', url: '/me/notifications', auth: ['jwt'], permission: 'account.read',
     schema: {
       tags, summary: 'Notifications, newest first (cursor; limit 1 to 100, default 20)',
-      querystring: Type.Object({ ...PageQuery, unread: Type.Optional(Type.Boolean({ description: 'only unread ones' })), mode: Type.Optional(Type.String()) }),
+      querystring: Type.Object({ ...PageQuery, unread: Type.Optional(Type.Boolean({ description: 'only unread ones' })), ...IgnoredModeQuery }),
       response: { 200: Page(Notification) },
     },
     handler: async (req) =>
-      listNotifications(deps, principal(req).clientId, { cursor: req.query.cursor, limit: parseLimit(req.query.limit), unread: req.query.unread }),
+      listNotifications(deps, cabinetUser(req).clientId, { cursor: req.query.cursor, limit: parseLimit(req.query.limit), unread: req.query.unread }),
   });
   route(app, {
-    method: 'GET', url: '/me/notifications/unread-count', auth: ['jwt'],
+    method: 'GET', url: '/me/notifications/unread-count', auth: ['jwt'], permission: 'account.read',
     schema: { tags, summary: 'Number of unread notifications', response: { 200: Type.Object({ count: Type.Integer() }) } },
-    handler: async (req) => unreadCount(deps, principal(req).clientId),
+    handler: async (req) => unreadCount(deps, cabinetUser(req).clientId),
   });
   route(app, {
-    method: 'POST', url: '/me/notifications/read-all', auth: ['jwt'],
+    method: 'POST', url: '/me/notifications/read-all', auth: ['jwt'], permission: 'notifications.read_all',
     schema: { tags, summary: 'Mark every notification read', body: Body({}), response: { 200: Type.Object({ updated: Type.Integer({ description: 'notifications newly marked read' }) }) } },
-    handler: async (req) => markAllRead(deps, principal(req).clientId),
+    handler: async (req) => markAllRead(deps, cabinetUser(req).clientId),
   });
 }

@@ -4,53 +4,47 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { createInvoice, createQr } from '../../domain/payments/create.ts';
 import { refundPayment } from '../../domain/payments/refund.ts';
-import { findOperation, toPaymentItem, toPaymentStatus } from '../../domain/payments/operations.ts';
+import { findOperation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { recentOperations } from '../../domain/payments/list.ts';
 import { stats, usage } from '../../domain/payments/stats.ts';
 import { exportCsv } from '../../domain/payments/export.ts';
-import { requirePermission } from '../../domain/accounts/roles.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { principal } from '../plugins/auth.ts';
+import { accountOf, tenant } from '../context.ts';
+import { AccountHeader, ModeQuery, OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Amount, Body } from '../schemas.ts';
-import { accountOf } from '../v2/payments.ts';
 import {
-  AccountHeader, Comment, InvoiceCreated, OpParams, PaymentItem, PaymentStatus, QrCreated, RefundResult, Status, toInvoiceCreated, toQrCreated,
-} from '../v2/payment-schemas.ts';
-
-const ModeQuery = { mode: Type.Optional(Type.String({ enum: ['live', 'test'] })) };
+  Comment, InvoiceCreated, PaymentItem, PaymentStatus, QrCreated, RefundResult, Status, toInvoiceCreated, toPaymentItem, toPaymentStatus, toQrCreated,
+} from '../shapes/payment.ts';
 const Counter = Type.Object({ count: Type.Integer(), amount: Amount });
 
 export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   const tags = ['cabinet payments'];
 
   route(app, {
-    method: 'GET', url: '/me/payments', auth: ['jwt'],
+    method: 'GET', url: '/me/payments', auth: ['jwt'], permission: 'payments.read',
     schema: {
       tags, summary: 'Newest payments (no cursor)',
       querystring: Type.Object({ ...ModeQuery, status: Type.Optional(Status), limit: Type.Optional(Type.Integer({ description: '1 to 100, default 20' })) }),
       response: { 200: Type.Object({ data: Type.Array(PaymentItem) }) },
     },
     handler: async (req) => {
-      const p = principal(req);
-      requirePermission(p, 'payments.read');
-      const ops = await recentOperations(deps, p.clientId, p.mode, req.query.status, parseLimit(req.query.limit));
+      const { clientId, mode } = tenant(req);
+      const ops = await recentOperations(deps, clientId, mode, req.query.status, parseLimit(req.query.limit));
       return { data: ops.map(toPaymentItem) };
     },
   });
 
   route(app, {
-    method: 'POST', url: '/me/payments/create-qr', auth: ['jwt'], idempotent: 'required', errors: [403, 409, 502, 503],
+    method: 'POST', url: '/me/payments/create-qr', auth: ['jwt'], permission: 'payments.create', idempotent: 'required', errors: [403, 409, 502, 503],
     schema: {
       tags, summary: 'Create a QR (same operation as POST /v2/qr)', querystring: Type.Object(ModeQuery), headers: AccountHeader,
       body: Body({ amount: Amount, description: Type.Optional(Comment) }), response: { 201: QrCreated },
     },
     handler: async (req, reply) => {
-      const p = principal(req);
-      requirePermission(p, 'payments.create');
       const op = await createQr(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
+        ...tenant(req), account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toQrCreated(o)),
       }, { amount: req.body.amount, comment: req.body.description });
       return reply.status(201).send(toQrCreated(op));
@@ -58,17 +52,15 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/me/payments/create-invoice', auth: ['jwt'], idempotent: 'required', errors: [403, 404, 409, 502, 503],
+    method: 'POST', url: '/me/payments/create-invoice', auth: ['jwt'], permission: 'payments.create', idempotent: 'required', errors: [403, 404, 409, 502, 503],
     schema: {
       tags, summary: 'Push an invoice (same operation as POST /v2/invoices)', querystring: Type.Object(ModeQuery), headers: AccountHeader,
       body: Body({ phone: Type.String({ minLength: 1, maxLength: 32 }), amount: Amount, description: Type.Optional(Comment) }),
       response: { 201: InvoiceCreated },
     },
     handler: async (req, reply) => {
-      const p = principal(req);
-      requirePermission(p, 'payments.create');
       const op = await createInvoice(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
+        ...tenant(req), account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
       }, { phone: req.body.phone, amount: req.body.amount, comment: req.body.description });
       return reply.status(201).send(toInvoiceCreated(op));
@@ -76,28 +68,25 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/me/payments/status/:op_id', auth: ['jwt'], errors: [403, 404, 502, 503],
+    method: 'GET', url: '/me/payments/status/:op_id', auth: ['jwt'], permission: 'payments.read', errors: [403, 404, 502, 503],
     schema: { tags, summary: 'Payment status', params: OpParams, querystring: Type.Object(ModeQuery), response: { 200: PaymentStatus } },
     handler: async (req) => {
-      const p = principal(req);
-      requirePermission(p, 'payments.read');
-      const op = await findOperation(deps.db, p.clientId, p.mode, req.params.op_id);
+      const { clientId, mode } = tenant(req);
+      const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
       return toPaymentStatus(await syncOperation(deps, op));
     },
   });
 
   route(app, {
-    method: 'POST', url: '/me/payments/:op_id/refund', auth: ['jwt'], idempotent: 'optional', errors: [403, 404, 409, 502, 503],
+    method: 'POST', url: '/me/payments/:op_id/refund', auth: ['jwt'], permission: 'payments.refund', idempotent: 'optional', errors: [403, 404, 409, 502, 503],
     schema: {
       tags, summary: 'Refund (the rest of the paid amount when amount is absent)', params: OpParams, querystring: Type.Object(ModeQuery),
       body: Body({ amount: Type.Optional(Amount), reason: Type.Optional(Type.String({ maxLength: 255 })) }),
       response: { 201: RefundResult },
     },
     handler: async (req, reply) => {
-      const p = principal(req);
-      requirePermission(p, 'payments.refund');
       const r = await refundPayment(deps, {
-        clientId: p.clientId, mode: p.mode, requestKey: req.idempotency?.requestKey,
+        ...tenant(req), requestKey: req.idempotency?.requestKey,
         inTx: req.idempotency ? (tx, res) => req.idempotency!.saveInTx(tx, 201, res) : undefined,
       }, { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason });
       return reply.status(201).send(r);
@@ -105,7 +94,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/me/payments/stats', auth: ['jwt'], errors: [403],
+    method: 'GET', url: '/me/payments/stats', auth: ['jwt'], permission: 'payments.read', errors: [403],
     schema: {
       tags, summary: 'Paid payments: today, last 7 days, this month, all time; conversion over 30 days', querystring: Type.Object(ModeQuery),
       response: {
@@ -116,33 +105,31 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       },
     },
     handler: async (req) => {
-      const p = principal(req);
-      requirePermission(p, 'payments.read');
-      return stats(deps, p.clientId, p.mode);
+      const { clientId, mode } = tenant(req);
+      return stats(deps, clientId, mode);
     },
   });
 
   route(app, {
-    method: 'GET', url: '/me/payments/export', auth: ['jwt'], errors: [403],
+    method: 'GET', url: '/me/payments/export', auth: ['jwt'], permission: 'payments.export', errors: [403],
     schema: {
       tags, summary: 'CSV of the newest payments (at most 1000 rows)',
       querystring: Type.Object({ ...ModeQuery, status: Type.Optional(Status) }),
       response: { 200: Type.String({ description: 'text/csv' }) },
     },
     handler: async (req, reply) => {
-      const p = principal(req);
-      requirePermission(p, 'payments.export');
-      reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="payments-${p.mode}.csv"`);
-      return exportCsv(deps, p.clientId, p.mode, req.query.status);
+      const { clientId, mode } = tenant(req);
+      reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="payments-${mode}.csv"`);
+      return exportCsv(deps, clientId, mode, req.query.status);
     },
   });
 
   route(app, {
-    method: 'GET', url: '/me/usage', auth: ['jwt'],
+    method: 'GET', url: '/me/usage', auth: ['jwt'], permission: 'account.read',
     schema: {
       tags: ['account'], summary: 'Live paid payments: today, this month, last 14 days',
       response: { 200: Type.Object({ today: Type.Integer(), month: Type.Integer(), daily: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer() })) }) },
     },
-    handler: async (req) => usage(deps, principal(req).clientId),
+    handler: async (req) => usage(deps, tenant(req).clientId),
   });
 }

@@ -7,7 +7,8 @@ import type { Deps } from '../../deps.ts';
 import { checkoutStatus, openCheckout, setVisitorEmail, simulateCheckoutPayment, type CheckoutState } from '../../domain/links/checkout.ts';
 import { route, type App } from '../route.ts';
 import { Body } from '../schemas.ts';
-import { Checkout, CheckoutStatus, EmailBody, SimulateBody, TokenParams, toCheckout } from './schemas.ts';
+import { TokenParams } from '../params.ts';
+import { Checkout, CheckoutStatus, EmailBody, SimulateBody, toCheckout } from './schemas.ts';
 import { visitorOf } from './visitor.ts';
 
 export function checkoutApiRoutes(app: App, deps: Deps): void {

@@ -1,20 +1,9 @@
-// Shapes of the public checkout (decisions 15) and of the QR a link issues.
+// Shapes of the public checkout (decisions 15); the link and QR parts come from shapes/link.ts.
 import { Type } from 'typebox';
 import { Amount, Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import { STATUSES } from '../../domain/payments/state.ts';
-import { LINK_STATUSES } from '../../domain/links/links.ts';
 import type { CheckoutState } from '../../domain/links/checkout.ts';
-import { toQrView } from '../../domain/links/qr.ts';
-
-export const LinkStatus = Type.String({ enum: [...LINK_STATUSES] });
-
-export const QrView = Type.Object({
-  operation_id: Type.String(),
-  qr_token: Type.String({ description: 'content of the QR image' }),
-  deep_link: Type.String({ description: 'opens the payment in the provider app (phones)' }),
-  expires_at: Timestamp,
-  svg: Type.String({ description: 'the QR as an inline SVG document' }),
-});
+import { LinkStatus, QrView, toQrView } from '../shapes/link.ts';
 
 export const Merchant = Type.Object({
   display_name: Type.String(),
@@ -45,7 +34,6 @@ export const CheckoutStatus = Type.Object({
   paid_at: NullableTimestamp,
 });
 
-export const TokenParams = Type.Object({ token: Type.String({ description: 'the link token of /checkout/{token}' }) });
 export const EmailBody = Body({ email: Type.String({ description: 'the payer e-mail (400 bad_email when not valid)' }) });
 export const SimulateBody = Body({ operation_id: Type.Optional(Type.String({ maxLength: 64 })) });
 

@@ -1,9 +1,13 @@
 // The guards. One onRequest hook reads the route's declared audience (route config `auth`), resolves
 // the matching credential, applies the rate limit of the caller's bucket (so even a refused request
-// carries the X-RateLimit-* headers), and only then refuses a bad credential.
+// carries the X-RateLimit-* headers), then refuses a bad credential, and last asks the policy table
+// whether this principal may do the route's declared `permission` (before the body is even parsed).
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
-import type { Deps, Principal, Mode } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { Mode } from '../../domain/tenant.ts';
+import { isRole, type Principal } from '../../domain/access/principal.ts';
+import { authorize } from '../../domain/access/policy.ts';
 import { AppError } from '../../errors.ts';
 import { findApiKey } from '../../domain/accounts/api-keys.ts';
 import { verifyAccessToken } from '../../domain/accounts/tokens.ts';
@@ -47,11 +51,15 @@ async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string
     [Number(claims.sub), claims.cid],
   );
   const user = r.rows[0];
-  if (!user) throw new AppError('token_revoked', 'the user of this token is no longer active');
-  return { kind: 'jwt', clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id, role: user.role, actor: claims.act };
+  if (!user || !isRole(user.role)) throw new AppError('token_revoked', 'the user of this token is no longer active');
+  const tenant = { clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id };
+  // A partner acting in the account has the rights of `admin`, whatever the role of the user it acts as
+  // (decisions 21), less the actions blocked under impersonation.
+  if (claims.act) return { kind: 'impersonation', ...tenant, role: 'admin', actor: claims.act };
+  return { kind: 'user', ...tenant, role: user.role };
 }
 
-export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: AuthKind[]): Promise<Principal | undefined> {
+export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: readonly AuthKind[]): Promise<Principal | undefined> {
   if (!kinds.length) return undefined;
   const apiKey = header(req, 'x-api-key');
   const bearer = header(req, 'authorization');
@@ -77,8 +85,8 @@ function bucketFor(deps: Deps, req: FastifyRequest, cfg: RouteConfig | undefined
     const bucket = p.plan === 'enterprise' && p.mode === 'live' ? 'enterprise' : p.mode;
     return [bucket, String(p.apiKeyId)];
   }
-  if (p?.kind === 'jwt') return ['cabinet', String(p.userId)];
-  if (p?.kind === 'partner') return ['partner', String(p.apiKeyId)];
+  if (p?.kind === 'user' || p?.kind === 'impersonation' || p?.kind === 'admin') return ['cabinet', String(p.userId)];
+  if (p?.kind === 'partner_key') return ['partner', String(p.apiKeyId)];
   return ['anonymous', clientIp(req)];
 }
 
@@ -109,11 +117,6 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
       });
     }
     if (authError) throw authError;
+    if (req.principal && cfg?.permission) authorize(req.principal, cfg.permission);
   });
 });
-
-/** For handlers of routes that declared an audience: the principal is always set there. */
-export function principal(req: FastifyRequest): Principal {
-  if (!req.principal) throw new AppError('invalid_token', 'authentication required');
-  return req.principal;
-}

@@ -12,6 +12,7 @@ import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import type { RouteConfig } from '../route.ts';
+import { isTenantPrincipal } from '../../domain/access/principal.ts';
 
 const LEASE_S = 60;
 
@@ -89,6 +90,8 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
       throw new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { param: 'Idempotency-Key' });
     }
     const p = req.principal;
+    // Keys are scoped to a client and mode (decisions 6); a route without a tenant cannot be idempotent.
+    if (!isTenantPrincipal(p)) throw new Error(`${req.routeOptions.url}: idempotency needs a client-bound credential`);
     const scope = [p.clientId, p.mode, req.method, canonicalPath(req), key];
     const fp = fingerprint(req);
     // Relaxed commit: the claim becomes durable with the request's own final commit (see Db.relaxed);

@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/db.ts';
+import { isTenantPrincipal } from '../../domain/access/principal.ts';
 
 interface LogRow {
   client_id: number;
@@ -90,7 +91,8 @@ export class RequestLogWriter {
 export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { writer: RequestLogWriter }) => {
   app.addHook('onResponse', async (req, reply) => {
     const p = req.principal;
-    if (!p) return;
+    // The request log is the client's (GET /me/logs): only calls made inside a client's account.
+    if (!p || !isTenantPrincipal(p)) return;
     opts.writer.push({
       client_id: p.clientId,
       request_id: req.id,
@@ -98,7 +100,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { writer: 
       path: req.url.split('?')[0].slice(0, 500),
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
-      api_key_prefix: p.keyPrefix ?? null,
+      api_key_prefix: p.kind === 'api_key' ? p.keyPrefix : null,
       created_at: new Date(),
     });
   });

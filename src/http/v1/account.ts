@@ -6,7 +6,7 @@ import { providerFor, resolveProviderAccount } from '../../domain/payments/provi
 import { providerCall } from '../../domain/payments/provider-call.ts';
 import { v1History } from '../../domain/v1/history.ts';
 import { v1AccountStatus } from '../../domain/v1/account.ts';
-import { principal } from '../plugins/auth.ts';
+import { tenant } from '../context.ts';
 import { route, type App } from '../route.ts';
 import { v1Doc } from './route-docs.ts';
 import { AccountData, ClientData, HistoryBody, HistoryData, ok, PhoneParams, toHistoryItem } from './schemas.ts';
@@ -14,35 +14,34 @@ import { AccountData, ClientData, HistoryBody, HistoryData, ok, PhoneParams, toH
 export function v1AccountRoutes(app: App, deps: Deps): void {
   // A POST that only reads: no Idempotency-Key (nothing to repeat safely or unsafely).
   route(app, {
-    method: 'POST', url: '/history', auth: ['api_key'],
+    method: 'POST', url: '/history', auth: ['api_key'], permission: 'payments.read',
     schema: { ...v1Doc('Operations of a period, newest first; v2: GET /v2/payments', HistoryData), body: HistoryBody },
     handler: async (req) => {
-      const p = principal(req);
-      const r = await v1History(deps, { clientId: p.clientId, mode: p.mode }, req.body);
+      const r = await v1History(deps, tenant(req), req.body);
       return ok({ Items: r.items.map(toHistoryItem), Total: r.total });
     },
   });
 
   route(app, {
-    method: 'GET', url: '/client/:phone', auth: ['api_key'],
+    method: 'GET', url: '/client/:phone', auth: ['api_key'], permission: 'payments.read',
     schema: { ...v1Doc('Is this phone a customer of the provider? v2: GET /v2/client?phone=', ClientData, [404, 409, 503]), params: PhoneParams },
     handler: async (req) => {
-      const p = principal(req);
+      const { clientId, mode } = tenant(req);
       const phone = normalizePhone(req.params.phone);
-      const account = await resolveProviderAccount(deps, p.clientId, p.mode, undefined);
-      const provider = providerFor(deps, p.mode);
-      const c = await providerCall(deps, p.mode, account.id, () => provider.findCustomer(phone));
+      const account = await resolveProviderAccount(deps, clientId, mode, undefined);
+      const provider = providerFor(deps, mode);
+      const c = await providerCall(deps, mode, account.id, () => provider.findCustomer(phone));
       if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
       return ok({ Phone: c.phone, Exists: true, Name: c.name });
     },
   });
 
   route(app, {
-    method: 'GET', url: '/status', auth: ['api_key'],
+    method: 'GET', url: '/status', auth: ['api_key'], permission: 'account.read',
     schema: v1Doc('Provider session, plan and its monthly usage; no v2 twin (GET /me, GET /me/usage)', AccountData),
     handler: async (req) => {
-      const p = principal(req);
-      return ok(await v1AccountStatus(deps, p.clientId, p.mode));
+      const { clientId, mode } = tenant(req);
+      return ok(await v1AccountStatus(deps, clientId, mode));
     },
   });
 }

@@ -8,7 +8,7 @@ import { refundPayment } from '../../domain/payments/refund.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { checkAmount } from '../../domain/payments/input.ts';
 import { findBySeq, parseSeq } from '../../domain/v1/operations.ts';
-import { principal } from '../plugins/auth.ts';
+import { tenant } from '../context.ts';
 import { route, type App } from '../route.ts';
 import { setSuccessor } from './headers.ts';
 import { v1Doc } from './route-docs.ts';
@@ -21,12 +21,12 @@ const v2Path = (op: { type: string; id: string }) => `/v2/${op.type === 'qr' ? '
 
 export function v1PaymentRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'POST', url: '/qr/create', auth: ['api_key'], idempotent: 'required',
+    method: 'POST', url: '/qr/create', auth: ['api_key'], permission: 'payments.create', idempotent: 'required',
     schema: { ...v1Doc('Create a payment QR (180 s); v2: POST /v2/qr', QrCreatedData, [403, 409, 503]), body: QrCreateBody },
     handler: async (req) => {
-      const p = principal(req);
+      const { clientId, mode } = tenant(req);
       const op = await createQr(deps, {
-        clientId: p.clientId, mode: p.mode, source: 'v1', requestId: req.idempotency?.requestId,
+        clientId, mode, source: 'v1', requestId: req.idempotency?.requestId,
         // The v1 envelope is what a replay must answer, so that is what is stored with the operation.
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toQrCreated(o))),
       }, { amount: req.body.amount }, V1_QR_LIFETIME_S);
@@ -35,23 +35,23 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/qr/status/:operationId', auth: ['api_key'],
+    method: 'GET', url: '/qr/status/:operationId', auth: ['api_key'], permission: 'payments.read',
     schema: { ...v1Doc('Operation status, QR or invoice (asks the provider while waiting); v2: GET /v2/qr/{op_id}', QrStatusData, [404, 503]), params: SeqParams },
     handler: async (req, reply) => {
-      const p = principal(req);
-      const op = await findBySeq(deps.db, p.clientId, p.mode, req.params.operationId);
+      const { clientId, mode } = tenant(req);
+      const op = await findBySeq(deps.db, clientId, mode, req.params.operationId);
       setSuccessor(reply, v2Path(op));
       return ok(toQrStatus(await syncOperation(deps, op)));
     },
   });
 
   route(app, {
-    method: 'POST', url: '/invoice/create', auth: ['api_key'], idempotent: 'required',
+    method: 'POST', url: '/invoice/create', auth: ['api_key'], permission: 'payments.create', idempotent: 'required',
     schema: { ...v1Doc('Push an invoice to a customer phone; v2: POST /v2/invoices', InvoiceCreatedData, [403, 404, 409, 503]), body: InvoiceCreateBody },
     handler: async (req) => {
-      const p = principal(req);
+      const { clientId, mode } = tenant(req);
       const op = await createInvoice(deps, {
-        clientId: p.clientId, mode: p.mode, source: 'v1', requestId: req.idempotency?.requestId,
+        clientId, mode, source: 'v1', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toInvoiceCreated(o))),
       }, req.body);
       return ok(toInvoiceCreated(op));
@@ -61,15 +61,15 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
   // The v1 table does not mark cancel IDEM, the spec's idempotency section says "all mutating /v1 calls":
   // the key is honoured when sent and not required, so both readings' clients work.
   route(app, {
-    method: 'POST', url: '/invoice/cancel', auth: ['api_key'], idempotent: 'optional',
+    method: 'POST', url: '/invoice/cancel', auth: ['api_key'], permission: 'payments.create', idempotent: 'optional',
     schema: { ...v1Doc('Cancel an invoice before payment; v2: POST /v2/invoices/{op_id}/cancel', CancelData, [404, 409, 503]), body: CancelBody },
     handler: async (req, reply) => {
-      const p = principal(req);
-      const found = await findBySeq(deps.db, p.clientId, p.mode, parseSeq(req.body.operation_id));
+      const { clientId, mode } = tenant(req);
+      const found = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
       setSuccessor(reply, `${v2Path(found)}/cancel`);
       const idem = req.idempotency;
       const op = await cancelInvoice(deps, {
-        clientId: p.clientId, mode: p.mode,
+        clientId, mode,
         inTx: idem ? (tx, o) => idem.saveInTx(tx, 200, ok({ OperationId: o.seq, Status: 'Cancelled' })) : undefined,
       }, found.id);
       return ok({ OperationId: op.seq, Status: 'Cancelled' });
@@ -77,17 +77,17 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/refund', auth: ['api_key'], idempotent: 'required',
+    method: 'POST', url: '/refund', auth: ['api_key'], permission: 'payments.refund', idempotent: 'required',
     schema: { ...v1Doc('Refund a paid payment by items (sum of prices); v2: POST /v2/refunds', RefundData, [404, 409, 503]), body: RefundBody },
     handler: async (req) => {
-      const p = principal(req);
+      const { clientId, mode } = tenant(req);
       const max = deps.config.amountMax;
       // v1 refunds by items; the amount is their sum (decisions 11). Each price is an amount on its own.
       const amount = req.body.items.reduce((sum, it, i) => sum + checkAmount(it.price, max, `items.${i}.price`), 0);
       checkAmount(amount, max, 'items');
-      const op = await findBySeq(deps.db, p.clientId, p.mode, parseSeq(req.body.operation_id));
+      const op = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
       const r = await refundPayment(deps, {
-        clientId: p.clientId, mode: p.mode, requestKey: req.idempotency?.requestKey,
+        clientId, mode, requestKey: req.idempotency?.requestKey,
         inTx: (tx, res) => req.idempotency!.saveInTx(tx, 200, ok(toRefund(res, op.seq))),
       }, { operation_id: op.id, amount });
       return ok(toRefund(r, op.seq));

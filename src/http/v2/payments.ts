@@ -1,41 +1,35 @@
 // v2 payments (API key): QR, invoices, refunds, the payments list, customer lookup.
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { createInvoice, createQr } from '../../domain/payments/create.ts';
 import { cancelInvoice } from '../../domain/payments/cancel.ts';
 import { refundPayment } from '../../domain/payments/refund.ts';
-import { findOperation, toPaymentItem, toPaymentStatus, type Operation } from '../../domain/payments/operations.ts';
+import { findOperation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { listOperations } from '../../domain/payments/list.ts';
 import { normalizePhone } from '../../domain/payments/input.ts';
 import { providerFor, resolveProviderAccount } from '../../domain/payments/provider-accounts.ts';
 import { providerCall } from '../../domain/payments/provider-call.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { principal } from '../plugins/auth.ts';
+import { accountOf, tenant } from '../context.ts';
+import { AccountHeader, OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
-import { Body, Page, PageQuery } from '../schemas.ts';
+import { Body, Page } from '../schemas.ts';
 import {
-  AccountHeader, CancelResult, InvoiceCreateBody, InvoiceCreated, OpParams, PaymentItem, PaymentStatus, QrCreateBody, QrCreated,
-  RefundBody, RefundResult, Status, toInvoiceCreated, toQrCreated,
-} from './payment-schemas.ts';
-
-export const accountOf = (req: FastifyRequest) => {
-  const v = req.headers['x-provider-account'];
-  return typeof v === 'string' ? v : undefined;
-};
+  CancelResult, InvoiceCreateBody, InvoiceCreated, PaymentItem, PaymentStatus, QrCreateBody, QrCreated,
+  RefundBody, RefundResult, Status, toInvoiceCreated, toPaymentItem, toPaymentStatus, toQrCreated,
+} from '../shapes/payment.ts';
 
 export function v2PaymentRoutes(app: App, deps: Deps): void {
   const tags = ['payments'];
 
   route(app, {
-    method: 'POST', url: '/v2/qr', auth: ['api_key'], idempotent: 'required', errors: [403, 409, 502, 503],
+    method: 'POST', url: '/v2/qr', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [403, 409, 502, 503],
     schema: { tags, summary: 'Create a payment QR code', headers: AccountHeader, body: QrCreateBody, response: { 201: QrCreated } },
     handler: async (req, reply) => {
-      const p = principal(req);
       const op = await createQr(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
+        ...tenant(req), account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
         alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row)),
       }, req.body);
       return reply.status(201).send(toQrCreated(op));
@@ -43,23 +37,22 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/v2/qr/:op_id', auth: ['api_key'], errors: [404, 502, 503],
+    method: 'GET', url: '/v2/qr/:op_id', auth: ['api_key'], permission: 'payments.read', errors: [404, 502, 503],
     schema: { tags, summary: 'QR status (asks the provider while not final)', params: OpParams, response: { 200: PaymentStatus } },
     handler: async (req) => {
-      const p = principal(req);
-      const op = await findOperation(deps.db, p.clientId, p.mode, req.params.op_id);
+      const { clientId, mode } = tenant(req);
+      const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
       if (op.type !== 'qr') throw new AppError('payment_not_found', `${op.id} is an invoice; use /v2/invoices/${op.id}`);
       return toPaymentStatus(await syncOperation(deps, op));
     },
   });
 
   route(app, {
-    method: 'POST', url: '/v2/invoices', auth: ['api_key'], idempotent: 'required', errors: [403, 404, 409, 502, 503],
+    method: 'POST', url: '/v2/invoices', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [403, 404, 409, 502, 503],
     schema: { tags, summary: 'Push an invoice to a customer phone', headers: AccountHeader, body: InvoiceCreateBody, response: { 201: InvoiceCreated } },
     handler: async (req, reply) => {
-      const p = principal(req);
       const op = await createInvoice(deps, {
-        clientId: p.clientId, mode: p.mode, account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
+        ...tenant(req), account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
         alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
       }, req.body);
       return reply.status(201).send(toInvoiceCreated(op));
@@ -67,23 +60,22 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/v2/invoices/:op_id', auth: ['api_key'], errors: [404, 502, 503],
+    method: 'GET', url: '/v2/invoices/:op_id', auth: ['api_key'], permission: 'payments.read', errors: [404, 502, 503],
     schema: { tags, summary: 'Invoice status', params: OpParams, response: { 200: PaymentStatus } },
     handler: async (req) => {
-      const p = principal(req);
-      const op = await findOperation(deps.db, p.clientId, p.mode, req.params.op_id);
+      const { clientId, mode } = tenant(req);
+      const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
       if (op.type !== 'invoice') throw new AppError('payment_not_found', `${op.id} is a QR; use /v2/qr/${op.id}`);
       return toPaymentStatus(await syncOperation(deps, op));
     },
   });
 
   route(app, {
-    method: 'POST', url: '/v2/invoices/:op_id/cancel', auth: ['api_key'], idempotent: 'required', errors: [404, 409, 502, 503],
+    method: 'POST', url: '/v2/invoices/:op_id/cancel', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [404, 409, 502, 503],
     schema: { tags, summary: 'Cancel an invoice before payment', params: OpParams, body: Body({}), response: { 200: CancelResult } },
     handler: async (req) => {
-      const p = principal(req);
       const op = await cancelInvoice(deps, {
-        clientId: p.clientId, mode: p.mode,
+        ...tenant(req),
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, { operation_id: o.id, status: o.status }),
       }, req.params.op_id);
       return { operation_id: op.id, status: op.status };
@@ -91,32 +83,30 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/v2/refunds', auth: ['api_key'], idempotent: 'required', errors: [404, 409, 502, 503],
+    method: 'POST', url: '/v2/refunds', auth: ['api_key'], permission: 'payments.refund', idempotent: 'required', errors: [404, 409, 502, 503],
     schema: { tags, summary: 'Refund a paid payment, fully or in part', body: RefundBody, response: { 201: RefundResult } },
     handler: async (req, reply) => {
-      const p = principal(req);
-      const r = await refundPayment(deps, { clientId: p.clientId, mode: p.mode, requestKey: req.idempotency?.requestKey, inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res) }, req.body);
+      const r = await refundPayment(deps, { ...tenant(req), requestKey: req.idempotency?.requestKey, inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res) }, req.body);
       return reply.status(201).send(r);
     },
   });
 
   route(app, {
-    method: 'GET', url: '/v2/payments', auth: ['api_key'],
+    method: 'GET', url: '/v2/payments', auth: ['api_key'], permission: 'payments.read',
     schema: {
       tags, summary: 'Payments, newest first (cursor pages)',
       querystring: Type.Object({ ...PageQuery, status: Type.Optional(Status), type: Type.Optional(Type.String({ enum: ['qr', 'invoice'] })) }),
       response: { 200: Page(PaymentItem) },
     },
     handler: async (req) => {
-      const p = principal(req);
       const q = req.query;
-      const r = await listOperations(deps, { clientId: p.clientId, mode: p.mode, endpoint: 'v2.payments' }, { status: q.status, type: q.type }, q.cursor, parseLimit(q.limit));
+      const r = await listOperations(deps, { ...tenant(req), endpoint: 'v2.payments' }, { status: q.status, type: q.type }, q.cursor, parseLimit(q.limit));
       return { ...r, data: r.data.map(toPaymentItem) };
     },
   });
 
   route(app, {
-    method: 'GET', url: '/v2/client', auth: ['api_key'], errors: [404, 409, 502, 503],
+    method: 'GET', url: '/v2/client', auth: ['api_key'], permission: 'payments.read', errors: [404, 409, 502, 503],
     schema: {
       tags, summary: 'Is this phone a customer of the provider?',
       querystring: Type.Object({ phone: Type.String({ minLength: 1, maxLength: 32 }) }),
@@ -124,11 +114,11 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       response: { 200: Type.Object({ phone: Type.String(), exists: Type.Boolean(), name: Type.Union([Type.String(), Type.Null()]) }) },
     },
     handler: async (req) => {
-      const p = principal(req);
+      const { clientId, mode } = tenant(req);
       const phone = normalizePhone(req.query.phone);
-      const account = await resolveProviderAccount(deps, p.clientId, p.mode, accountOf(req));
-      const provider = providerFor(deps, p.mode);
-      const c = await providerCall(deps, p.mode, account.id, () => provider.findCustomer(phone));
+      const account = await resolveProviderAccount(deps, clientId, mode, accountOf(req));
+      const provider = providerFor(deps, mode);
+      const c = await providerCall(deps, mode, account.id, () => provider.findCustomer(phone));
       if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
       return { phone: c.phone, exists: true, name: c.name };
     },

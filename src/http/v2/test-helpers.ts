@@ -2,17 +2,17 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { simulate } from '../../domain/payments/test-actions.ts';
-import { toPaymentStatus } from '../../domain/payments/operations.ts';
-import { principal } from '../plugins/auth.ts';
+import { normalizePhone } from '../../domain/payments/input.ts';
+import { tenant } from '../context.ts';
+import { OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body } from '../schemas.ts';
-import { normalizePhone } from '../../domain/payments/input.ts';
-import { OpParams, PaymentStatus } from './payment-schemas.ts';
+import { PaymentStatus, toPaymentStatus } from '../shapes/payment.ts';
 
 export function v2TestHelperRoutes(app: App, deps: Deps): void {
   for (const action of ['pay', 'expire', 'decline'] as const) {
     route(app, {
-      method: 'POST', url: `/v2/test/payments/:op_id/${action}`, auth: ['api_key'], errors: [403, 404, 409],
+      method: 'POST', url: `/v2/test/payments/:op_id/${action}`, auth: ['api_key'], permission: 'payments.create', errors: [403, 404, 409],
       schema: {
         tags: ['test mode'], summary: `Sandbox: the customer ${action === 'pay' ? 'pays' : action === 'expire' ? 'lets it expire' : 'declines'}`,
         params: OpParams,
@@ -22,10 +22,9 @@ export function v2TestHelperRoutes(app: App, deps: Deps): void {
         response: { 200: PaymentStatus },
       },
       handler: async (req) => {
-        const p = principal(req);
         const body = req.body as { sender_name?: string; phone?: string };
         const payer = { sender_name: body.sender_name, phone: body.phone ? normalizePhone(body.phone) : undefined };
-        return toPaymentStatus(await simulate(deps, { clientId: p.clientId, mode: p.mode }, req.params.op_id, action, payer));
+        return toPaymentStatus(await simulate(deps, tenant(req), req.params.op_id, action, payer));
       },
     });
   }

@@ -1,11 +1,11 @@
-// Payment shapes shared by v2, the cabinet and (later) partners.
+// The payment resource on the wire: its request bodies, response schemas and the mappers from domain
+// operations to them. Imported by every surface that shows payments (v2, cabinet, later partners).
 import { Type } from 'typebox';
 import { Amount, Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
+import { OperationId } from '../params.ts';
 import { STATUSES } from '../../domain/payments/state.ts';
-import type { Operation } from '../../domain/payments/operations.ts';
+import type { ListedOperation, Operation } from '../../domain/payments/operations.ts';
 
-export const OperationId = Type.String({ minLength: 1, maxLength: 64, description: 'op_<ULID>' });
-export const OpParams = Type.Object({ op_id: OperationId });
 export const Status = Type.String({ enum: [...STATUSES] });
 export const Comment = Type.String({ maxLength: 255 });
 
@@ -84,6 +84,28 @@ export const toQrCreated = (op: Pick<Operation, 'id' | 'qr_token' | 'deep_link' 
 
 export const toInvoiceCreated = (op: Pick<Operation, 'id' | 'status' | 'phone' | 'expires_at'>) => ({ operation_id: op.id, status: op.status, phone: op.phone!, expires_at: op.expires_at });
 
-export const AccountHeader = Type.Object({
-  'x-provider-account': Type.Optional(Type.String({ description: 'provider account id; default account when absent' })),
-});
+/** The payment item of lists and status reads (decisions 15). */
+export function toPaymentItem(op: ListedOperation) {
+  return {
+    operation_id: op.id,
+    type: op.type,
+    status: op.status,
+    amount: op.amount,
+    refunded_amount: op.refunded_amount,
+    comment: op.comment,
+    phone: op.phone,
+    sender_name: op.sender_name,
+    transaction_id: op.transaction_id,
+    provider_account_id: op.provider_account_id,
+    source: op.source,
+    link_token: op.link_token,
+    livemode: op.mode === 'live',
+    created_at: op.created_at,
+    paid_at: op.paid_at,
+    expires_at: op.expires_at,
+  };
+}
+
+export function toPaymentStatus(op: Operation) {
+  return { ...toPaymentItem(op), raw_provider_status: op.raw_provider_status };
+}

@@ -1,0 +1,92 @@
+// The role x action table of decisions 16, declared once. Every authenticated route names one action
+// (route() `permission`); the HTTP edge asks `authorize` before the handler runs, and /openapi.json shows
+// the action, the roles it grants and whether it is blocked under partner impersonation. Handlers hold no
+// authorization logic.
+import { AppError } from '../../errors.ts';
+import { ROLES, type Principal, type Role } from './principal.ts';
+
+/** The rows of decisions 16: who among a client's team may do an action. */
+const GRANTS = {
+  everyone: ROLES,
+  finance: ['owner', 'admin', 'accountant'],
+  managers: ['owner', 'admin'],
+  staff: ['owner', 'admin', 'accountant', 'support'],
+  owner: ['owner'],
+} as const satisfies Record<string, readonly Role[]>;
+type Grant = keyof typeof GRANTS;
+
+interface Rule {
+  grant: Grant;
+  /** decisions 12 and 21: refused to a partner acting in the client's account, whatever the role */
+  blockedUnderImpersonation?: true;
+}
+
+export const ACTIONS = {
+  // GET of /me/* (but request logs), payments, links, webhooks, events, tickets, organization.
+  'account.read': { grant: 'everyone' },
+  'payments.read': { grant: 'everyone' },
+  'links.read': { grant: 'everyone' },
+  'webhooks.read': { grant: 'everyone' },
+  'events.read': { grant: 'everyone' },
+  // Accepting the offer: every role today (the first acceptance is the one that counts); see api-notes.
+  'account.accept_terms': { grant: 'everyone' },
+  // Own notifications: marking them read changes nothing but the read state.
+  'notifications.read_all': { grant: 'everyone' },
+  // /me/logs, CSV export, refunds from the cabinet.
+  'logs.read': { grant: 'finance' },
+  'payments.export': { grant: 'finance' },
+  'payments.refund': { grant: 'finance' },
+  // Cabinet payments, links, branding, webhooks (all but rotate).
+  'payments.create': { grant: 'managers' },
+  'links.write': { grant: 'managers' },
+  'branding.write': { grant: 'managers' },
+  'webhooks.write': { grant: 'managers' },
+  'webhooks.rotate_secret': { grant: 'managers', blockedUnderImpersonation: true },
+  // Team, API keys, impersonation setting, provider-account delete: the owner alone.
+  'api_keys.manage': { grant: 'owner', blockedUnderImpersonation: true },
+} as const satisfies Record<string, Rule>;
+
+export type Action = keyof typeof ACTIONS;
+
+export const isAction = (a: unknown): a is Action => typeof a === 'string' && Object.hasOwn(ACTIONS, a);
+
+/** The roles an action is granted to, for the OpenAPI document and the route sweep. */
+export const rolesFor = (action: Action): readonly Role[] => GRANTS[ACTIONS[action].grant];
+
+export const blockedUnderImpersonation = (action: Action): boolean =>
+  (ACTIONS[action] as Rule).blockedUnderImpersonation === true;
+
+/** Why `p` may not do `action`, or null when it may. */
+export function denial(p: Principal, action: Action): AppError | null {
+  const rule: Rule = ACTIONS[action];
+  switch (p.kind) {
+    case 'api_key':
+      // An API key acts for its whole client, like the owner's integration; owner-only actions are
+      // cabinet actions, which no API-key route offers.
+      return rule.grant === 'owner' ? new AppError('not_owner', 'only the account owner may do this') : null;
+    case 'impersonation':
+      if (rule.blockedUnderImpersonation) {
+        return new AppError('impersonation_blocked_action', 'not allowed while a partner acts in this account');
+      }
+      return roleDenial(p.role, rule);
+    case 'user':
+      return roleDenial(p.role, rule);
+    case 'partner_key':
+    case 'admin':
+      // Neither acts inside a client's account through these actions.
+      return new AppError('forbidden_role', 'this credential may not act in a client account');
+  }
+}
+
+function roleDenial(role: Role, rule: Rule): AppError | null {
+  if ((GRANTS[rule.grant] as readonly Role[]).includes(role)) return null;
+  if (rule.grant === 'owner') return new AppError('not_owner', 'only the account owner may do this');
+  return new AppError('forbidden_role', `the ${role} role may not do this`);
+}
+
+export const can = (p: Principal, action: Action): boolean => denial(p, action) === null;
+
+export function authorize(p: Principal, action: Action): void {
+  const d = denial(p, action);
+  if (d) throw d;
+}

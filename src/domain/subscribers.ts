@@ -1,0 +1,24 @@
+// The one place that names who reacts, inside the same transaction, to what the domain's lower folders
+// announce. Lower folders never import the higher ones: payments announce `afterPaymentPaid` without
+// knowing links or plans, events announce `afterEventAppended` without knowing webhooks. Order matters
+// only where noted. Wired once at start-up (bootstrap); wiring twice is harmless.
+import { afterEventAppended } from './events/append.ts';
+import { onLinkPaymentPaid } from './links/on-paid.ts';
+import { noticePlanUsage } from './notifications/plan-notices.ts';
+import { afterPaymentPaid } from './payments/transition.ts';
+import { enqueueDeliveries } from './webhooks/enqueue.ts';
+import type { Queryable } from '../db/db.ts';
+import type { Operation } from './payments/operations.ts';
+
+/** Live payments count towards the plan's monthly limit; test mode never does (decisions 5). */
+async function planUsageOnPaid(tx: Queryable, op: Operation): Promise<void> {
+  if (op.mode === 'live' && op.paid_at) await noticePlanUsage(tx, op.client_id, op.paid_at);
+}
+
+export function wireDomainSubscribers(): void {
+  // Every journal event of a subscribable type becomes webhook deliveries in its own transaction.
+  afterEventAppended.subscribe(enqueueDeliveries);
+  // After payment.completed: the plan counter first, then the link's bookkeeping and payment_link.paid.
+  afterPaymentPaid.subscribe(planUsageOnPaid);
+  afterPaymentPaid.subscribe(onLinkPaymentPaid);
+}

@@ -1,0 +1,67 @@
+// The payment-link resource on the wire: the link record of the merchant API (decisions 9, plus
+// livemode), the QR a link issues, and their mappers. Imported by v2, the checkout and later partners.
+import { Type } from 'typebox';
+import { Amount, Nullable, Timestamp } from '../schemas.ts';
+import { LINK_STATUSES, linkUrl, type Link } from '../../domain/links/links.ts';
+import type { ShownQr } from '../../domain/links/qr.ts';
+import { qrSvg } from '../../web/qr-svg.ts';
+
+export const LinkStatus = Type.String({ enum: [...LINK_STATUSES] });
+
+export const QrView = Type.Object({
+  operation_id: Type.String(),
+  qr_token: Type.String({ description: 'content of the QR image' }),
+  deep_link: Type.String({ description: 'opens the payment in the provider app (phones)' }),
+  expires_at: Timestamp,
+  svg: Type.String({ description: 'the QR as an inline SVG document' }),
+});
+
+export const LinkRecord = Type.Object({
+  token: Type.String(),
+  url: Type.String({ description: 'the hosted checkout page' }),
+  amount: Amount,
+  description: Type.String(),
+  status: LinkStatus,
+  success_url: Nullable(Type.String()),
+  cancel_url: Nullable(Type.String()),
+  expires_at: Timestamp,
+  allow_repeat: Type.Boolean(),
+  email_required: Type.Boolean(),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  paid_count: Type.Integer(),
+  livemode: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const LinkWithQr = Type.Object({ ...LinkRecord.properties, qr: QrView });
+
+export function toLinkRecord(link: Link, publicBaseUrl: string) {
+  return {
+    token: link.token,
+    url: linkUrl(publicBaseUrl, link.token),
+    amount: link.amount,
+    description: link.description,
+    status: link.status,
+    success_url: link.success_url,
+    cancel_url: link.cancel_url,
+    expires_at: link.expires_at,
+    allow_repeat: link.allow_repeat,
+    email_required: link.email_required,
+    metadata: link.metadata ?? {},
+    paid_count: link.paid_count,
+    livemode: link.mode === 'live',
+    created_at: link.created_at,
+    updated_at: link.updated_at,
+  };
+}
+
+export async function toQrView(op: ShownQr) {
+  return {
+    operation_id: op.id,
+    qr_token: op.qr_token!,
+    deep_link: op.deep_link!,
+    expires_at: op.expires_at,
+    svg: await qrSvg(op.qr_token!),
+  };
+}

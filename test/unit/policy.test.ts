@@ -1,0 +1,66 @@
+// The permission table (decisions 16) as a pure rule: each role x action, owner-only actions, partners
+// acting in the account, API keys, and credentials that never act in a client account.
+import { describe, expect, it } from 'vitest';
+import { ACTIONS, can, denial, rolesFor, type Action } from '../../src/domain/access/policy.ts';
+import { ROLES, type Principal, type Role } from '../../src/domain/access/principal.ts';
+
+const tenant = { clientId: 1, mode: 'live' as const, plan: 'trial' };
+const user = (role: Role): Principal => ({ kind: 'user', ...tenant, userId: 1, role });
+const partnerInside: Principal = { kind: 'impersonation', ...tenant, userId: 1, role: 'admin', actor: { partner_id: 7, sid: 's' } };
+const apiKey: Principal = { kind: 'api_key', ...tenant, apiKeyId: 1, keyPrefix: 'kp_live_abcd' };
+const code = (p: Principal, a: Action) => denial(p, a)?.code ?? 'ok';
+
+// decisions 16, row by row, as the specification states it.
+const EXPECTED: Record<string, Role[]> = {
+  'payments.read': [...ROLES], 'links.read': [...ROLES], 'webhooks.read': [...ROLES], 'events.read': [...ROLES], 'account.read': [...ROLES],
+  'logs.read': ['owner', 'admin', 'accountant'], 'payments.export': ['owner', 'admin', 'accountant'], 'payments.refund': ['owner', 'admin', 'accountant'],
+  'payments.create': ['owner', 'admin'], 'links.write': ['owner', 'admin'], 'branding.write': ['owner', 'admin'], 'webhooks.write': ['owner', 'admin'],
+  'webhooks.rotate_secret': ['owner', 'admin'],
+  'notifications.read_all': [...ROLES],
+  'api_keys.manage': ['owner'],
+  'account.accept_terms': [...ROLES],
+};
+
+describe('policy table', () => {
+  it('grants each action to exactly the roles of decisions 16', () => {
+    for (const [action, roles] of Object.entries(EXPECTED)) {
+      expect([...rolesFor(action as Action)].sort(), action).toEqual([...roles].sort());
+      for (const role of ROLES) expect(can(user(role), action as Action), `${role} ${action}`).toBe(roles.includes(role));
+    }
+  });
+
+  it('every declared action has an expectation here (a new action must be added to this test)', () => {
+    const declared = Object.keys(ACTIONS);
+    expect(declared.sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  it('refuses owner-only actions with not_owner, others with forbidden_role', () => {
+    expect(code(user('admin'), 'api_keys.manage')).toBe('not_owner');
+    expect(code(user('viewer'), 'api_keys.manage')).toBe('not_owner');
+    expect(code(user('viewer'), 'payments.create')).toBe('forbidden_role');
+    expect(code(user('support'), 'payments.refund')).toBe('forbidden_role');
+    expect(code(user('owner'), 'api_keys.manage')).toBe('ok');
+  });
+
+  it('a partner inside the account acts as admin, less the blocked actions', () => {
+    expect(code(partnerInside, 'webhooks.rotate_secret')).toBe('impersonation_blocked_action');
+    expect(code(partnerInside, 'api_keys.manage')).toBe('impersonation_blocked_action');
+    expect(code(partnerInside, 'webhooks.write')).toBe('ok');
+    expect(code(partnerInside, 'payments.refund')).toBe('ok');
+  });
+
+  it('an API key acts for its whole client but never takes owner-only actions', () => {
+    for (const action of Object.keys(ACTIONS) as Action[]) {
+      expect(code(apiKey, action), action).toBe(action === 'api_keys.manage' ? 'not_owner' : 'ok');
+    }
+  });
+
+  it('partner keys and the admin API never act inside a client account through these actions', () => {
+    const partnerKey: Principal = { kind: 'partner_key', partnerId: 1, mode: 'test', apiKeyId: 1, keyPrefix: 'pk_test_x' };
+    const admin: Principal = { kind: 'admin', userId: 1 };
+    for (const action of Object.keys(ACTIONS) as Action[]) {
+      expect(code(partnerKey, action)).toBe('forbidden_role');
+      expect(code(admin, action)).toBe('forbidden_role');
+    }
+  });
+});
