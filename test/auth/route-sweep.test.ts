@@ -1,0 +1,269 @@
+// One sweep over every route, generated from the app's route table (every route() declaration). For each
+// route: no credential, the wrong kind of credential, an expired token, each of the five team roles and a
+// partner acting in the account (allowed, or 403 with the policy's code), and another tenant's ids (404).
+// EXPECTED below names each route's permission: a route declared without an entry here fails the sweep,
+// and so does an entry whose route is gone, so a new route is covered the moment it is declared.
+//
+// Allowed cases must not change anything: bodies carry an unknown field (strict bodies refuse it with 400
+// after the permission check) and path ids name nothing of the caller's own (404).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, idem, idsOf, key, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { createQr } from '../helpers/payments.ts';
+import { createLink } from '../links/helpers.ts';
+import { signAccessToken } from '../../src/domain/accounts/tokens.ts';
+import { denial, type Action } from '../../src/domain/access/policy.ts';
+import { ROLES, type Principal, type Role } from '../../src/domain/access/principal.ts';
+import type { DeclaredRoute } from '../../src/http/route.ts';
+
+type Permission = Action | 'public';
+
+const EXPECTED: Record<string, Permission> = {
+  'GET /healthz': 'public',
+  'GET /readyz': 'public',
+  'GET /metrics': 'public',
+  'GET /.well-known/jwks.json': 'public',
+  'POST /auth/register': 'public',
+  'POST /auth/login': 'public',
+  'POST /auth/refresh': 'public',
+  'POST /auth/magic-exchange': 'public',
+  'GET /me': 'account.read',
+  'POST /me/accept-terms': 'account.accept_terms',
+  'POST /me/api-key/regenerate': 'api_keys.manage',
+  'GET /me/logs': 'logs.read',
+  'GET /me/usage': 'account.read',
+  'GET /me/notifications': 'account.read',
+  'GET /me/notifications/unread-count': 'account.read',
+  'POST /me/notifications/read-all': 'notifications.read_all',
+  'GET /me/branding': 'account.read',
+  'PATCH /me/branding': 'branding.write',
+  'POST /me/branding/logo': 'branding.write',
+  'POST /me/webhooks': 'webhooks.write',
+  'GET /me/webhooks': 'webhooks.read',
+  'GET /me/webhooks/:id': 'webhooks.read',
+  'PATCH /me/webhooks/:id': 'webhooks.write',
+  'DELETE /me/webhooks/:id': 'webhooks.write',
+  'POST /me/webhooks/:id/rotate-secret': 'webhooks.rotate_secret',
+  'POST /me/webhooks/:id/enable': 'webhooks.write',
+  'POST /me/webhooks/:id/disable': 'webhooks.write',
+  'POST /me/webhooks/:id/test': 'webhooks.write',
+  'GET /me/webhooks/:id/deliveries': 'webhooks.read',
+  'POST /me/webhooks/:id/deliveries/:delivery_id/retry': 'webhooks.write',
+  'GET /me/payments': 'payments.read',
+  'POST /me/payments/create-qr': 'payments.create',
+  'POST /me/payments/create-invoice': 'payments.create',
+  'GET /me/payments/status/:op_id': 'payments.read',
+  'POST /me/payments/:op_id/refund': 'payments.refund',
+  'GET /me/payments/stats': 'payments.read',
+  'GET /me/payments/export': 'payments.export',
+  'POST /v2/qr': 'payments.create',
+  'GET /v2/qr/:op_id': 'payments.read',
+  'POST /v2/invoices': 'payments.create',
+  'GET /v2/invoices/:op_id': 'payments.read',
+  'POST /v2/invoices/:op_id/cancel': 'payments.create',
+  'POST /v2/refunds': 'payments.refund',
+  'GET /v2/payments': 'payments.read',
+  'GET /v2/client': 'payments.read',
+  'GET /v2/events': 'events.read',
+  'POST /v2/test/payments/:op_id/pay': 'payments.create',
+  'POST /v2/test/payments/:op_id/expire': 'payments.create',
+  'POST /v2/test/payments/:op_id/decline': 'payments.create',
+  'POST /v2/payment-links': 'links.write',
+  'GET /v2/payment-links': 'links.read',
+  'GET /v2/payment-links/:token': 'links.read',
+  'PATCH /v2/payment-links/:token': 'links.write',
+  'POST /v2/payment-links/:token/refresh-qr': 'links.write',
+  'POST /v2/payment-links/:token/cancel': 'links.write',
+  'GET /v2/checkout/:token': 'public',
+  'GET /v2/checkout/:token/status': 'public',
+  'POST /v2/checkout/:token/refresh-qr': 'public',
+  'POST /v2/checkout/:token/email': 'public',
+  'POST /v2/checkout/:token/simulate-payment': 'public',
+  'GET /checkout/:token': 'public',
+  'POST /checkout/:token/email': 'public',
+  'POST /checkout/:token/refresh': 'public',
+  'POST /checkout/:token/simulate': 'public',
+  'GET /checkout/assets/checkout.css': 'public',
+  'GET /checkout/assets/checkout.js': 'public',
+  'GET /checkout/assets/theme.css': 'public',
+  'POST /v1/qr/create': 'payments.create',
+  'GET /v1/qr/status/:operationId': 'payments.read',
+  'POST /v1/invoice/create': 'payments.create',
+  'POST /v1/invoice/cancel': 'payments.create',
+  'POST /v1/refund': 'payments.refund',
+  'POST /v1/history': 'payments.read',
+  'GET /v1/client/:phone': 'payments.read',
+  'GET /v1/status': 'account.read',
+};
+
+// Path ids that name nothing of the caller's own: an allowed caller gets 404 and nothing changes.
+const MISSING: Record<string, string> = {
+  op_id: 'op_01JSWEEP0000000000000000000', token: 'SweepSweepSweepSweepSwee', id: '999999999', delivery_id: '999999999',
+  operationId: '999999999', phone: '+77012345678',
+};
+// Path parameters that are not a tenant's ids (nothing to isolate).
+const NOT_TENANT_IDS = new Set(['phone']);
+
+let t: TestApp;
+let routes: DeclaredRoute[];
+let a: Merchant;
+let aClient: number;
+const tokens = {} as Record<Role | 'partner' | 'expired', string>;
+const foreign: Record<string, string> = {};
+
+async function userToken(role: Role): Promise<string> {
+  if (role === 'owner') return a.access;
+  const u = await t.runtime.deps.db.query<{ id: number }>(
+    `INSERT INTO users (client_id, email, name, role) VALUES ($1, $2, $3, $4) RETURNING id`, [aClient, `${role}-${aClient}@sweep.kz`, role, role]);
+  return signAccessToken(t.runtime.deps, { sub: String(u.rows[0].id), cid: aClient, role });
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ webhooksAllowPrivate: true });
+  routes = t.routes;
+  a = await newMerchant(t.app);
+  const ids = await idsOf(t.runtime.deps.db, a);
+  aClient = ids.clientId;
+  for (const role of ROLES) tokens[role] = await userToken(role);
+  tokens.partner = await signAccessToken(t.runtime.deps, { sub: String(ids.userId), cid: aClient, role: 'owner', act: { partner_id: 1, sid: 'sweep' } });
+  tokens.expired = await signAccessToken({ ...t.runtime.deps, clock: { now: () => new Date(Date.now() - 3600_000) } }, { sub: String(ids.userId), cid: aClient, role: 'owner' });
+
+  // Another tenant's things, in test mode: what A's test key or A's JWT with ?mode=test must not reach.
+  const b = await newMerchant(t.app);
+  foreign.op_id = (await createQr(t.app, b.testKey)).operation_id;
+  foreign.token = (await createLink(t.app, b.testKey)).token;
+  const hook = await t.app.inject({ method: 'POST', url: '/me/webhooks?mode=test', headers: bearer(b), payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] } });
+  foreign.id = String(hook.json().id);
+  const sent = await t.app.inject({ method: 'POST', url: `/me/webhooks/${foreign.id}/test`, headers: bearer(b), payload: {} });
+  foreign.delivery_id = String(sent.json().delivery_id);
+  const v1 = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...key(b.testKey), ...idem() }, payload: { amount: 100 } });
+  foreign.operationId = String(v1.json().Data.QrOperationId);
+}, 60_000);
+afterAll(() => t?.close());
+
+const name = (r: DeclaredRoute) => `${r.method} ${r.url}`;
+const paramsOf = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+const fill = (url: string, values: Record<string, string>) => url.replace(/:([A-Za-z_]+)/g, (_, p: string) => values[p] ?? MISSING[p]);
+
+function send(r: DeclaredRoute, headers: Record<string, string>, values: Record<string, string> = {}, query = '', payload?: object): Promise<LightMyRequestResponse> {
+  const hasBody = !['GET', 'DELETE'].includes(r.method);
+  return t.app.inject({
+    method: r.method as 'GET', url: fill(r.url, values) + query, headers,
+    ...(hasBody ? { payload: payload ?? { sweep_unknown_field: true } } : {}),
+  });
+}
+
+// Valid bodies for the cross-tenant case, so that the handler runs and must not find the other tenant's
+// row (a refused body would answer 400 before the lookup). Everything else takes {}.
+const VALID_BODY: Record<string, object> = {
+  'PATCH /me/webhooks/:id': { description: 'sweep' },
+  'PATCH /v2/payment-links/:token': { description: 'sweep' },
+};
+
+/** The error code of either envelope (v1 answers {Data, StatusCode, Message}). */
+function codeOf(res: LightMyRequestResponse): string | undefined {
+  const body = res.headers['content-type']?.toString().includes('json') ? res.json() : undefined;
+  return body?.error?.code ?? (body?.StatusCode !== undefined ? `v1:${body.StatusCode}` : undefined);
+}
+
+const AUTH_CODES = ['invalid_api_key', 'invalid_token', 'token_expired', 'token_revoked', 'forbidden_role', 'not_owner', 'impersonation_blocked_action'];
+
+function expectAllowed(res: LightMyRequestResponse, what: string): void {
+  expect([401, 403].includes(res.statusCode) && AUTH_CODES.includes(codeOf(res) ?? ''), `${what}: ${res.statusCode} ${res.body.slice(0, 200)}`).toBe(false);
+  // 501 is a route that is switched off by design (logo upload), not a failure.
+  if (res.statusCode >= 500) expect(codeOf(res), `${what}: ${res.body.slice(0, 200)}`).toBe('logo_upload_disabled');
+}
+
+function expectRefused(res: LightMyRequestResponse, status: number, code: string, what: string): void {
+  expect(res.statusCode, `${what}: ${res.body.slice(0, 200)}`).toBe(status);
+  expect(codeOf(res), what).toBe(r1(code, res));
+}
+// v1 keeps its own envelope: its refusals carry StatusCode = -status instead of a code.
+const r1 = (code: string, res: LightMyRequestResponse) => (res.json()?.StatusCode !== undefined ? `v1:-${res.statusCode}` : code);
+
+/** A principal of tenant A with this role, for asking the policy what the answer must be. */
+const asPrincipal = (role: Role | 'partner'): Principal => role === 'partner'
+  ? { kind: 'impersonation', clientId: aClient, mode: 'live', plan: 'trial', userId: 1, role: 'admin', actor: {} }
+  : { kind: 'user', clientId: aClient, mode: 'live', plan: 'trial', userId: 1, role };
+
+describe('route sweep', () => {
+  it('every declared route is in the sweep, and every sweep entry is a declared route', () => {
+    const declared = routes.map(name).sort();
+    expect(declared.filter((n) => !(n in EXPECTED)), 'routes missing from the sweep').toEqual([]);
+    expect(Object.keys(EXPECTED).filter((n) => !declared.includes(n)), 'sweep entries with no route').toEqual([]);
+  });
+
+  it('each route declares the permission the sweep expects', () => {
+    for (const r of routes) expect(r.config.permission ?? 'public', name(r)).toBe(EXPECTED[name(r)]);
+  });
+
+  it('every path parameter has a value for the sweep', () => {
+    for (const r of routes) for (const p of paramsOf(r.url)) expect(MISSING[p], `${name(r)} :${p}`).toBeDefined();
+  });
+
+  it('public routes need no credential', async () => {
+    for (const r of routes.filter((x) => !x.config.auth.length)) expectAllowed(await send(r, {}), name(r));
+  });
+
+  it('no credential: 401', async () => {
+    for (const r of routes.filter((x) => x.config.auth.length)) {
+      const res = await send(r, {});
+      expectRefused(res, 401, r.config.auth[0] === 'jwt' ? 'invalid_token' : 'invalid_api_key', name(r));
+    }
+  });
+
+  it('the wrong kind of credential: 401', async () => {
+    for (const r of routes.filter((x) => x.config.auth.length)) {
+      const kinds = r.config.auth;
+      const wrong = !kinds.includes('jwt') ? bearer(a) : !kinds.includes('api_key') ? key(a.testKey) : { 'x-partner-api-key': 'pk_test_sweep' };
+      const res = await send(r, wrong);
+      expect(res.statusCode, `${name(r)}: ${res.body.slice(0, 200)}`).toBe(401);
+    }
+  });
+
+  it('an expired token: 401 token_expired', async () => {
+    for (const r of routes.filter((x) => x.config.auth.includes('jwt'))) {
+      expectRefused(await send(r, { authorization: `Bearer ${tokens.expired}` }), 401, 'token_expired', name(r));
+    }
+  });
+
+  it('each of the five roles, and a partner acting in the account: allowed, or 403 with the policy code', async () => {
+    for (const r of routes.filter((x) => x.config.auth.includes('jwt'))) {
+      for (const who of [...ROLES, 'partner'] as const) {
+        const res = await send(r, { authorization: `Bearer ${tokens[who]}` });
+        const refusal = denial(asPrincipal(who), r.config.permission!);
+        if (refusal) expectRefused(res, 403, refusal.code, `${name(r)} as ${who}`);
+        else expectAllowed(res, `${name(r)} as ${who}`);
+      }
+    }
+  });
+
+  it('API keys act for the whole client', async () => {
+    for (const r of routes.filter((x) => x.config.auth.includes('api_key'))) {
+      expectAllowed(await send(r, key(a.testKey)), name(r));
+    }
+  });
+
+  it("another tenant's ids: 404", async () => {
+    const isolated = routes.filter((x) => x.config.auth.length && paramsOf(x.url).some((p) => !NOT_TENANT_IDS.has(p)));
+    expect(isolated.length).toBeGreaterThan(20);
+    for (const r of isolated) {
+      const headers = { ...(r.config.auth[0] === 'jwt' ? bearer(a) : key(a.testKey)), ...(r.method === 'GET' ? {} : idem()) };
+      const res = await send(r, headers, foreign, r.config.auth[0] === 'jwt' ? '?mode=test' : '', VALID_BODY[name(r)] ?? {});
+      expect(res.statusCode, `${name(r)}: ${res.body.slice(0, 200)}`).toBe(404);
+    }
+  });
+
+  it("another tenant's ids in a body: 404", async () => {
+    const cases: [string, string, Record<string, string>, object][] = [
+      ['POST', '/v2/refunds', key(a.testKey), { operation_id: foreign.op_id, amount: 1 }],
+      ['POST', '/v1/invoice/cancel', key(a.testKey), { operation_id: foreign.operationId }],
+      ['POST', '/v1/refund', key(a.testKey), { operation_id: foreign.operationId, items: [{ price: 1 }] }],
+    ];
+    for (const [method, url, headers, payload] of cases) {
+      const res = await t.app.inject({ method: method as 'POST', url, headers: { ...headers, ...idem() }, payload });
+      expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 200)}`).toBe(404);
+    }
+  });
+});
