@@ -7,7 +7,7 @@ import { decryptSecret, encryptSecret } from '../../crypto.ts';
 import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
 import { validateWebhookUrl } from './address-policy.ts';
 import { generateSecret, validateSecret } from './signing.ts';
-import { findWebhook, toRecord, type WebhookRecord, type WebhookRow } from './store.ts';
+import { findWebhook, type WebhookRow } from './store.ts';
 
 /** Webhooks per client and mode: a bounded list, and a bound on the fan-out of one event. */
 export const MAX_WEBHOOKS_PER_MODE = 20;
@@ -41,7 +41,7 @@ export interface CreateWebhookInput {
   secret?: string;
 }
 
-export async function createWebhook(deps: Deps, clientId: number, mode: Mode, input: CreateWebhookInput): Promise<WebhookRecord & { secret: string }> {
+export async function createWebhook(deps: Deps, clientId: number, mode: Mode, input: CreateWebhookInput): Promise<WebhookRow & { secret: string }> {
   const url = validateWebhookUrl(input.url, deps.config.webhooksAllowPrivate);
   const events = validateEvents(input.events);
   const description = validateDescription(input.description);
@@ -57,14 +57,14 @@ export async function createWebhook(deps: Deps, clientId: number, mode: Mode, in
       `INSERT INTO webhooks (client_id, mode, url, events, description, secret_enc) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
       [clientId, mode, url, events, description, encryptSecret(deps.secrets.appSecret, secret)],
     );
-    return toRecord(r.rows[0], { secret });
+    return { ...r.rows[0], secret };
   });
 }
 
-export type WebhookListItem = WebhookRecord & { last_delivery_at: Date | null; last_delivery_status: string | null };
+export type ListedWebhook = WebhookRow & { last_delivery_at: Date | null; last_delivery_status: string | null };
 
-export async function listWebhooks(deps: Deps, clientId: number, mode: Mode): Promise<WebhookListItem[]> {
-  const r = await deps.db.query<WebhookRow & { last_delivery_at: Date | null; last_delivery_status: string | null }>(
+export async function listWebhooks(deps: Deps, clientId: number, mode: Mode): Promise<ListedWebhook[]> {
+  const r = await deps.db.query<ListedWebhook>(
     `SELECT w.*, l.last_attempt_at AS last_delivery_at, l.status AS last_delivery_status
        FROM webhooks w
        LEFT JOIN LATERAL (
@@ -76,11 +76,11 @@ export async function listWebhooks(deps: Deps, clientId: number, mode: Mode): Pr
       LIMIT ${MAX_WEBHOOKS_PER_MODE}`,
     [clientId, mode],
   );
-  return r.rows.map((w) => toRecord(w, { last_delivery_at: w.last_delivery_at, last_delivery_status: w.last_delivery_status }));
+  return r.rows;
 }
 
-export async function getWebhook(deps: Deps, clientId: number, id: number): Promise<WebhookRecord> {
-  return toRecord(await findWebhook(deps.db, clientId, id));
+export async function getWebhook(deps: Deps, clientId: number, id: number): Promise<WebhookRow> {
+  return findWebhook(deps.db, clientId, id);
 }
 
 export interface UpdateWebhookInput {
@@ -90,7 +90,7 @@ export interface UpdateWebhookInput {
   is_active?: boolean;
 }
 
-export async function updateWebhook(deps: Deps, clientId: number, id: number, input: UpdateWebhookInput): Promise<WebhookRecord> {
+export async function updateWebhook(deps: Deps, clientId: number, id: number, input: UpdateWebhookInput): Promise<WebhookRow> {
   const sets: string[] = [];
   const params: unknown[] = [id, clientId];
   const set = (col: string, v: unknown) => {
@@ -108,7 +108,7 @@ export async function updateWebhook(deps: Deps, clientId: number, id: number, in
     params,
   );
   if (!r.rows[0]) throw new AppError('webhook_not_found', `webhook ${id} not found`);
-  return toRecord(r.rows[0]);
+  return r.rows[0];
 }
 
 /** Deleting a webhook deletes its delivery log too (ON DELETE CASCADE); pending deliveries stop. */
@@ -118,7 +118,7 @@ export async function deleteWebhook(deps: Deps, clientId: number, id: number): P
 }
 
 /** Enable clears the failure series (spec transition table); disable is manual and sticks. */
-export async function setWebhookActive(deps: Deps, clientId: number, id: number, active: boolean): Promise<WebhookRecord> {
+export async function setWebhookActive(deps: Deps, clientId: number, id: number, active: boolean): Promise<WebhookRow> {
   return updateWebhook(deps, clientId, id, { is_active: active });
 }
 
@@ -126,7 +126,7 @@ export async function setWebhookActive(deps: Deps, clientId: number, id: number,
  * New secret, shown once. X-Webhook-Signature switches to it at once (decisions 8); the standard
  * webhook-signature header also carries the previous secret's signature until the grace period ends.
  */
-export async function rotateSecret(deps: Deps, clientId: number, id: number, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<WebhookRecord & { secret: string }> {
+export async function rotateSecret(deps: Deps, clientId: number, id: number, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<WebhookRow & { secret: string }> {
   const secret = generateSecret();
   return deps.db.tx(async (tx) => {
     const w = await findWebhook(tx, clientId, id, true);
@@ -138,7 +138,7 @@ export async function rotateSecret(deps: Deps, clientId: number, id: number, gra
         WHERE id = $1 RETURNING *`,
       [w.id, encryptSecret(deps.secrets.appSecret, secret), graceSeconds],
     );
-    return toRecord(r.rows[0], { secret });
+    return { ...r.rows[0], secret };
   });
 }
 

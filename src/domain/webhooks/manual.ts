@@ -7,7 +7,7 @@ import { newId } from '../ids.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 import { applyHealth, failureText, isSuccess, recordAttempt, send } from './attempt.ts';
 import { deliveryBody } from './enqueue.ts';
-import { DELIVERY_COLUMNS, findWebhook, toDeliveryRecord, type DeliveryRecord, type DeliveryRow } from './store.ts';
+import { DELIVERY_COLUMNS, findWebhook, type DeliveryRow } from './store.ts';
 
 export const PREVIEW_CHARS = 500;
 
@@ -23,7 +23,7 @@ export async function listDeliveries(
   clientId: number,
   webhookId: number,
   q: { cursor?: string; limit: number; status?: string },
-): Promise<PageResult<DeliveryRecord>> {
+): Promise<PageResult<DeliveryRow>> {
   await findWebhook(deps.db, clientId, webhookId);
   const res = await page<DeliveryRow>(
     { secret: deps.secrets.appSecret, endpoint: `/me/webhooks/${webhookId}/deliveries`, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
@@ -46,7 +46,7 @@ export async function listDeliveries(
     },
     (d) => String(d.id),
   );
-  return { ...res, data: res.data.map(toDeliveryRecord) };
+  return res;
 }
 
 /**
@@ -54,7 +54,7 @@ export async function listDeliveries(
  * or delivered one gets an extra attempt (delivered on success, otherwise unchanged). While a worker
  * holds the delivery the answer is 409 delivery_in_progress.
  */
-export async function retryDelivery(deps: Deps, clientId: number, webhookId: number, deliveryId: number): Promise<DeliveryRecord> {
+export async function retryDelivery(deps: Deps, clientId: number, webhookId: number, deliveryId: number): Promise<DeliveryRow> {
   const webhook = await findWebhook(deps.db, clientId, webhookId);
   const token = randomToken(12);
   const claimed = await deps.db.query<DeliveryRow>(
@@ -72,7 +72,7 @@ export async function retryDelivery(deps: Deps, clientId: number, webhookId: num
   const result = await send(deps, webhook, d);
   const row = await recordAttempt(deps, d, webhook, result, 'manual', token);
   if (!row) throw new AppError('delivery_in_progress', 'the delivery was taken over by a worker');
-  return toDeliveryRecord(row);
+  return row;
 }
 
 export interface TestResult {

@@ -1,4 +1,4 @@
-// Webhook and delivery rows, their public shapes, and tenant-scoped lookups (architecture rule 3:
+// Webhook and delivery rows and tenant-scoped lookups (architecture rule 3:
 // another client's id is a 404, never a 403 that would confirm it exists).
 import type { Queryable } from '../../db/db.ts';
 import type { Mode } from '../tenant.ts';
@@ -21,42 +21,6 @@ export interface WebhookRow {
   failing_since: Date | null;
   created_at: Date;
   updated_at: Date;
-}
-
-export interface WebhookRecord {
-  id: number;
-  url: string;
-  events: string[];
-  description: string | null;
-  is_active: boolean;
-  disabled_reason: string | null;
-  mode: Mode;
-  secret_version: number;
-  secret_revealed_at: Date;
-  failing_since: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  secret?: string;
-  last_delivery_at?: Date | null;
-  last_delivery_status?: string | null;
-}
-
-export function toRecord<E extends Partial<WebhookRecord> = {}>(w: WebhookRow, extra: E = {} as E): WebhookRecord & E {
-  return {
-    id: w.id,
-    url: w.url,
-    events: w.events,
-    description: w.description,
-    is_active: w.is_active,
-    disabled_reason: w.disabled_reason,
-    mode: w.mode,
-    secret_version: w.secret_version,
-    secret_revealed_at: w.secret_revealed_at,
-    failing_since: w.failing_since,
-    created_at: w.created_at,
-    updated_at: w.updated_at,
-    ...extra,
-  };
 }
 
 export async function findWebhook(q: Queryable, clientId: number, id: number, forUpdate = false): Promise<WebhookRow> {
@@ -85,38 +49,6 @@ export interface DeliveryRow {
   last_attempt_at: Date | null;
   delivered_at: Date | null;
   created_at: Date;
-}
-
-export interface DeliveryRecord {
-  id: number;
-  event_id: string;
-  event_type: string;
-  message_id: string;
-  status: string;
-  attempts: number;
-  created_at: Date;
-  delivered_at: Date | null;
-  last_error: string | null;
-  last_status: number | null;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-}
-
-export function toDeliveryRecord(d: DeliveryRow): DeliveryRecord {
-  return {
-    id: d.id,
-    event_id: d.event_id,
-    event_type: d.event_type,
-    message_id: d.message_id,
-    status: d.status,
-    attempts: d.attempts,
-    created_at: d.created_at,
-    delivered_at: d.delivered_at,
-    last_error: d.last_error,
-    last_status: d.last_status,
-    last_attempt_at: d.last_attempt_at,
-    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
-  };
 }
 
 export const DELIVERY_COLUMNS = `id, webhook_id, client_id, mode, message_id, event_id, event_type, body, status, attempts,

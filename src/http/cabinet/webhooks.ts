@@ -9,7 +9,9 @@ import { tenant } from '../context.ts';
 import { IdParams, IgnoredModeQuery, ModeQuery, numericId, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable, Page } from '../schemas.ts';
-import { Delivery, EventList, TestResult, Webhook, WebhookListItem, WebhookWithSecret } from '../shapes/webhook.ts';
+import {
+  Delivery, EventList, TestResult, toDelivery, toWebhook, toWebhookListItem, toWebhookWithSecret, Webhook, WebhookListItem, WebhookWithSecret,
+} from '../shapes/webhook.ts';
 
 const tags = ['webhooks'];
 const webhookId = (raw: string) => numericId(raw, 'webhook_not_found', 'webhook');
@@ -31,7 +33,7 @@ export function webhookRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) => {
       const { clientId, mode } = tenant(req);
       reply.status(201);
-      return createWebhook(deps, clientId, mode, req.body);
+      return toWebhookWithSecret(await createWebhook(deps, clientId, mode, req.body));
     },
   });
   route(app, {
@@ -39,13 +41,13 @@ export function webhookRoutes(app: App, deps: Deps): void {
     schema: { tags, summary: 'Webhooks of the mode (at most 20), newest first', querystring: Type.Object(ModeQuery), response: { 200: Type.Object({ data: Type.Array(WebhookListItem) }) } },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
-      return { data: await listWebhooks(deps, clientId, mode) };
+      return { data: (await listWebhooks(deps, clientId, mode)).map(toWebhookListItem) };
     },
   });
   route(app, {
     method: 'GET', url: '/me/webhooks/:id', ...read, errors: [404],
     schema: { tags, summary: 'One webhook', params: IdParams, response: { 200: Webhook } },
-    handler: async (req) => getWebhook(deps, tenant(req).clientId, webhookId(req.params.id)),
+    handler: async (req) => toWebhook(await getWebhook(deps, tenant(req).clientId, webhookId(req.params.id))),
   });
   route(app, {
     method: 'PATCH', url: '/me/webhooks/:id', ...write, errors: [404],
@@ -57,7 +59,7 @@ export function webhookRoutes(app: App, deps: Deps): void {
       }),
       response: { 200: Webhook },
     },
-    handler: async (req) => updateWebhook(deps, tenant(req).clientId, webhookId(req.params.id), req.body),
+    handler: async (req) => toWebhook(await updateWebhook(deps, tenant(req).clientId, webhookId(req.params.id), req.body)),
   });
   route(app, {
     method: 'DELETE', url: '/me/webhooks/:id', ...write, errors: [404],
@@ -75,9 +77,8 @@ export function webhookRoutes(app: App, deps: Deps): void {
       body: Type.Optional(Body({ grace_period_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604800, description: 'default 86400' })) })),
       response: { 200: WebhookWithSecret },
     },
-    handler: async (req) => {
-      return rotateSecret(deps, tenant(req).clientId, webhookId(req.params.id), req.body?.grace_period_seconds);
-    },
+    handler: async (req) =>
+      toWebhookWithSecret(await rotateSecret(deps, tenant(req).clientId, webhookId(req.params.id), req.body?.grace_period_seconds)),
   });
   for (const [action, active] of [['enable', true], ['disable', false]] as const) {
     route(app, {
@@ -86,7 +87,7 @@ export function webhookRoutes(app: App, deps: Deps): void {
         tags, summary: active ? 'Switch on; clears failing_since' : 'Switch off; pending deliveries wait until it is enabled',
         params: IdParams, response: { 200: Webhook },
       },
-      handler: async (req) => setWebhookActive(deps, tenant(req).clientId, webhookId(req.params.id), active),
+      handler: async (req) => toWebhook(await setWebhookActive(deps, tenant(req).clientId, webhookId(req.params.id), active)),
     });
   }
   route(app, {
@@ -101,8 +102,11 @@ export function webhookRoutes(app: App, deps: Deps): void {
       querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: ['pending', 'delivered', 'failed'] })), ...IgnoredModeQuery }),
       response: { 200: Page(Delivery) },
     },
-    handler: async (req) =>
-      listDeliveries(deps, tenant(req).clientId, webhookId(req.params.id), { cursor: req.query.cursor, limit: parseLimit(req.query.limit), status: req.query.status }),
+    handler: async (req) => {
+      const q = { cursor: req.query.cursor, limit: parseLimit(req.query.limit), status: req.query.status };
+      const r = await listDeliveries(deps, tenant(req).clientId, webhookId(req.params.id), q);
+      return { ...r, data: r.data.map(toDelivery) };
+    },
   });
   route(app, {
     method: 'POST', url: '/me/webhooks/:id/deliveries/:delivery_id/retry', ...write, errors: [404, 409],
@@ -112,6 +116,6 @@ export function webhookRoutes(app: App, deps: Deps): void {
       body: Body({}),
       response: { 200: Delivery },
     },
-    handler: async (req) => retryDelivery(deps, tenant(req).clientId, webhookId(req.params.id), deliveryId(req.params.delivery_id)),
+    handler: async (req) => toDelivery(await retryDelivery(deps, tenant(req).clientId, webhookId(req.params.id), deliveryId(req.params.delivery_id))),
   });
 }

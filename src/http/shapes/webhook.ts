@@ -2,6 +2,8 @@
 // answer of a test send. Shown by the cabinet and, later, the partner API (the client's webhooks).
 import { Type } from 'typebox';
 import { Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
+import type { ListedWebhook } from '../../domain/webhooks/manage.ts';
+import type { DeliveryRow, WebhookRow } from '../../domain/webhooks/store.ts';
 
 export const EventList = Type.Array(Type.String(), { description: 'payment.completed, payment.cancelled, payment.expired, payment.refunded, webhook.test' });
 
@@ -47,3 +49,45 @@ export const TestResult = Type.Object({
   error: Nullable(Type.String()),
   delivery_id: Type.Integer(),
 });
+
+/** A webhook as its owner sees it: never its secrets (the new one is added once, by create and rotate). */
+export function toWebhook(w: WebhookRow) {
+  return {
+    id: w.id,
+    url: w.url,
+    events: w.events,
+    description: w.description,
+    is_active: w.is_active,
+    disabled_reason: w.disabled_reason,
+    mode: w.mode,
+    secret_version: w.secret_version,
+    secret_revealed_at: w.secret_revealed_at,
+    failing_since: w.failing_since,
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+  };
+}
+
+export const toWebhookWithSecret = (w: WebhookRow & { secret: string }) => ({ ...toWebhook(w), secret: w.secret });
+
+export const toWebhookListItem = (w: ListedWebhook) => ({
+  ...toWebhook(w), last_delivery_at: w.last_delivery_at, last_delivery_status: w.last_delivery_status,
+});
+
+/** A delivery of the log: never its body (the event, with the payer's phone and name). */
+export function toDelivery(d: DeliveryRow) {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    event_type: d.event_type,
+    message_id: d.message_id,
+    status: d.status,
+    attempts: d.attempts,
+    created_at: d.created_at,
+    delivered_at: d.delivered_at,
+    last_error: d.last_error,
+    last_status: d.last_status,
+    last_attempt_at: d.last_attempt_at,
+    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
+  };
+}
