@@ -6,34 +6,18 @@
 // bytes): the ledger gets its row at the first change (paid, declined, expired, cancelled). Creating a QR
 // or an invoice therefore writes nothing here, as a real provider's costs Tolem's database nothing; before,
 // the ledger insert was one of the three transactions of every test-mode creation. Rows written before
-// refs described themselves are still read and changed as rows.
+// refs described themselves are still read and changed as rows. The SQL lives in sandbox-ledger.ts.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
+import { SandboxLedger, type Change, type Terms } from './sandbox-ledger.ts';
 import type { PaymentProvider, ProviderStatus } from './types.ts';
 
-interface Row {
-  ref: string;
-  kind: string;
-  amount: number;
-  status: string;
-  sender_name: string | null;
-  sender_phone: string | null;
-  transaction_id: string | null;
-  paid_at: Date | null;
-  refunded: number;
-  expired: boolean;
-}
-
-type Kind = 'qr' | 'invoice';
 const REF_KIND = { qr: 'qr', invoice: 'inv' } as const;
 /** The provider's word for a payment still waiting, per kind. */
 const WAITING = { qr: 'QrTokenCreated', invoice: 'InvoiceCreated' } as const;
 
-export interface DescribedRef {
-  kind: Kind;
-  amount: number;
-  expiresAt: Date;
-}
+/** A ref describes exactly what the ledger row is later created from. */
+export type DescribedRef = Terms;
 
 export function sandboxRef(d: DescribedRef): string {
   return `sbx_${REF_KIND[d.kind]}_${d.amount.toString(36)}_${d.expiresAt.getTime().toString(36)}_${randomBytes(12).toString('hex')}`;
@@ -55,15 +39,14 @@ export function isSandboxCustomer(phone: string): boolean {
   return !phone.endsWith('0000');
 }
 
-interface Change {
-  status: 'Paid' | 'Expired' | 'Declined' | 'Cancelled';
-  payer?: { senderName: string; phone: string | null; transactionId: string };
-}
-
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
 
-  constructor(private db: Db, private publicBaseUrl: string) {}
+  private ledger: SandboxLedger;
+
+  constructor(db: Db, private publicBaseUrl: string) {
+    this.ledger = new SandboxLedger(db);
+  }
 
   // The deadline comes from this process's clock, the ledger's now() from the database's: one machine's
   // clock wherever the sandbox runs.
@@ -78,18 +61,8 @@ export class SandboxProvider implements PaymentProvider {
     return { ref: sandboxRef({ kind: 'invoice', amount: input.amount, expiresAt }), expiresAt };
   }
 
-  private async row(r: string): Promise<Row | undefined> {
-    const res = await this.db.query<Row>(
-      `SELECT ref, kind, amount, status, sender_name, sender_phone, transaction_id, paid_at, refunded,
-              expires_at <= now() AS expired
-         FROM sandbox_payments WHERE ref = $1`,
-      [r],
-    );
-    return res.rows[0];
-  }
-
   async getStatus(r: string): Promise<ProviderStatus> {
-    const row = await this.row(r);
+    const row = await this.ledger.find(r);
     if (!row) {
       const d = describeRef(r);
       if (!d) return { status: 'expired', raw: 'NotFound' };
@@ -110,36 +83,15 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   /**
-   * Moves a payment still waiting to `next`, creating its ledger row from the ref at its first change.
-   * `pastDeadline` lets the change happen after the deadline (expiring it, cancelling an invoice). One
-   * statement, so two concurrent changes of one payment cannot both succeed. Returns whether it changed.
+   * Moves a payment still waiting to `next` (see SandboxLedger.change), creating its ledger row from the
+   * ref at its first change. Returns whether it changed.
    */
   private async change(r: string, next: Change, pastDeadline: boolean): Promise<boolean> {
-    // An invoice may be cancelled twice (the second is a no-op success); nothing else changes twice.
-    const from = next.status === 'Cancelled' ? `'InvoiceCreated', 'Cancelled'` : `'QrTokenCreated', 'InvoiceCreated'`;
-    const allowed = (t: string) => `${t}status IN (${from}) AND (${t}expires_at > now() OR $7::boolean)`;
-    const params = [r, next.status, Boolean(next.payer), next.payer?.senderName ?? null, next.payer?.phone ?? null, next.payer?.transactionId ?? null, pastDeadline];
     const d = describeRef(r);
-    if (!d || (next.status === 'Cancelled' && d.kind !== 'invoice')) {
-      // An older ref has had its row since creation; anything else changes nothing.
-      const res = await this.db.query(
-        `UPDATE sandbox_payments SET status = $2, paid_at = CASE WHEN $3::boolean THEN now() END, sender_name = $4, sender_phone = $5,
-                transaction_id = $6
-          WHERE ref = $1 AND ${allowed('')}`,
-        params,
-      );
-      return res.rowCount > 0;
-    }
-    const res = await this.db.query(
-      `INSERT INTO sandbox_payments AS s (ref, status, paid_at, sender_name, sender_phone, transaction_id, kind, amount, expires_at)
-       SELECT $1::text, $2::text, CASE WHEN $3::boolean THEN now() END, $4::text, $5::text, $6::text, $8::text, $9::bigint, $10::timestamptz
-        WHERE $10::timestamptz > now() OR $7::boolean
-       ON CONFLICT (ref) DO UPDATE SET status = EXCLUDED.status, paid_at = EXCLUDED.paid_at, sender_name = EXCLUDED.sender_name,
-              sender_phone = EXCLUDED.sender_phone, transaction_id = EXCLUDED.transaction_id
-        WHERE ${allowed('s.')}`,
-      [...params, d.kind, d.amount, d.expiresAt],
-    );
-    return res.rowCount > 0;
+    // An older ref has had its row since creation, and only an invoice can be cancelled: neither creates
+    // a row, they change an existing one or nothing.
+    const terms = !d || (next.status === 'Cancelled' && d.kind !== 'invoice') ? null : d;
+    return this.ledger.change(r, next, pastDeadline, terms);
   }
 
   async cancelInvoice(r: string): Promise<boolean> {
@@ -147,25 +99,7 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   async refund(r: string, amount: number, refundId: string) {
-    // One ledger row per refund id: a refund sent again answers its first outcome and moves nothing more.
-    return this.db.tx(async (tx) => {
-      const seen = await tx.query<{ provider_ref: string; status: 'completed' | 'failed' }>(
-        'SELECT provider_ref, status FROM sandbox_refunds WHERE id = $1 FOR UPDATE', [refundId],
-      );
-      if (seen.rows[0]) return { ref: seen.rows[0].provider_ref, status: seen.rows[0].status };
-      // Only a paid payment can be refunded, and a paid one has its ledger row.
-      const res = await tx.query(
-        `UPDATE sandbox_payments SET refunded = refunded + $2 WHERE ref = $1 AND status = 'Paid' AND refunded + $2 <= amount`,
-        [r, amount],
-      );
-      const outcome = { ref: `${r}_rf_${randomBytes(6).toString('hex')}`, status: res.rowCount ? ('completed' as const) : ('failed' as const) };
-      // A concurrent first send of the same id conflicts here and rolls this one back (the caller retries).
-      await tx.query(
-        'INSERT INTO sandbox_refunds (id, ref, amount, status, provider_ref) VALUES ($1, $2, $3, $4, $5)',
-        [refundId, r, amount, outcome.status, outcome.ref],
-      );
-      return outcome;
-    });
+    return this.ledger.refundOnce(refundId, r, amount, `${r}_rf_${randomBytes(6).toString('hex')}`);
   }
 
   async findCustomer(phone: string) {
