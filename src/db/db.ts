@@ -5,11 +5,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { preparedRunner } from './pglite-prepared.ts';
-
-export interface QueryResult<T> {
-  rows: T[];
-  rowCount: number;
-}
+import type { QueryResult } from './query-result.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;

@@ -8,7 +8,7 @@
 // It takes PGlite's own locks exactly as query() does (transaction lock outside a transaction, query
 // lock always), so a statement never lands inside another caller's open transaction.
 import { protocol, type PGlite } from '@electric-sql/pglite';
-import type { QueryResult } from './db.ts';
+import type { QueryResult } from './query-result.ts';
 
 type Message = { name: string } & Record<string, unknown>;
 interface Prepared {
