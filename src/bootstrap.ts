@@ -14,9 +14,16 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function bootstrap(config: Config, opts: { clock?: Clock; migrate?: boolean } = {}): Promise<Runtime> {
+export interface BootstrapOptions {
+  clock?: Clock;
+  migrate?: boolean;
+  /** the embedded store starts from this data-directory dump (test apps: one already migrated) */
+  pgliteFrom?: Blob;
+}
+
+export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<Runtime> {
   wireDomainSubscribers();
-  const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax });
+  const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax, pgliteFrom: opts.pgliteFrom });
   if (opts.migrate !== false) await migrate(db);
   const secrets = await loadSecrets(db, config);
   const caches = new Caches();

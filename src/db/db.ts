@@ -165,17 +165,35 @@ export function connectPg(url: string, max = 10): Db {
   };
 }
 
-/** dataDir `memory://` (or undefined): in memory, for tests. */
-export async function connectPglite(dataDir?: string): Promise<Db> {
+/**
+ * dataDir `memory://` (or undefined): in memory, for tests. `from`: a dump of a whole data directory
+ * (dumpPgliteDataDir) to start from instead of an empty cluster; creating the cluster (initdb) is most
+ * of PGlite's start-up, so test apps start from one dump of a migrated store.
+ */
+export async function connectPglite(dataDir?: string, from?: Blob): Promise<Db> {
   if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const lite = await PGlite.create({
     dataDir,
+    loadDataDir: from,
     parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
   });
+  return pgliteDb(lite);
+}
+
+/** An embedded store's whole data directory, uncompressed (loads faster than gzip; it stays in memory or /tmp). */
+export async function dumpPgliteDataDir(db: Db): Promise<Blob> {
+  const lite = pglites.get(db);
+  if (!lite) throw new Error('not an embedded (PGlite) store');
+  return lite.dumpDataDir('none');
+}
+
+const pglites = new WeakMap<Db, PGlite>();
+
+function pgliteDb(lite: PGlite): Db {
   const prepared = preparedRunner(lite);
   const base: Queryable = { query: prepared.query };
   const inTx: Queryable = { query: prepared.queryInTx };
-  return {
+  const db: Db = {
     kind: 'pglite',
     query: base.query,
     relaxed: base,
@@ -191,8 +209,10 @@ export async function connectPglite(dataDir?: string): Promise<Db> {
       await lite.close();
     },
   };
+  pglites.set(db, lite);
+  return db;
 }
 
-export async function connect(opts: { databaseUrl?: string; dataDir?: string; poolMax?: number }): Promise<Db> {
-  return opts.databaseUrl ? connectPg(opts.databaseUrl, opts.poolMax) : connectPglite(opts.dataDir);
+export async function connect(opts: { databaseUrl?: string; dataDir?: string; poolMax?: number; pgliteFrom?: Blob }): Promise<Db> {
+  return opts.databaseUrl ? connectPg(opts.databaseUrl, opts.poolMax) : connectPglite(opts.dataDir, opts.pgliteFrom);
 }

@@ -1,12 +1,16 @@
 // One app per test file on a real database: PostgreSQL when TEST_DATABASE_URL is set, else an in-memory
-// PGlite. Tests stay independent by making a fresh merchant each (see factories.ts), not by resetting.
+// PGlite loaded from the migrated dump that global-setup.ts made. Tests stay independent by making a
+// fresh merchant each (see factories.ts), not by resetting. A fixed JWT key spares each file a key pair.
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { loadConfig, type Config, type RateLimits } from '../../src/config.ts';
 import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
 import { buildApp } from '../../src/app.ts';
 import type { Clock } from '../../src/deps.ts';
 import type { RequestLogWriter } from '../../src/http/plugins/request-log.ts';
 import type { DeclaredRoute } from '../../src/http/route.ts';
+import { TEST_JWT_PRIVATE_KEY } from './test-jwt-key.ts';
 
 export const HIGH_LIMITS: RateLimits = {
   live: 1e6, test: 1e6, enterprise: 1e6, auth: 1e6, login_email: 1e6, cabinet: 1e6, partner: 1e6, anonymous: 1e6,
@@ -25,13 +29,22 @@ export interface TestApp {
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
+/** The migrated PGlite dump, read once per test file (absent outside `npm test`, e.g. the browser tests). */
+let template: Blob | undefined;
+function pgliteTemplate(): Blob | undefined {
+  const file = inject('pgliteTemplate');
+  if (!file) return undefined;
+  template ??= new Blob([readFileSync(file)]);
+  return template;
+}
+
 export async function buildTestApp(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): Promise<TestApp> {
   const config = loadConfig(
-    { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', REDIS_URL: '', APP_SECRET: 'test-app-secret' },
+    { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', REDIS_URL: '', APP_SECRET: 'test-app-secret', JWT_PRIVATE_KEY: TEST_JWT_PRIVATE_KEY },
     { rateLimits: HIGH_LIMITS, logLevel: 'silent', ...overrides },
   );
   if (!config.databaseUrl) config.dataDir = 'memory://';
-  const runtime = await bootstrap(config, opts);
+  const runtime = await bootstrap(config, { ...opts, pgliteFrom: config.databaseUrl ? undefined : pgliteTemplate() });
   const { app, requestLog, routes } = await buildApp(runtime.deps, { logger: false });
   let closed = false;
   const t: TestApp = {
