@@ -160,7 +160,12 @@ describe('GET /v2/payment-links', () => {
   it('cursor pages newest first, status filter, signed cursors bound to the filter', async () => {
     const m = await newMerchant(t.app);
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await createLink(t.app, m.testKey, { amount: 100 + i }));
+    for (let i = 0; i < 5; i++) {
+      made.push(await createLink(t.app, m.testKey, { amount: 100 + i }));
+      // Links of one millisecond are ordered by token, which is random (api-notes): keep them apart, so
+      // that creation order is the order this test expects. A fast run made two in one millisecond.
+      await new Promise((r) => setTimeout(r, 2));
+    }
     await t.app.inject({ method: 'POST', url: `/v2/payment-links/${made[1].token}/cancel`, headers: key(m.testKey) });
     await expireLinkClock(t, made[3].token);
     const seen: string[] = [];
