@@ -13,7 +13,7 @@ import { bearer, idem, idsOf, key, newMerchant, type Merchant } from '../helpers
 import { createQr } from '../helpers/payments.ts';
 import { createLink } from '../links/helpers.ts';
 import { signAccessToken } from '../../src/domain/accounts/tokens.ts';
-import { denial, type Action } from '../../src/domain/access/policy.ts';
+import { blockedUnderImpersonation, denial, rolesFor, type Action } from '../../src/domain/access/policy.ts';
 import { ROLES, type Principal, type Role } from '../../src/domain/access/principal.ts';
 import type { DeclaredRoute } from '../../src/http/route.ts';
 
@@ -196,6 +196,23 @@ describe('route sweep', () => {
 
   it('each route declares the permission the sweep expects', () => {
     for (const r of routes) expect(r.config.permission ?? 'public', name(r)).toBe(EXPECTED[name(r)]);
+  });
+
+  it('/openapi.json shows each documented route\'s permission, its roles and its impersonation policy', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    let documented = 0;
+    for (const r of routes.filter((x) => x.config.permission)) {
+      const op = doc.paths[r.url.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[r.method.toLowerCase()];
+      if (!op) continue; // hidden from the document (the checkout page's form posts)
+      documented++;
+      expect(op['x-permission'], name(r)).toBe(r.config.permission);
+      expect(op['x-roles'], name(r)).toEqual([...rolesFor(r.config.permission!)]);
+      expect(op['x-impersonation'], name(r)).toBe(blockedUnderImpersonation(r.config.permission!) ? 'blocked' : 'allowed');
+      if (r.config.auth.includes('jwt') && rolesFor(r.config.permission!).length < ROLES.length) {
+        expect(op.responses['403']?.description, name(r)).toMatch(/forbidden_role|not_owner/);
+      }
+    }
+    expect(documented).toBeGreaterThan(40);
   });
 
   it('every path parameter has a value for the sweep', () => {
