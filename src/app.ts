@@ -7,7 +7,8 @@ import { Registry } from 'prom-client';
 import type { Deps } from './deps.ts';
 import { ulidSource } from './domain/ids.ts';
 import { badTextAt, validatorCompiler } from './http/validation.ts';
-import { errorsPlugin, sendError } from './http/plugins/errors.ts';
+import { errorsPlugin, sendError, toAppError } from './http/plugins/errors.ts';
+import { clientErrorHandler } from './http/plugins/client-errors.ts';
 import { AppError } from './errors.ts';
 import { authPlugin } from './http/plugins/auth.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
@@ -53,10 +54,13 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { removeAdditional: false } },
     // Errors raised before routing (a URL with broken percent-encoding) get the envelope too.
-    frameworkErrors: (_err, req, reply) => {
+    frameworkErrors: (err, req, reply) => {
       reply.header('X-Request-Id', req.id);
-      sendError(reply, req, new AppError('invalid_parameter', 'the request URL is not valid'));
+      const known = err.code === 'FST_ERR_BAD_URL' ? new AppError('invalid_parameter', 'the request URL is not valid') : toAppError(err);
+      sendError(reply, req, known ?? new AppError('internal_error', 'internal error'));
     },
+    // ... and so do failures of the exchange itself, before there is a request (431, malformed HTTP).
+    clientErrorHandler: clientErrorHandler(() => `req_${nextUlid()}`),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler as never);
 

@@ -45,8 +45,10 @@ export const ERROR_STATUS = {
   // 405, 410, 413, 415
   method_not_allowed: 405,
   gone: 410,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   // 409
   idempotency_conflict: 409,
   payment_link_immutable: 409,
@@ -84,10 +86,12 @@ const TYPE_BY_STATUS: Record<number, [string, string]> = {
   403: ['authorization_error', 'auth'],
   404: ['not_found', 'permanent'],
   405: ['api_error', 'permanent'],
+  408: ['api_error', 'temporary'],
   409: ['api_error', 'permanent'],
   410: ['api_error', 'permanent'],
   413: ['validation_error', 'validation'],
   415: ['validation_error', 'validation'],
+  431: ['validation_error', 'validation'],
   429: ['rate_limit_error', 'rate_limit'],
   500: ['api_error', 'permanent'],
   501: ['not_implemented', 'permanent'],
