@@ -74,11 +74,20 @@ describe('POST /me/webhooks', () => {
 
   it('validates events: unknown, empty or missing', async () => {
     const m = await newMerchant(t.app);
-    for (const events of [['payment.completed', 'payment.teleported'], [], ['webhook.delivery_failed'], ['payment_link.paid']]) {
+    for (const events of [['payment.completed', 'payment.teleported'], ['webhook.delivery_failed'], ['payment_link.paid']]) {
       const res = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events });
       expect(res.statusCode, JSON.stringify(events)).toBe(400);
       expect(errorOf(res)).toMatchObject({ code: 'unknown_event', param: 'events' });
+      // The message lists the valid names.
+      for (const name of ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded', 'webhook.test']) {
+        expect(errorOf(res).message).toContain(name);
+      }
     }
+    // An empty list is a malformed input, not an unknown name (#16).
+    const empty = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events: [] });
+    expect(errorOf(empty)).toMatchObject({ code: 'invalid_parameter', param: 'events' });
+    const emptyPatch = await inject(m, 'PATCH', `/me/webhooks/${(await createHook(t.app, m, { url: URL_OK, events: ['payment.completed'] })).id}`, { events: [] });
+    expect(errorOf(emptyPatch)).toMatchObject({ code: 'invalid_parameter', param: 'events' });
     const missing = await inject(m, 'POST', '/me/webhooks', { url: URL_OK });
     expect(errorOf(missing)).toMatchObject({ code: 'invalid_parameter', param: 'events' });
     const dup = await createHook(t.app, m, { url: URL_OK, events: ['payment.expired', 'payment.expired'] });

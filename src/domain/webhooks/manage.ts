@@ -16,10 +16,13 @@ export const DEFAULT_GRACE_SECONDS = 86_400;
 
 const ALLOWED = new Set<string>(WEBHOOK_EVENT_TYPES);
 
-/** Owners and admins manage webhooks; every role may read them (decisions 3: viewer reads only). */
+/**
+ * A subscription names at least one event (an empty list is a malformed input, 400 invalid_parameter);
+ * a name that is not one of the five is unknown_event, and the message lists the valid ones.
+ */
 export function validateEvents(events: unknown): string[] {
   if (!Array.isArray(events) || events.length === 0) {
-    throw new AppError('unknown_event', `events must list at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`, { param: 'events' });
+    throw new AppError('invalid_parameter', `events must list at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`, { param: 'events' });
   }
   const unknown = events.filter((e) => typeof e !== 'string' || !ALLOWED.has(e));
   if (unknown.length) {
