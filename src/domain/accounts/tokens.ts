@@ -42,6 +42,23 @@ export async function signAccessToken(deps: Deps, claims: AccessClaims, ttlS = A
 
 let verifyKey: { kid: string; key: Awaited<ReturnType<typeof importJWK>> } | undefined;
 
+/** How far a token's iat may be ahead of this clock: the clocks of several instances differ a little. */
+export const IAT_SKEW_S = 60;
+
+/**
+ * What the signature does not prove: this server issues tokens of ACCESS_TTL_S, dated now, for a user
+ * id and a client id. A token issued "in the future" or living longer comes from a leaked key or a bug,
+ * and a sub or cid of another type would be looked up as something it is not.
+ */
+function checkClaims(p: JWTPayload, nowS: number): void {
+  const bad = (why: string) => new AppError('invalid_token', `access token is not valid (${why})`);
+  if (typeof p.iat !== 'number' || p.iat > nowS + IAT_SKEW_S) throw bad('issued in the future');
+  if (typeof p.exp !== 'number' || p.exp - p.iat > ACCESS_TTL_S) throw bad('lifetime over the allowed one');
+  if (typeof p.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(p.sub) || !Number.isSafeInteger(Number(p.sub))) throw bad('subject');
+  const cid = (p as { cid?: unknown }).cid;
+  if (typeof cid !== 'number' || !Number.isSafeInteger(cid) || cid < 1) throw bad('client');
+}
+
 export async function verifyAccessToken(deps: Deps, token: string): Promise<JWTPayload & AccessClaims> {
   const { publicJwk, kid } = deps.secrets.jwt;
   if (verifyKey?.kid !== kid) verifyKey = { kid, key: await importJWK(publicJwk, 'RS256') };
@@ -55,6 +72,7 @@ export async function verifyAccessToken(deps: Deps, token: string): Promise<JWTP
       requiredClaims: ['sub', 'exp', 'iat'],
     });
     if (protectedHeader.kid !== kid) throw new AppError('invalid_token', 'unknown signing key');
+    checkClaims(payload, Math.floor(deps.clock.now().getTime() / 1000));
     return payload as JWTPayload & AccessClaims;
   } catch (err) {
     if (err instanceof AppError) throw err;
