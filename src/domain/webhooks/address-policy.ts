@@ -1,6 +1,7 @@
 // Which addresses a webhook may reach (decisions 8). Range classification is ipaddr.js's (a maintained
-// table of IANA special-purpose ranges), not hand-written masks. IPv4-mapped and IPv4-compatible IPv6
-// forms are folded to IPv4 first, so ::ffff:127.0.0.1 is loopback like 127.0.0.1.
+// table of IANA special-purpose ranges), not hand-written masks. IPv4-mapped IPv6 forms are folded to
+// IPv4 first, so ::ffff:127.0.0.1 is loopback like 127.0.0.1; forms that embed an IPv4 address otherwise
+// (IPv4-compatible ::/96, NAT64, 6to4) are refused outright.
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../../errors.ts';
 
@@ -17,9 +18,43 @@ export interface AddressVerdict {
   address: string;
 }
 
+/**
+ * The IPv4 address an IPv6 one carries: the deprecated IPv4-compatible ::a.b.c.d (::/96, which
+ * ipaddr.js classes as unicast, so [::127.0.0.1] looked public), NAT64 64:ff9b::/96 and 6to4 2002::/16.
+ */
+function embeddedIPv4(v6: ipaddr.IPv6): { kind: 'ipv4Compatible' | 'rfc6052' | '6to4'; v4: ipaddr.IPv4 } | null {
+  const b = v6.toByteArray();
+  const range = v6.range();
+  if (range === 'rfc6052') return { kind: range, v4: new ipaddr.IPv4(b.slice(12, 16)) };
+  if (range === '6to4') return { kind: range, v4: new ipaddr.IPv4(b.slice(2, 6)) };
+  // :: and ::1 are the unspecified and loopback addresses, not embeddings.
+  if (b.slice(0, 12).every((x) => x === 0) && range !== 'unspecified' && range !== 'loopback') {
+    return { kind: 'ipv4Compatible', v4: new ipaddr.IPv4(b.slice(12, 16)) };
+  }
+  return null;
+}
+
+/** An IPv6 address in the URL standard's serialization; as given when the URL parser refuses it (a zone id). */
+function urlIPv6(ip: string): string {
+  try {
+    return new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+  } catch {
+    return ip;
+  }
+}
+
 export function classifyAddress(ip: string, allowPrivate: boolean): AddressVerdict {
   if (!ipaddr.isValid(ip)) return { allowed: false, range: 'invalid', address: ip };
-  const parsed = ipaddr.process(ip); // folds ::ffff:a.b.c.d (and ::a.b.c.d) to IPv4
+  // IPv6 text as the URL standard writes it: ipaddr.js reads the dotted ::127.0.0.1 as IPv4-mapped, while
+  // it is IPv4-compatible (the URL parser writes it ::7f00:1).
+  const raw = ipaddr.parse(ip.includes(':') ? urlIPv6(ip) : ip);
+  // Looked at before process(), which folds IPv4-mapped forms to plain IPv4.
+  const embedded = raw.kind() === 'ipv6' && !(raw as ipaddr.IPv6).isIPv4MappedAddress() ? embeddedIPv4(raw as ipaddr.IPv6) : null;
+  if (embedded) {
+    // Never reachable, private addresses allowed or not; an embedded metadata address is named as such.
+    return { allowed: false, range: METADATA.has(embedded.v4.toString()) ? 'metadata' : embedded.kind, address: raw.toString() };
+  }
+  const parsed = ipaddr.process(ip); // folds ::ffff:a.b.c.d to IPv4
   const address = parsed.toString();
   if (METADATA.has(address)) return { allowed: false, range: 'metadata', address };
   const range = parsed.range();
