@@ -45,6 +45,8 @@ export interface Config {
   /** how long a gateway call may take before its outcome is treated as unknown */
   providerTimeoutMs: number;
   adminEmails: string[];
+  /** bearer token that /metrics then requires; unset: /metrics is open (decisions 25) */
+  metricsToken?: string;
   partnerAutoApprove: boolean;
   rateLimits: RateLimits;
   trustProxy: boolean | string;
@@ -134,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     providerDriver: driver,
     providerGatewayUrl: env.PROVIDER_GATEWAY_URL || undefined,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000),
+    metricsToken: env.METRICS_TOKEN || undefined,
     adminEmails: (env.ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     partnerAutoApprove: bool(env.PARTNER_AUTO_APPROVE),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...json<Partial<RateLimits>>('RATE_LIMITS', env.RATE_LIMITS, {}) },

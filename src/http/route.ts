@@ -8,7 +8,7 @@ import { ErrorEnvelope } from './schemas.ts';
 import { ACTIONS, blockedUnderImpersonation, rolesFor, type Action } from '../domain/access/policy.ts';
 import { ROLES } from '../domain/access/principal.ts';
 
-export type AuthKind = 'api_key' | 'jwt' | 'partner';
+export type AuthKind = 'api_key' | 'jwt' | 'partner' | 'metrics_token';
 export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 
 export interface RouteConfig {
@@ -25,6 +25,7 @@ const SECURITY: Record<AuthKind, Record<string, string[]>> = {
   api_key: { ApiKey: [] },
   jwt: { BearerAuth: [] },
   partner: { PartnerKey: [] },
+  metrics_token: { MetricsToken: [] },
 };
 
 const ERRORS: Record<number, string> = {

@@ -19,6 +19,7 @@ const EXPECTED: Record<string, Role[]> = {
   'notifications.read_all': [...ROLES],
   'api_keys.manage': ['owner'],
   'account.accept_terms': [...ROLES],
+  'metrics.read': [],
 };
 
 describe('policy table', () => {
@@ -49,10 +50,19 @@ describe('policy table', () => {
     expect(code(partnerInside, 'payments.refund')).toBe('ok');
   });
 
-  it('an API key acts for its whole client but never takes owner-only actions', () => {
+  it('an API key acts for its whole client but never takes owner-only or operator actions', () => {
     for (const action of Object.keys(ACTIONS) as Action[]) {
-      expect(code(apiKey, action), action).toBe(action === 'api_keys.manage' ? 'not_owner' : 'ok');
+      const expected = action === 'api_keys.manage' ? 'not_owner' : action === 'metrics.read' ? 'forbidden_role' : 'ok';
+      expect(code(apiKey, action), action).toBe(expected);
     }
+  });
+
+  it("the operator's token reads metrics and nothing of a client", () => {
+    const operator: Principal = { kind: 'operator' };
+    for (const action of Object.keys(ACTIONS) as Action[]) {
+      expect(code(operator, action), action).toBe(action === 'metrics.read' ? 'ok' : 'forbidden_role');
+    }
+    expect(code(partnerInside, 'metrics.read')).toBe('forbidden_role');
   });
 
   it('partner keys and the admin API never act inside a client account through these actions', () => {

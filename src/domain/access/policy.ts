@@ -12,6 +12,8 @@ const GRANTS = {
   managers: ['owner', 'admin'],
   staff: ['owner', 'admin', 'accountant', 'support'],
   owner: ['owner'],
+  // Not a team's: the operator's tooling alone.
+  operator: [],
 } as const satisfies Record<string, readonly Role[]>;
 type Grant = keyof typeof GRANTS;
 
@@ -44,6 +46,8 @@ export const ACTIONS = {
   'webhooks.rotate_secret': { grant: 'managers', blockedUnderImpersonation: true },
   // Team, API keys, impersonation setting, provider-account delete: the owner alone.
   'api_keys.manage': { grant: 'owner', blockedUnderImpersonation: true },
+  // The operator's own endpoints (decisions 25: /metrics with METRICS_TOKEN).
+  'metrics.read': { grant: 'operator' },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof ACTIONS;
@@ -59,6 +63,8 @@ export const blockedUnderImpersonation = (action: Action): boolean =>
 /** Why `p` may not do `action`, or null when it may. */
 export function denial(p: Principal, action: Action): AppError | null {
   const rule: Rule = ACTIONS[action];
+  if (p.kind === 'operator') return rule.grant === 'operator' ? null : new AppError('forbidden_role', 'this credential may not act in a client account');
+  if (rule.grant === 'operator') return new AppError('forbidden_role', 'only the operator\'s token may do this');
   switch (p.kind) {
     case 'api_key':
       // An API key acts for its whole client, like the owner's integration; owner-only actions are

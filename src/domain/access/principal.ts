@@ -58,7 +58,12 @@ export interface AdminPrincipal {
   userId: number;
 }
 
-export type Principal = ApiKeyPrincipal | UserPrincipal | ImpersonationPrincipal | PartnerKeyPrincipal | AdminPrincipal;
+/** The operator's own tooling (a metrics scraper with METRICS_TOKEN): no user, no client. */
+export interface OperatorPrincipal {
+  kind: 'operator';
+}
+
+export type Principal = ApiKeyPrincipal | UserPrincipal | ImpersonationPrincipal | PartnerKeyPrincipal | AdminPrincipal | OperatorPrincipal;
 export type TenantPrincipal = ApiKeyPrincipal | UserPrincipal | ImpersonationPrincipal;
 
 export const isTenantPrincipal = (p: Principal): p is TenantPrincipal =>

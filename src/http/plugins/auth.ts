@@ -9,6 +9,7 @@ import type { Mode } from '../../domain/tenant.ts';
 import { isRole, type Principal } from '../../domain/access/principal.ts';
 import { authorize } from '../../domain/access/policy.ts';
 import { AppError } from '../../errors.ts';
+import { safeEqual } from '../../crypto.ts';
 import { findApiKey } from '../../domain/accounts/api-keys.ts';
 import { verifyAccessToken } from '../../domain/accounts/tokens.ts';
 import type { AuthKind, RouteConfig } from '../route.ts';
@@ -23,6 +24,7 @@ const MISSING: Record<AuthKind, AppError> = {
   api_key: new AppError('invalid_api_key', 'X-API-Key header is required'),
   jwt: new AppError('invalid_token', 'Authorization: Bearer <access token> is required'),
   partner: new AppError('invalid_api_key', 'X-Partner-API-Key header is required'),
+  metrics_token: new AppError('invalid_token', 'Authorization: Bearer <METRICS_TOKEN> is required'),
 };
 
 function header(req: FastifyRequest, name: string): string | undefined {
@@ -59,6 +61,14 @@ async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string
   return { kind: 'user', ...tenant, role: user.role };
 }
 
+/** The operator's metrics token, compared in constant time. */
+function resolveMetricsToken(deps: Deps, authorization: string): Principal {
+  const m = /^Bearer\s+(\S+)$/i.exec(authorization);
+  const expected = deps.config.metricsToken;
+  if (!m || !expected || !safeEqual(m[1], expected)) throw new AppError('invalid_token', 'the metrics token is not valid');
+  return { kind: 'operator' };
+}
+
 export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: readonly AuthKind[]): Promise<Principal | undefined> {
   if (!kinds.length) return undefined;
   const apiKey = header(req, 'x-api-key');
@@ -66,6 +76,7 @@ export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: r
   const partner = header(req, 'x-partner-api-key');
   if (apiKey && kinds.includes('api_key')) return resolveApiKey(deps, apiKey);
   if (bearer && kinds.includes('jwt')) return resolveJwt(deps, req, bearer);
+  if (bearer && kinds.includes('metrics_token')) return resolveMetricsToken(deps, bearer);
   if (partner && kinds.includes('partner')) throw new AppError('invalid_api_key', 'partner key is not valid');
   // No accepted credential: name what this route takes, whatever else was sent (wrong kind).
   throw MISSING[kinds[0]];

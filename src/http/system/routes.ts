@@ -24,9 +24,11 @@ export function systemRoutes(app: App, deps: Deps, registry: Registry): void {
       return { status: 'ready' };
     },
   });
+  // Open unless METRICS_TOKEN is set; then only a scraper holding it reads them (decisions 25).
+  const metricsAccess = deps.config.metricsToken ? { auth: ['metrics_token'] as const, permission: 'metrics.read' as const } : { auth: [] };
   route(app, {
-    method: 'GET', url: '/metrics', auth: [],
-    schema: { tags: ['system'], summary: 'Prometheus metrics (text exposition format)', response: { 200: Type.String() } },
+    method: 'GET', url: '/metrics', ...metricsAccess,
+    schema: { tags: ['system'], summary: 'Prometheus metrics (text exposition format); Bearer METRICS_TOKEN when that is set', response: { 200: Type.String() } },
     handler: async (_req, reply) => {
       reply.type(registry.contentType);
       return registry.metrics();
