@@ -11,6 +11,8 @@ import { wireDomainSubscribers } from './domain/subscribers.ts';
 
 export interface Runtime {
   deps: Deps;
+  /** for the operator's log at start-up (secrets kept in a file or still in the database) */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -25,13 +27,14 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   wireDomainSubscribers();
   const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax, pgliteFrom: opts.pgliteFrom });
   if (opts.migrate !== false) await migrate(db);
-  const secrets = await loadSecrets(db, config);
+  const { secrets, warnings } = await loadSecrets(db, config);
   const caches = new Caches();
   await listenForInvalidation(db, caches);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis, secrets.namespace), providers: createProviders(config, db), caches };
   return {
     deps,
+    warnings,
     async close() {
       redis?.disconnect();
       await db.close();

@@ -33,6 +33,8 @@ export interface Config {
   dataDir: string;
   redisUrl?: string;
   appSecret?: string;
+  /** earlier APP_SECRETs: they still open what they sealed until `reseal` has run (rotation) */
+  appSecretPrevious: string[];
   jwtPrivateKey?: string;
   jwtIssuer: string;
   jwtAudience: string;
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: env.DATA_DIR ?? './data',
     redisUrl: env.REDIS_URL || undefined,
     appSecret: env.APP_SECRET || undefined,
+    appSecretPrevious: (env.APP_SECRET_PREVIOUS ?? '').split(',').map((v) => v.trim()).filter(Boolean),
     jwtPrivateKey: env.JWT_PRIVATE_KEY || undefined,
     // Not the port-derived default base URL: instances on different ports must accept each other's tokens.
     jwtIssuer: env.JWT_ISSUER || env.PUBLIC_BASE_URL || 'tolem',

@@ -1,4 +1,4 @@
-// CLI entry: `start` (ROLE all | api | worker) and `migrate`.
+// CLI entry: `start` (ROLE all | api | worker), `migrate`, and `reseal` (after rotating APP_SECRET).
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
 import { connect } from './db/db.ts';
@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.ts';
 import { bootstrap } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 import { startJobs } from './jobs/index.ts';
+import { resealWebhookSecrets } from './domain/webhooks/reseal.ts';
 
 async function main(): Promise<void> {
   const command = process.argv[2] ?? 'start';
@@ -17,11 +18,20 @@ async function main(): Promise<void> {
     await db.close();
     return;
   }
-  if (command !== 'start') throw new Error(`unknown command "${command}" (start | migrate)`);
+  if (command === 'reseal') {
+    // APP_SECRET rotation: re-seal what older keys sealed (docs/operations.md).
+    const runtime = await bootstrap(config);
+    const n = await resealWebhookSecrets(runtime.deps.db, runtime.deps.secrets.sealer);
+    console.log(`re-sealed ${n} webhook secret${n === 1 ? '' : 's'} with the current APP_SECRET`);
+    await runtime.close();
+    return;
+  }
+  if (command !== 'start') throw new Error(`unknown command "${command}" (start | migrate | reseal)`);
 
   const runtime = await bootstrap(config);
   const { deps } = runtime;
   const { app } = await buildApp(deps);
+  for (const w of runtime.warnings) app.log.warn(w);
   if (!config.databaseUrl && config.nodeEnv === 'production') {
     app.log.warn('embedded store (PGlite) in production: it survives a killed process but not a power loss; set DATABASE_URL');
   }

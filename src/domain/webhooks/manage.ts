@@ -3,7 +3,6 @@
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import { decryptSecret, encryptSecret } from '../../crypto.ts';
 import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
 import { validateWebhookUrl } from './address-policy.ts';
 import { generateSecret, validateSecret } from './signing.ts';
@@ -58,7 +57,7 @@ export async function createWebhook(deps: Deps, clientId: number, mode: Mode, in
     }
     const r = await tx.query<WebhookRow>(
       `INSERT INTO webhooks (client_id, mode, url, events, description, secret_enc) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-      [clientId, mode, url, events, description, encryptSecret(deps.secrets.appSecret, secret)],
+      [clientId, mode, url, events, description, deps.secrets.sealer.seal(secret)],
     );
     return { ...r.rows[0], secret };
   });
@@ -139,7 +138,7 @@ export async function rotateSecret(deps: Deps, clientId: number, id: number, gra
               previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(secs => $3::int) END,
               updated_at = now()
         WHERE id = $1 RETURNING *`,
-      [w.id, encryptSecret(deps.secrets.appSecret, secret), graceSeconds],
+      [w.id, deps.secrets.sealer.seal(secret), graceSeconds],
     );
     return { ...r.rows[0], secret };
   });
@@ -150,7 +149,7 @@ export function signingSecrets(deps: Deps, w: Pick<WebhookRow, 'secret_enc' | 'p
   secret: string;
   previousSecret: string | null;
 } {
-  const secret = decryptSecret(deps.secrets.appSecret, w.secret_enc);
+  const secret = deps.secrets.sealer.open(w.secret_enc);
   const inGrace = w.previous_secret_enc && w.previous_secret_expires_at && w.previous_secret_expires_at.getTime() > Date.now();
-  return { secret, previousSecret: inGrace ? decryptSecret(deps.secrets.appSecret, w.previous_secret_enc!) : null };
+  return { secret, previousSecret: inGrace ? deps.secrets.sealer.open(w.previous_secret_enc!) : null };
 }
