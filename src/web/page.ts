@@ -154,7 +154,7 @@ export function renderPage(v: PageView): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <link rel="icon" href="data:,">
 <title>${esc(title)}</title>
 ${link ? `<meta property="og:title" content="${esc(title)}">\n<meta property="og:description" content="${esc(`${formatTenge(link.amount)} · ${link.description}`)}">` : ''}

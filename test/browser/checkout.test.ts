@@ -50,6 +50,12 @@ describe('hosted checkout in Chromium', () => {
   it('email_required: the e-mail step first (with a readable error), then the QR, in English', async () => {
     const link = await createLink(h.t.app, m.testKey, { amount: 12_500, description: 'Annual membership', email_required: true, success_url: `${h.shop}/done` });
     const { page, context, problems } = await h.page();
+    // The page's own form posts carry its Origin, not `null` (Referrer-Policy same-origin): what the CSRF
+    // check of browsers without Sec-Fetch-Site relies on.
+    const origins: string[] = [];
+    page.on('request', async (r) => {
+      if (r.method() === 'POST') origins.push((await r.allHeaders()).origin ?? 'none');
+    });
     await page.goto(`${h.base}/checkout/${link.token}?lang=en`);
     expect(await page.locator('svg.qr-svg').count()).toBe(0);
     await page.getByLabel('E-mail').fill('not-an-email');
@@ -66,6 +72,8 @@ describe('hosted checkout in Chromium', () => {
     await page.waitForURL(`${h.shop}/done?operation_id=${op}`, { timeout: 10_000 });
     const paid = await h.t.app.inject({ method: 'GET', url: '/v2/events?type=payment_link.paid', headers: { 'x-api-key': m.testKey } });
     expect(paid.json().data[0].data).toMatchObject({ operation_id: op, email: 'payer@example.kz' });
+    expect(origins.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(origins)).toEqual(new Set([h.base]));
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -23,7 +23,9 @@ describe('GET /checkout/{token}', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toBe(CSP);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    // No referrer to other origins (the logo host, the shop); our own form posts carry the page's Origin.
+    expect(res.headers['referrer-policy']).toBe('same-origin');
+    expect(res.body).toContain('<meta name="referrer" content="same-origin">');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['set-cookie']).toMatch(/^tolem_cv=/);
     const html = res.body;
@@ -136,7 +138,8 @@ describe('without JavaScript: plain forms, post/redirect/get', () => {
       method: 'POST', url: `/checkout/${link.token}/email`, payload: 'email=evil%40example.kz',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     });
-    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
+    // Origin `null` (sandboxed frames, data: documents) is foreign too: the page's own posts carry its origin.
+    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
     for (const headers of foreign) {
       const res = await send(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
@@ -144,8 +147,7 @@ describe('without JavaScript: plain forms, post/redirect/get', () => {
     }
     const stored = await t.runtime.deps.db.query('SELECT 1 FROM checkout_visitors WHERE link_token = $1', [link.token]);
     expect(stored.rows).toHaveLength(0);
-    // Origin `null`: what the page's own posts carry under its no-referrer policy in browsers without Sec-Fetch-Site.
-    const own: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { origin: t.config.publicBaseUrl }, { origin: 'null' }, {}];
+    const own: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { origin: t.config.publicBaseUrl }, {}];
     for (const headers of own) {
       expect((await send(headers)).statusCode, JSON.stringify(headers)).toBe(303);
     }

@@ -34,9 +34,11 @@ function crossSiteOf(publicBaseUrl: string) {
   return (req: FastifyRequest): boolean => {
     const site = req.headers['sec-fetch-site'];
     if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
-    // `null` is what this page's own posts carry under its no-referrer policy in such browsers: unknown.
+    // The page's own posts carry its origin (Referrer-Policy same-origin); `null` comes from sandboxed
+    // frames, data: documents and no-referrer pages elsewhere: not ours. No Origin at all is not a
+    // browser's cross-site post (a script or a server posting the form itself).
     const origin = req.headers.origin;
-    return typeof origin === 'string' && origin !== 'null' && origin !== own;
+    return typeof origin === 'string' && origin !== own;
   };
 }
 
