@@ -30,6 +30,7 @@ import { checkoutPageRoutes } from './http/checkout/page.ts';
 import { checkoutAssetRoutes } from './http/checkout/assets.ts';
 import { brandingRoutes } from './http/cabinet/branding.ts';
 import { v1Routes } from './http/v1/plugin.ts';
+import { docsPage, openapiFrame } from './http/openapi.ts';
 
 const nextUlid = ulidSource();
 
@@ -102,22 +103,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
       addPermissionExtensions(openapi, routes);
       return openapi as never;
     },
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Tolem API', version: '2.0.0', description: 'Payment acceptance for merchants in Kazakhstan. Amounts are integer tenge.' },
-      servers: [{ url: deps.config.publicBaseUrl }],
-      components: {
-        securitySchemes: {
-          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'kp_live_… or kp_test_…; the prefix selects the mode' },
-          BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'access token from /auth/login (RS256, 15 min)' },
-          PartnerKey: { type: 'apiKey', in: 'header', name: 'X-Partner-API-Key', description: 'pk_live_… or pk_test_…' },
-          // Only where the deployment sets METRICS_TOKEN: /metrics is open otherwise.
-          ...(deps.config.metricsToken ? { MetricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN of the deployment (/metrics only)' } } : {}),
-        },
-      },
-    },
+    openapi: openapiFrame(deps.config),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, docsPage);
   await app.register(authPlugin, { deps });
   await app.register(requestLogPlugin, { writer: requestLog });
   await app.register(idempotencyPlugin, { deps });

@@ -32,7 +32,12 @@ export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** The migrated PGlite dump, read once per test file (absent outside `npm test`, e.g. the browser tests). */
 let template: Blob | undefined;
 function pgliteTemplate(): Blob | undefined {
-  const file = inject('pgliteTemplate');
+  let file: string | undefined;
+  try {
+    file = inject('pgliteTemplate');
+  } catch {
+    return undefined; // outside a vitest run (a script building a test app): start from an empty store
+  }
   if (!file) return undefined;
   template ??= new Blob([readFileSync(file)]);
   return template;
