@@ -31,8 +31,11 @@ export interface FakeGateway {
   /** POST .../refunds received, whatever the answer */
   refundCalls: number;
   refundBehaviour: RefundBehaviour;
-  /** how long a `slow` answer waits: longer than the client's time-out */
-  slowMs: number;
+  /**
+   * `slow` answers are held until the gateway closes: the client always gives up first, however slow
+   * the machine (a fixed delay had to outlast the client's time-out, which then also had to be short).
+   */
+  held: (() => void)[];
   close(): Promise<void>;
 }
 
@@ -50,7 +53,7 @@ export async function startGateway(): Promise<FakeGateway> {
     createBehaviour: 'normal' as 'normal' | 'slow',
     refundCalls: 0,
     refundBehaviour: 'normal' as RefundBehaviour,
-    slowMs: 1500,
+    held: [] as (() => void)[],
   };
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, json: unknown) => {
@@ -67,7 +70,7 @@ export async function startGateway(): Promise<FakeGateway> {
         g.payments.set(ref, { kind: url === '/qr' ? 'qr' : 'invoice', amount: Number(b.amount), status: 'waiting', refunded: 0 });
         if (typeof b.request_id === 'string') g.byRequest.set(b.request_id, ref);
       }
-      if (g.createBehaviour === 'slow') await new Promise((ok) => setTimeout(ok, g.slowMs));
+      if (g.createBehaviour === 'slow') await new Promise<void>((ok) => g.held.push(ok));
       const expires = new Date(Date.now() + Number(b.lifetime_s) * 1000).toISOString();
       return send(200, url === '/qr'
         ? { ref, qr_token: `https://gw.test/qr/${ref}`, deep_link: `https://gw.test/pay/${ref}`, expires_at: expires }
@@ -102,7 +105,7 @@ export async function startGateway(): Promise<FakeGateway> {
         } else r = { ref: `${ref}_rf_${id}`, amount, status: 'failed' };
         g.refunds.set(id, r);
       }
-      if (g.refundBehaviour === 'slow') await new Promise((ok) => setTimeout(ok, g.slowMs));
+      if (g.refundBehaviour === 'slow') await new Promise<void>((ok) => g.held.push(ok));
       return send(200, { ref: r.ref, status: r.status });
     }
     send(404, { error: 'not_found' });
@@ -111,6 +114,10 @@ export async function startGateway(): Promise<FakeGateway> {
   const { port } = server.address() as AddressInfo;
   return Object.assign(g, {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () => new Promise<void>((ok) => {
+      for (const release of g.held.splice(0)) release();
+      server.closeAllConnections();
+      server.close(() => ok());
+    }),
   });
 }

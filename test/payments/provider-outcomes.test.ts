@@ -14,7 +14,9 @@ let t: TestApp;
 let gw: FakeGateway;
 beforeAll(async () => {
   gw = await startGateway();
-  t = await buildTestApp({ providerDriver: 'gateway', providerGatewayUrl: gw.url, providerTimeoutMs: 300 });
+  // A time-out well above what a local answer takes under load: a `slow` answer is held until the end,
+  // so only it ever runs into the time-out (a 300 ms one was sometimes reached by a normal answer).
+  t = await buildTestApp({ providerDriver: 'gateway', providerGatewayUrl: gw.url, providerTimeoutMs: 1500 });
 });
 afterAll(async () => {
   await t.close();
