@@ -170,11 +170,22 @@ describe('GET /v2/checkout/{token}/status', () => {
     expect(paid.paid_at).toMatch(/Z$/);
     expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.liveKey) })).json())
       .toMatchObject({ status: 'paid', paid_count: 1 });
-    // Without op: the payer's own QR; someone else holding the link learns nothing of the payment.
+    // Without op: the one-time link's current payment, to whoever holds the link (#16: op is optional).
     expect((await payer.get(`/v2/checkout/${link.token}/status`)).json().operation_id).toBe(op);
     const stranger = await new Browser(t.app).get(`/v2/checkout/${link.token}/status`);
-    expect(stranger.statusCode).toBe(404);
-    expect(stranger.body).not.toContain(op);
+    expect(stranger.statusCode).toBe(200);
+    expect(stranger.json()).toMatchObject({ status: 'paid', operation_id: op });
+  });
+
+  it('without op, a one-time link with no QR yet is waiting; then its newest QR, whoever opened it', async () => {
+    const m = await newMerchant(t.app);
+    const link = await createLink(t.app, m.testKey);
+    const poller = new Browser(t.app);
+    const before = await poller.get(`/v2/checkout/${link.token}/status`);
+    expect(before.statusCode).toBe(200);
+    expect(before.json()).toEqual({ status: 'waiting', operation_id: null, paid_at: null });
+    const op = (await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json().qr.operation_id;
+    expect((await poller.get(`/v2/checkout/${link.token}/status`)).json()).toEqual({ status: 'created', operation_id: op, paid_at: null });
   });
 
   it('op is mandatory for allow_repeat links and must belong to the link', async () => {
@@ -190,7 +201,7 @@ describe('GET /v2/checkout/{token}/status', () => {
     expect(foreign.statusCode).toBe(404);
     expect(errorOf(foreign)).toMatchObject({ code: 'payment_not_found' });
     expect(errorOf(foreign).param).toBeUndefined(); // param is for validation errors only
-    expect(errorOf(await new Browser(t.app).get(`/v2/checkout/${other.token}/status`)).code).toBe('payment_not_found');
+    expect((await new Browser(t.app).get(`/v2/checkout/${other.token}/status`)).json()).toMatchObject({ status: 'waiting', operation_id: null });
     expect((await payer.get(`/v2/checkout/${repeat.token}/status?op=${op}`)).json().status).toBe('created');
   });
 

@@ -176,25 +176,41 @@ export async function setVisitorEmail(deps: Deps, token: string, visitorId: stri
 }
 
 export interface CheckoutStatus {
-  status: Operation['status'];
-  operation_id: string;
+  /** the payment's status; `waiting` while no QR was issued on a one-time link yet */
+  status: Operation['status'] | 'waiting';
+  operation_id: string | null;
   paid_at: Date | null;
 }
 
 /**
- * Payment status for the page's polling. `op` names the QR (mandatory for allow_repeat links, where
- * "the" payment is ambiguous); without it: the link's payment if it was paid, else this visitor's QR.
- * A waiting operation is synchronized with the provider, so polling is how a payment is learned.
+ * A one-time link's current payment: the one that paid it, else its newest QR of the current cycle,
+ * whichever visitor it was issued to.
  */
-export async function checkoutStatus(deps: Deps, token: string, visitorId: string, opId: string | undefined): Promise<CheckoutStatus> {
+async function currentOperation(deps: Deps, link: Link): Promise<Operation | null> {
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS_O} FROM checkout_operations c JOIN operations o ON o.id = c.operation_id
+      WHERE c.link_token = $1 AND (o.paid_at IS NOT NULL OR c.created_at >= $2)
+      ORDER BY (o.paid_at IS NOT NULL) DESC, c.created_at DESC LIMIT 1`,
+    [link.token, link.qr_cycle_at],
+  );
+  return r.rows[0] ?? null;
+}
+
+/**
+ * Payment status for polling. `op` names the QR (mandatory for allow_repeat links, where "the" payment
+ * is ambiguous); without it a one-time link answers its current payment to whoever holds the link (the
+ * specification makes `op` optional there): the status of a payment, never its receipt, which stays
+ * the payer's (the page's ?op= and the redirect to success_url are for the visitor who paid). No QR
+ * yet: `waiting`. A waiting operation is synchronized with the provider, so polling is how a payment
+ * is learned.
+ */
+export async function checkoutStatus(deps: Deps, token: string, opId: string | undefined): Promise<CheckoutStatus> {
   const link = await findPublicLink(deps.db, token);
   let op: Operation | null;
   if (opId) op = await linkOperation(deps, link, opId);
   else if (link.allow_repeat) throw new AppError('invalid_parameter', 'op is required for links that allow repeated payments', { param: 'op' });
-  // Only this visitor's own QR: a one-time link's payment is not shown to whoever holds the link (its
-  // operation id would open the payer's receipt, and the shop's success page).
-  else op = await visitorOperation(deps, link, visitorId);
-  if (!op) throw new AppError('payment_not_found', 'no payment was started on this link yet');
+  else op = await currentOperation(deps, link);
+  if (!op) return { status: 'waiting', operation_id: null, paid_at: null };
   if (op.status === 'created') {
     try {
       op = await syncOperation(deps, op);
@@ -209,7 +225,7 @@ export async function checkoutStatus(deps: Deps, token: string, visitorId: strin
  * Test-mode demo: the payer "pays" the visitor's QR (or `op`) through the same simulate() path as the
  * test helpers, so the link, journal and webhooks behave exactly as with a real payment.
  */
-export async function simulateCheckoutPayment(deps: Deps, token: string, visitorId: string, opId: string | undefined): Promise<CheckoutStatus> {
+export async function simulateCheckoutPayment(deps: Deps, token: string, visitorId: string, opId: string | undefined): Promise<CheckoutStatus & { operation_id: string }> {
   const link = await findPublicLink(deps.db, token);
   if (link.mode !== 'test') throw new AppError('test_mode_only', 'simulated payments exist only for test-mode links');
   const refused = refusal(link);

@@ -31,12 +31,15 @@ export function checkoutApiRoutes(app: App, deps: Deps): void {
   route(app, {
     method: 'GET', url: '/v2/checkout/:token/status', auth: [], rateBucket: 'checkout_status', errors: [404, 503],
     schema: {
-      tags, summary: 'Payment status for polling (every 3 s); `op` is mandatory for allow_repeat links',
+      tags, summary: 'Payment status for polling (every 3 s); `op` is mandatory for allow_repeat links; without it, a one-time link\'s current payment (`waiting` with nulls before any QR)',
       params: TokenParams,
       querystring: Type.Object({ op: Type.Optional(Type.String({ maxLength: 64, description: 'operation_id of the QR shown' })) }),
       response: { 200: CheckoutStatus },
     },
-    handler: async (req, reply) => checkoutStatus(deps, req.params.token, visitor(req, reply), req.query.op || undefined),
+    handler: async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return checkoutStatus(deps, req.params.token, req.query.op || undefined);
+    },
   });
 
   route(app, {

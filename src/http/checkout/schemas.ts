@@ -29,8 +29,8 @@ export const Checkout = Type.Object({
 });
 
 export const CheckoutStatus = Type.Object({
-  status: Type.String({ enum: [...STATUSES] }),
-  operation_id: Type.String(),
+  status: Type.String({ enum: [...STATUSES, 'waiting'], description: '`waiting`: no QR was issued on the link yet' }),
+  operation_id: Nullable(Type.String()),
   paid_at: NullableTimestamp,
 });
 
