@@ -28,6 +28,7 @@ import { v2LinkRoutes } from './http/v2/links.ts';
 import { checkoutApiRoutes } from './http/checkout/api.ts';
 import { checkoutPageRoutes } from './http/checkout/page.ts';
 import { checkoutAssetRoutes } from './http/checkout/assets.ts';
+import { sandboxPayerRoutes } from './http/checkout/sandbox-payer.ts';
 import { brandingRoutes } from './http/cabinet/branding.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
@@ -124,6 +125,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   checkoutApiRoutes(app, deps);
   checkoutPageRoutes(app, deps);
   checkoutAssetRoutes(app, deps);
+  sandboxPayerRoutes(app, deps);
   brandingRoutes(app, deps);
   // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
   v1Routes(app, deps);

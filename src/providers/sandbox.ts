@@ -53,7 +53,9 @@ export class SandboxProvider implements PaymentProvider {
   async createQr(input: { amount: number; lifetimeS: number }) {
     const expiresAt = new Date(Date.now() + input.lifetimeS * 1000);
     const r = sandboxRef({ kind: 'qr', amount: input.amount, expiresAt });
-    return { ref: r, qrToken: `${this.publicBaseUrl}/sandbox/qr/${r}`, deepLink: `https://sandbox.tolem.kz/pay?ref=${r}`, expiresAt };
+    // The QR and its deep link both open the sandbox payer's page: a phone that scans a test QR lands there.
+    const payerPage = `${this.publicBaseUrl}/sandbox/qr/${r}`;
+    return { ref: r, qrToken: payerPage, deepLink: payerPage, expiresAt };
   }
 
   async createInvoice(input: { phone: string; amount: number; lifetimeS: number }) {

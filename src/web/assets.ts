@@ -18,3 +18,16 @@ export function themeCss(hex: unknown): string {
   const colour = typeof hex === 'string' && /^[0-9A-Fa-f]{6}$/.test(hex) ? `#${hex.toUpperCase()}` : DEFAULT_BRAND;
   return `:root{--brand:${colour};--brand-ink:${inkFor(colour)}}\n`;
 }
+
+/**
+ * The start of every public page's document: not indexed, no referrer to other origins (the address is
+ * a bearer of the link or payment), no favicon request.
+ */
+export const documentStart = (lang: string): string => `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="same-origin">
+<link rel="icon" href="data:,">`;

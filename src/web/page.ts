@@ -1,7 +1,7 @@
 // The hosted checkout page, server-rendered: the QR is inline SVG, so paying needs no JavaScript; the
 // external script (no inline script: CSP) only polls, counts down and redirects. Every merchant text
 // and URL is escaped with esc().
-import { ASSET_VERSION } from './assets.ts';
+import { ASSET_VERSION, documentStart } from './assets.ts';
 import { DEFAULT_BRAND, esc, formatTenge, minutesLeft, safeHref, successTarget } from './format.ts';
 import { LANGS, TEXTS, type Lang, type Texts } from './i18n.ts';
 
@@ -148,14 +148,7 @@ export function renderPage(v: PageView): string {
   }
   const attrs = Object.entries(data).map(([k, val]) => ` data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${esc(val)}"`).join('');
   const title = v.merchant ? `${t.title} · ${v.merchant.display_name}` : `${t.title} · Tolem`;
-  return `<!doctype html>
-<html lang="${v.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="same-origin">
-<link rel="icon" href="data:,">
+  return `${documentStart(v.lang)}
 <title>${esc(title)}</title>
 ${link ? `<meta property="og:title" content="${esc(title)}">\n<meta property="og:description" content="${esc(`${formatTenge(link.amount)} · ${link.description}`)}">` : ''}
 <link rel="stylesheet" href="/checkout/assets/checkout.css?v=${ASSET_VERSION}">

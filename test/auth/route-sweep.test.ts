@@ -87,6 +87,10 @@ const EXPECTED: Record<string, Permission> = {
   'GET /checkout/assets/checkout.css': 'public',
   'GET /checkout/assets/checkout.js': 'public',
   'GET /checkout/assets/theme.css': 'public',
+  'GET /sandbox/qr/:ref': 'public',
+  'POST /sandbox/qr/:ref/pay': 'public',
+  'POST /sandbox/qr/:ref/decline': 'public',
+  'POST /sandbox/qr/:ref/expire': 'public',
   'POST /v1/qr/create': 'payments.create',
   'GET /v1/qr/status/:operationId': 'payments.read',
   'POST /v1/invoice/create': 'payments.create',
@@ -100,7 +104,7 @@ const EXPECTED: Record<string, Permission> = {
 // Path ids that name nothing of the caller's own: an allowed caller gets 404 and nothing changes.
 const MISSING: Record<string, string> = {
   op_id: 'op_01JSWEEP0000000000000000000', token: 'SweepSweepSweepSweepSwee', id: '999999999', delivery_id: '999999999',
-  operationId: '999999999', phone: '+77012345678',
+  operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep',
 };
 // Path parameters that are not a tenant's ids (nothing to isolate).
 const NOT_TENANT_IDS = new Set(['phone']);

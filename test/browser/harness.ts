@@ -30,9 +30,9 @@ function shopServer(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(overrides: Parameters<typeof buildTestApp>[0] = {}): Promise<Harness> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const t = await buildTestApp();
+  const t = await buildTestApp(overrides);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const shopSrv = await shopServer();

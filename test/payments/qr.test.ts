@@ -22,8 +22,9 @@ describe('POST /v2/qr', () => {
     const b = res.json();
     expect(b.operation_id).toMatch(/^op_[0-9A-Z]{26}$/);
     expect(b.status).toBe('created');
-    expect(b.qr_token).toBeTruthy();
-    expect(b.deep_link).toMatch(/^https:\/\//);
+    // A test QR, scanned or opened, leads to the sandbox payer's page on this server (#16 item 10).
+    expect(b.qr_token).toMatch(new RegExp(`^${t.config.publicBaseUrl}/sandbox/qr/sbx_qr_`));
+    expect(b.deep_link).toBe(b.qr_token);
     const ttl = new Date(b.expires_at).getTime() - Date.now();
     expect(ttl).toBeGreaterThan(290_000);
     expect(ttl).toBeLessThanOrEqual(300_000);

@@ -19,40 +19,14 @@ import { toAppError } from '../plugins/errors.ts';
 import { route, type App } from '../route.ts';
 import { asAppError, linkView, merchantView, sendErrorPage, sendHtml } from './html.ts';
 import { visitorOf } from './visitor.ts';
+import { acceptForms, crossSiteOf, formOf, type Form } from './forms.ts';
 
 const Params = Type.Object({ token: Type.String() });
 const PageQuery = Type.Object({ lang: Type.Optional(Type.String()), op: Type.Optional(Type.String({ maxLength: 64 })) });
-type Form = Record<string, string | undefined>;
-
-/**
- * A form post that another site made the payer's browser send (CSRF: it could tie the payer's payment to
- * someone else's e-mail, or drop their QR). Browsers say where a post comes from in Sec-Fetch-Site; older
- * ones only in Origin, compared with PUBLIC_BASE_URL.
- */
-function crossSiteOf(publicBaseUrl: string) {
-  const own = new URL(publicBaseUrl).origin;
-  return (req: FastifyRequest): boolean => {
-    const site = req.headers['sec-fetch-site'];
-    if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
-    // The page's own posts carry its origin (Referrer-Policy same-origin); `null` comes from sandboxed
-    // frames, data: documents and no-referrer pages elsewhere: not ours. No Origin at all is not a
-    // browser's cross-site post (a script or a server posting the form itself).
-    const origin = req.headers.origin;
-    return typeof origin === 'string' && origin !== own;
-  };
-}
-
-/** The text fields of a posted form. The routes also parse JSON; anything but a string is no answer. */
-const formOf = (body: unknown): Form =>
-  body && typeof body === 'object' && !Array.isArray(body)
-    ? Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string'))
-    : {};
 
 export function checkoutPageRoutes(app: App, deps: Deps): void {
   app.register(async (sub: FastifyInstance) => {
-    sub.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    acceptForms(sub);
     sub.setErrorHandler((err, req, reply) => {
       const appErr = toAppError(err as Error) ?? new AppError('internal_error');
       if (appErr.status >= 500 && appErr.code === 'internal_error') req.log.error({ err }, 'unhandled checkout page error');
