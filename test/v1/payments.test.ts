@@ -26,7 +26,8 @@ describe('POST /v1/qr/create and GET /v1/qr/status', () => {
     expect(Number.isInteger(d.QrOperationId)).toBe(true);
     expect(d.Status).toBe('QrTokenCreated');
     expect(d.QrToken).toMatch(/^https?:\/\//);
-    expect(d.DeepLink).toMatch(/^https:\/\//);
+    // A test QR's deep link opens the sandbox payer's page, like its QR (#16 item 10).
+    expect(d.DeepLink).toBe(d.QrToken);
     const ttl = Date.parse(d.ExpiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(170_000);
     expect(ttl).toBeLessThanOrEqual(180_000);
