@@ -18,7 +18,7 @@ import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import { webhookRoutes } from './http/cabinet/webhooks.ts';
 import { notificationRoutes } from './http/cabinet/notifications.ts';
-import { addPermissionExtensions, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
+import { addPermissionExtensions, operationIdOf, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
@@ -91,6 +91,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   app.addHook('onRoute', (r) => {
     const config = r.config as RouteConfig | undefined;
     if (!config?.auth) return;
+    // Here the full path is known (v1's prefix included): every documented operation gets its id.
+    const schema = r.schema as { operationId?: string; hide?: boolean } | undefined;
+    if (schema && !schema.hide && !schema.operationId && r.method !== 'HEAD') schema.operationId = operationIdOf([r.method].flat()[0], r.url);
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, config });
   });
 

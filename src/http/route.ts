@@ -123,3 +123,17 @@ export function addPermissionExtensions(doc: { paths?: Record<string, Record<str
     op['x-impersonation'] = blockedUnderImpersonation(action) ? 'blocked' : 'allowed';
   }
 }
+
+/**
+ * A stable operationId from the method and the full path, for generated clients: `GET /v2/qr/:op_id` is
+ * `getV2QrByOpId`, `POST /me/webhooks/:id/rotate-secret` is `postMeWebhooksByIdRotateSecret`.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const words = url.split('/').filter(Boolean).flatMap((seg) => {
+    const param = seg.startsWith(':');
+    const parts = seg.replace(/^:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+    return param ? ['by', ...parts] : parts;
+  });
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  return method.toLowerCase() + words.map(cap).join('');
+}

@@ -1,5 +1,6 @@
 // Schemas shared by many routes. Each schema and its type share a name (architecture rule 6).
 import { Type, type Static, type TSchema } from 'typebox';
+import { ERROR_STATUS } from '../errors.ts';
 
 // Handlers return Date objects; the response serializer writes them as ISO 8601 UTC with milliseconds.
 export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
@@ -10,7 +11,7 @@ export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object({
       type: Type.String(),
-      code: Type.String(),
+      code: Type.String({ enum: Object.keys(ERROR_STATUS), description: 'machine-readable reason; the list is closed' }),
       message: Type.String(),
       request_id: Type.String(),
       param: Type.Optional(Type.String()),

@@ -41,3 +41,31 @@ describe('the API documentation', () => {
     expect(Buffer.from(logo![1], 'base64').toString()).toContain('aria-label="Tolem"');
   });
 });
+
+describe('a typed document (#16 item 12, in part)', () => {
+  it('every operation has a unique operationId', async () => {
+    const doc = await docOf(t);
+    const ids = Object.values<Record<string, { operationId?: string }>>(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    expect(ids.length).toBeGreaterThan(60);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z]+[A-Za-z0-9]*$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/v2/qr/{op_id}'].get.operationId).toBe('getV2QrByOpId');
+    expect(doc.paths['/v1/qr/create'].post.operationId).toBe('postV1QrCreate');
+  });
+
+  it('error codes, journal event types and delivery event types are enums', async () => {
+    const doc = await docOf(t);
+    const code = doc.paths['/me'].get.responses['401'].content['application/json'].schema.properties.error.properties.code;
+    expect(code.enum).toEqual(expect.arrayContaining(['invalid_token', 'forbidden_role', 'payment_not_found', 'headers_too_large']));
+    const event = doc.paths['/v2/events'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.type;
+    expect(event.enum).toEqual(expect.arrayContaining(['payment.completed', 'payment_link.paid', 'webhook.delivery_failed']));
+    const delivery = doc.paths['/me/webhooks/{id}/deliveries'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.event_type;
+    expect(delivery.enum).toEqual(['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded', 'webhook.test']);
+  });
+
+  it('the CSV export and the metrics declare their real content types', async () => {
+    const doc = await docOf(t);
+    expect(Object.keys(doc.paths['/me/payments/export'].get.responses['200'].content)).toEqual(['text/csv']);
+    expect(Object.keys(doc.paths['/metrics'].get.responses['200'].content)).toEqual(['text/plain']);
+  });
+});

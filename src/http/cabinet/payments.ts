@@ -115,7 +115,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     schema: {
       tags, summary: 'CSV of the newest payments (at most 1000 rows)',
       querystring: Type.Object({ ...ModeQuery, status: Type.Optional(Status) }),
-      response: { 200: Type.String({ description: 'text/csv' }) },
+      response: { 200: { description: 'CSV, one payment a row', content: { 'text/csv': { schema: Type.String() } } } },
     },
     handler: async (req, reply) => {
       const { clientId, mode } = tenant(req);

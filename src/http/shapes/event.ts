@@ -1,11 +1,11 @@
 // The journal event on the wire, and its mapper from the stored event.
 import { Type } from 'typebox';
 import { Timestamp } from '../schemas.ts';
-import type { JournalEvent } from '../../domain/events/types.ts';
+import { JOURNAL_EVENT_TYPES, type JournalEvent } from '../../domain/events/types.ts';
 
 export const EventItem = Type.Object({
   id: Type.String(),
-  type: Type.String(),
+  type: Type.String({ enum: [...JOURNAL_EVENT_TYPES] }),
   data: Type.Record(Type.String(), Type.Unknown()),
   created_at: Timestamp,
   livemode: Type.Boolean(),

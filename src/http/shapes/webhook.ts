@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import type { ListedWebhook } from '../../domain/webhooks/manage.ts';
 import type { DeliveryRow, WebhookRow } from '../../domain/webhooks/store.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/events/types.ts';
 
 export const EventList = Type.Array(Type.String(), { description: 'payment.completed, payment.cancelled, payment.expired, payment.refunded, webhook.test' });
 
@@ -31,7 +32,7 @@ export const WebhookListItem = Type.Object({
 export const Delivery = Type.Object({
   id: Type.Integer(),
   event_id: Type.String(),
-  event_type: Type.String(),
+  event_type: Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }),
   message_id: Type.String({ description: 'X-Webhook-ID / webhook-id, the same on every attempt' }),
   status: Type.String({ enum: ['pending', 'delivered', 'failed'] }),
   attempts: Type.Integer(),

@@ -28,7 +28,7 @@ export function systemRoutes(app: App, deps: Deps, registry: Registry): void {
   const metricsAccess = deps.config.metricsToken ? { auth: ['metrics_token'] as const, permission: 'metrics.read' as const } : { auth: [] };
   route(app, {
     method: 'GET', url: '/metrics', ...metricsAccess,
-    schema: { tags: ['system'], summary: 'Prometheus metrics (text exposition format); Bearer METRICS_TOKEN when that is set', response: { 200: Type.String() } },
+    schema: { tags: ['system'], summary: 'Prometheus metrics (text exposition format); Bearer METRICS_TOKEN when that is set', response: { 200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: Type.String() } } } } },
     handler: async (_req, reply) => {
       reply.type(registry.contentType);
       return registry.metrics();
