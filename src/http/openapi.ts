@@ -3,6 +3,7 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { Config } from '../config.ts';
+import { webhookEventsDoc } from './shapes/webhook-events.ts';
 
 const GETTING_STARTED = `Payment acceptance for merchants in Kazakhstan. Amounts are integer tenge.
 
@@ -32,6 +33,9 @@ export function openapiFrame(config: Config): OpenApiFrame {
     // Relative: "Try it out" calls the host the page was opened from (127.0.0.1, a proxy's name), not a
     // configured one; a PUBLIC_BASE_URL with a path (behind a prefixing proxy) keeps that path.
     servers: [{ url: new URL(config.publicBaseUrl).pathname.replace(/\/+$/, '') || '/', description: 'this server' }],
+    // OpenAPI 3.1: what Tolem sends to a subscribed URL, one entry an event type.
+    // (typed loosely by @fastify/swagger's options; the shapes are TypeBox schemas, pinned by a test)
+    webhooks: webhookEventsDoc() as never,
     components: {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'kp_live_… or kp_test_…; the prefix selects the mode' },
