@@ -36,6 +36,8 @@ export function webhookEventsDoc(): Record<string, unknown> {
     post: {
       summary: `${type} delivery`,
       description: SIGNATURES,
+      // The receiver authenticates Tolem by the signatures, not by a credential Tolem would send.
+      security: [],
       operationId: `webhook${type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`,
       requestBody: {
         required: true,
