@@ -18,7 +18,7 @@ import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import { webhookRoutes } from './http/cabinet/webhooks.ts';
 import { notificationRoutes } from './http/cabinet/notifications.ts';
-import { addPermissionExtensions, operationIdOf, pruneUnusedSchemes, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
+import { addPermissionExtensions, documentBodies, operationIdOf, pruneUnusedSchemes, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
@@ -106,6 +106,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
       const openapi = (doc as { openapiObject: Parameters<typeof addPermissionExtensions>[0] }).openapiObject;
       addPermissionExtensions(openapi, routes);
       pruneUnusedSchemes(openapi as Parameters<typeof pruneUnusedSchemes>[0]);
+      documentBodies(openapi as Parameters<typeof documentBodies>[0]);
       return openapi as never;
     },
     openapi: openapiFrame(deps.config),

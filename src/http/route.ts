@@ -143,3 +143,26 @@ export function pruneUnusedSchemes(doc: { paths?: Record<string, Record<string, 
   const used = new Set(Object.values(doc.paths ?? {}).flatMap((ops) => Object.values(ops).flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s)))));
   for (const name of Object.keys(doc.components?.securitySchemes ?? {})) if (!used.has(name)) delete doc.components!.securitySchemes![name];
 }
+
+interface DocOperation {
+  deprecated?: boolean;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
+  responses?: Record<string, unknown>;
+}
+
+/**
+ * Bodies as the app takes them: a body whose fields are all optional may be left out (an empty body is
+ * {}), so it is not required; and a JSON body of another media type is 415 (v1 answers that as its 400).
+ */
+export function documentBodies(doc: { paths?: Record<string, Record<string, DocOperation>> }): void {
+  for (const ops of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(ops)) {
+      const body = op.requestBody;
+      if (!body) continue;
+      if (!body.content?.['application/json']?.schema?.required?.length) body.required = false;
+      if (!op.deprecated && op.responses?.['400'] && !op.responses['415']) {
+        op.responses['415'] = { ...(op.responses['400'] as object), description: 'Body is not JSON' };
+      }
+    }
+  }
+}

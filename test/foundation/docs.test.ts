@@ -69,3 +69,29 @@ describe('a typed document (#16 item 12, in part)', () => {
     expect(Object.keys(doc.paths['/metrics'].get.responses['200'].content)).toEqual(['text/plain']);
   });
 });
+
+describe('request bodies as the app takes them', () => {
+  it('a body of optional fields only may be left out; a body with required fields may not', async () => {
+    const doc = await docOf(t);
+    expect(doc.paths['/v2/invoices/{op_id}/cancel'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/me/notifications/read-all'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/me/api-key/regenerate'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/v2/qr'].post.requestBody.required).toBe(true);
+  });
+
+  it('415 is declared wherever a body is taken, but on v1 (which answers it as its 400)', async () => {
+    const doc = await docOf(t);
+    expect(doc.paths['/v2/qr'].post.responses['415'].content['application/json']).toBeDefined();
+    expect(doc.paths['/me/webhooks'].post.responses['415']).toBeDefined();
+    expect(doc.paths['/v1/qr/create'].post.responses['415']).toBeUndefined();
+  });
+
+  it('a bodiless action really takes no body, and a non-JSON one is 415', async () => {
+    const m = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Shop', email: `docs-${Date.now()}@example.kz`, password: 'a long password' } });
+    const access = m.json().access_token;
+    const none = await t.app.inject({ method: 'POST', url: '/me/notifications/read-all', headers: { authorization: `Bearer ${access}` } });
+    expect(none.statusCode).toBe(200);
+    const text = await t.app.inject({ method: 'POST', url: '/me/notifications/read-all', headers: { authorization: `Bearer ${access}`, 'content-type': 'text/plain' }, payload: 'x' });
+    expect(text.statusCode).toBe(415);
+  });
+});
