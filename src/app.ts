@@ -18,7 +18,7 @@ import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import { webhookRoutes } from './http/cabinet/webhooks.ts';
 import { notificationRoutes } from './http/cabinet/notifications.ts';
-import { addPermissionExtensions, documentBodies, operationIdOf, pruneUnusedSchemes, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
+import { addPermissionExtensions, documentBodies, documentMethodNotAllowed, operationIdOf, pruneUnusedSchemes, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
@@ -32,6 +32,7 @@ import { sandboxPayerRoutes } from './http/checkout/sandbox-payer.ts';
 import { brandingRoutes } from './http/cabinet/branding.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
+import { hoistNamedSchemas } from './http/openapi-components.ts';
 
 const nextUlid = ulidSource();
 
@@ -107,6 +108,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
       addPermissionExtensions(openapi, routes);
       pruneUnusedSchemes(openapi as Parameters<typeof pruneUnusedSchemes>[0]);
       documentBodies(openapi as Parameters<typeof documentBodies>[0]);
+      documentMethodNotAllowed(openapi as Parameters<typeof documentMethodNotAllowed>[0]);
+      hoistNamedSchemas(openapi as Parameters<typeof hoistNamedSchemas>[0]);
       return openapi as never;
     },
     openapi: openapiFrame(deps.config),

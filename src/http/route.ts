@@ -166,3 +166,25 @@ export function documentBodies(doc: { paths?: Record<string, Record<string, DocO
     }
   }
 }
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/**
+ * 405: any documented path answers another method with 405 and an Allow header listing its methods (the
+ * errors plugin; v1 in its own envelope). OpenAPI has no place for a path's undeclared methods, so each
+ * operation lists it, in the envelope its other errors use.
+ */
+export function documentMethodNotAllowed(doc: { paths?: Record<string, Record<string, DocOperation>> }): void {
+  for (const ops of Object.values(doc.paths ?? {})) {
+    const allowed = METHODS.filter((m) => ops[m]).map((m) => m.toUpperCase());
+    for (const [method, op] of Object.entries(ops)) {
+      if (!METHODS.includes(method) || !op.responses || op.responses['405']) continue;
+      const other = Object.entries(op.responses).find(([code]) => /^[45]\d\d$/.test(code))?.[1] as { content?: unknown } | undefined;
+      op.responses['405'] = {
+        description: `Method not allowed: this path takes ${allowed.join(', ')}${op.deprecated ? ' (v1: StatusCode -405)' : ''}`,
+        headers: { Allow: { description: 'the methods of this path', schema: { type: 'string' } } },
+        content: other?.content ?? { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+  }
+}

@@ -11,21 +11,28 @@ export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object({
       type: Type.String(),
-      code: Type.String({ enum: Object.keys(ERROR_STATUS), description: 'machine-readable reason; the list is closed' }),
+      code: Type.String({ title: 'ErrorCode', enum: Object.keys(ERROR_STATUS), description: 'machine-readable reason; the list is closed' }),
       message: Type.String(),
       request_id: Type.String(),
       param: Type.Optional(Type.String()),
       category: Type.String(),
     }),
   },
-  { description: 'Error envelope (every failure)' },
+  { title: 'Error', description: 'Error envelope (every failure)' },
 );
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
 /** Strict request body: unknown fields are rejected with 400 invalid_parameter naming the field. */
-export const Body = <P extends Record<string, TSchema>>(props: P) => Type.Object(props, { additionalProperties: false });
+export const Body = <P extends Record<string, TSchema>>(props: P, title?: string) =>
+  Type.Object(props, { additionalProperties: false, ...(title ? { title } : {}) });
 
-export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), next_cursor: Nullable(Type.String()), has_more: Type.Boolean() });
+/** A cursor page; a page of a named item is named too (PaymentList). */
+export const Page = <T extends TSchema>(item: T) => {
+  const { title } = item as { title?: unknown };
+  return Type.Object(
+    { data: Type.Array(item), next_cursor: Nullable(Type.String()), has_more: Type.Boolean() },
+    typeof title === 'string' ? { title: `${title}List` } : {},
+  );
+};
 
 export const Amount = Type.Integer({ description: 'integer tenge' });

@@ -2,6 +2,7 @@
 // from (127.0.0.1, a proxy's name); a getting-started text; the product's name and logo on the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { inlineRefs } from '../helpers/openapi.ts';
 
 let t: TestApp;
 let behindPrefix: TestApp;
@@ -54,7 +55,7 @@ describe('a typed document (#16 item 12, in part)', () => {
   });
 
   it('error codes, journal event types and delivery event types are enums', async () => {
-    const doc = await docOf(t);
+    const doc = inlineRefs(await docOf(t));
     const code = doc.paths['/me'].get.responses['401'].content['application/json'].schema.properties.error.properties.code;
     expect(code.enum).toEqual(expect.arrayContaining(['invalid_token', 'forbidden_role', 'payment_not_found', 'headers_too_large']));
     const event = doc.paths['/v2/events'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.type;
@@ -67,6 +68,45 @@ describe('a typed document (#16 item 12, in part)', () => {
     const doc = await docOf(t);
     expect(Object.keys(doc.paths['/me/payments/export'].get.responses['200'].content)).toEqual(['text/csv']);
     expect(Object.keys(doc.paths['/metrics'].get.responses['200'].content)).toEqual(['text/plain']);
+  });
+});
+
+describe('named shapes (#16 item 12)', () => {
+  it('the resources are components, referred to by name, and every reference resolves', async () => {
+    const doc = await docOf(t);
+    const schemas = doc.components.schemas;
+    for (const name of ['Payment', 'PaymentDetail', 'PaymentStatus', 'PaymentLink', 'Webhook', 'Delivery', 'Event', 'EventType', 'Error', 'ErrorCode', 'Refund', 'V1Error']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    expect(doc.paths['/v2/payments'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentList' });
+    expect(schemas.PaymentList.properties.data.items).toEqual({ $ref: '#/components/schemas/Payment' });
+    expect(schemas.Payment.properties.status).toEqual({ $ref: '#/components/schemas/PaymentStatus' });
+    expect(doc.paths['/v2/qr'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/QrCreateRequest' });
+    expect(doc.paths['/me'].get.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.webhooks['payment.completed'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentCompletedEvent' });
+    expect(() => inlineRefs(doc)).not.toThrow();
+    // One copy of each shape, not one an operation.
+    expect(JSON.stringify(doc).length).toBeLessThan(400_000);
+  });
+});
+
+describe('405 declared where it happens (#16 item 12)', () => {
+  it('every documented path answers an undeclared method with 405 and an Allow of exactly its operations', async () => {
+    const doc = await docOf(t);
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    let checked = 0;
+    for (const [path, ops] of Object.entries<Record<string, { responses: Record<string, { description: string }> }>>(doc.paths)) {
+      const declared = methods.filter((m) => ops[m.toLowerCase()]);
+      for (const m of declared) expect(ops[m.toLowerCase()].responses['405']?.description, `${m} ${path}`).toContain(declared.join(', '));
+      const other = methods.find((m) => !declared.includes(m));
+      if (!other) continue;
+      const url = path.replace(/\{[^}]+\}/g, 'x1');
+      const res = await t.app.inject({ method: other as 'PUT', url });
+      expect(res.statusCode, `${other} ${url}`).toBe(405);
+      expect(String(res.headers.allow).split(', ').sort(), `${other} ${url}`).toEqual([...declared].sort());
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(50);
   });
 });
 

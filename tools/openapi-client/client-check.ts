@@ -2,7 +2,12 @@
 // read it, list payments, refund part of it. It only has to type-check (tsc --noEmit); the same calls
 // are exercised for real by the README walk-through test.
 import createClient from 'openapi-fetch';
-import type { paths } from './generated/api.ts';
+import type { components, paths } from './generated/api.ts';
+
+// The named shapes of the document: what a merchant's own code passes around.
+type Payment = components['schemas']['Payment'];
+type ApiError = components['schemas']['Error'];
+type EventType = components['schemas']['EventType'];
 
 const api = createClient<paths>({ baseUrl: 'http://localhost:8080', headers: { 'X-API-Key': 'kp_test_…' } });
 
@@ -20,7 +25,8 @@ export async function firstPayment(): Promise<number> {
   const status: 'created' | 'paid' | 'expired' | 'cancelled' | 'declined' | 'partially_refunded' | 'refunded' = read.data.status;
 
   const list = await api.GET('/v2/payments', { params: { query: { limit: 5, status: 'paid' } } });
-  const amounts: number[] = (list.data?.data ?? []).map((p) => p.amount);
+  const payments: Payment[] = list.data?.data ?? [];
+  const amounts: number[] = payments.map((p) => p.amount);
   const next: string | null = list.data?.next_cursor ?? null;
 
   const refund = await api.POST('/v2/refunds', {
@@ -31,6 +37,8 @@ export async function firstPayment(): Promise<number> {
   const refundStatus: 'completed' | 'pending' | 'failed' | undefined = refund.data?.status;
 
   // An error answer is typed too: its code is one of the closed list.
-  const code: string | undefined = refund.error?.error.code;
-  return [qrToken.length, status.length, amounts.length, next?.length ?? 0, left, refundStatus?.length ?? 0, code?.length ?? 0].length;
+  const failure: ApiError | undefined = refund.error;
+  const code: string | undefined = failure?.error.code;
+  const paidEvent: EventType = 'payment.completed';
+  return [qrToken.length, status.length, amounts.length, next?.length ?? 0, left, refundStatus?.length ?? 0, code?.length ?? 0, paidEvent].length;
 }

@@ -16,7 +16,7 @@ const Notification = Type.Object({
   body: Type.String(),
   read_at: NullableTimestamp,
   created_at: Timestamp,
-});
+}, { title: 'Notification' });
 const tags = ['account'];
 
 export function notificationRoutes(app: App, deps: Deps): void {

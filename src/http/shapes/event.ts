@@ -5,10 +5,10 @@ import { JOURNAL_EVENT_TYPES, type JournalEvent } from '../../domain/events/type
 
 export const EventItem = Type.Object({
   id: Type.String(),
-  type: Type.String({ enum: [...JOURNAL_EVENT_TYPES] }),
+  type: Type.String({ title: 'EventType', enum: [...JOURNAL_EVENT_TYPES] }),
   data: Type.Record(Type.String(), Type.Unknown()),
   created_at: Timestamp,
   livemode: Type.Boolean(),
-});
+}, { title: 'Event' });
 
 export const toEventItem = (e: JournalEvent) => ({ id: e.id, type: e.type, data: e.data, created_at: e.created_at, livemode: e.mode === 'live' });

@@ -6,7 +6,7 @@ import { LINK_STATUSES, linkUrl, type Link } from '../../domain/links/links.ts';
 import type { ShownQr } from '../../domain/links/qr.ts';
 import { qrSvg } from '../../web/qr-svg.ts';
 
-export const LinkStatus = Type.String({ enum: [...LINK_STATUSES] });
+export const LinkStatus = Type.String({ title: 'PaymentLinkStatus', enum: [...LINK_STATUSES] });
 
 export const QrView = Type.Object({
   operation_id: Type.String(),
@@ -14,7 +14,7 @@ export const QrView = Type.Object({
   deep_link: Type.String({ description: 'opens the payment in the provider app (phones)' }),
   expires_at: Timestamp,
   svg: Type.String({ description: 'the QR as an inline SVG document' }),
-});
+}, { title: 'LinkQr' });
 
 export const LinkRecord = Type.Object({
   token: Type.String(),
@@ -32,9 +32,9 @@ export const LinkRecord = Type.Object({
   livemode: Type.Boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}, { title: 'PaymentLink' });
 
-export const LinkWithQr = Type.Object({ ...LinkRecord.properties, qr: QrView });
+export const LinkWithQr = Type.Object({ ...LinkRecord.properties, qr: QrView }, { title: 'PaymentLinkWithQr' });
 
 export function toLinkRecord(link: Link, publicBaseUrl: string) {
   return {

@@ -6,7 +6,7 @@ import { OperationId } from '../params.ts';
 import { STATUSES } from '../../domain/payments/state.ts';
 import type { ListedOperation, Operation } from '../../domain/payments/operations.ts';
 
-export const Status = Type.String({ enum: [...STATUSES] });
+export const Status = Type.String({ title: 'PaymentStatus', enum: [...STATUSES] });
 export const Comment = Type.String({ maxLength: 255 });
 
 export const QrCreateBody = Body({
@@ -16,13 +16,13 @@ export const QrCreateBody = Body({
     { minItems: 1, maxItems: 100 },
   )),
   comment: Type.Optional(Comment),
-});
+}, 'QrCreateRequest');
 
 export const InvoiceCreateBody = Body({
   phone: Type.String({ minLength: 1, maxLength: 32, description: 'Kazakhstan mobile, any common spelling' }),
   amount: Amount,
   comment: Type.Optional(Comment),
-});
+}, 'InvoiceCreateRequest');
 
 export const QrCreated = Type.Object({
   operation_id: Type.String(),
@@ -30,14 +30,14 @@ export const QrCreated = Type.Object({
   deep_link: Type.String(),
   expires_at: Timestamp,
   status: Status,
-});
+}, { title: 'QrCreated' });
 
 export const InvoiceCreated = Type.Object({
   operation_id: Type.String(),
   status: Status,
   phone: Type.String(),
   expires_at: Timestamp,
-});
+}, { title: 'InvoiceCreated' });
 
 export const PaymentItem = Type.Object({
   operation_id: Type.String(),
@@ -56,15 +56,15 @@ export const PaymentItem = Type.Object({
   created_at: Timestamp,
   paid_at: NullableTimestamp,
   expires_at: Timestamp,
-});
+}, { title: 'Payment' });
 
-export const PaymentStatus = Type.Object({ ...PaymentItem.properties, raw_provider_status: Nullable(Type.String()) });
+export const PaymentStatus = Type.Object({ ...PaymentItem.properties, raw_provider_status: Nullable(Type.String()) }, { title: 'PaymentDetail' });
 
 export const RefundBody = Body({
   operation_id: OperationId,
   amount: Amount,
   reason: Type.Optional(Type.String({ maxLength: 255 })),
-});
+}, 'RefundRequest');
 
 export const RefundResult = Type.Object({
   refund_id: Type.String(),
@@ -74,9 +74,9 @@ export const RefundResult = Type.Object({
   refunded_total: Amount,
   remaining_refundable: Amount,
   created_at: Timestamp,
-});
+}, { title: 'Refund' });
 
-export const CancelResult = Type.Object({ operation_id: Type.String(), status: Status });
+export const CancelResult = Type.Object({ operation_id: Type.String(), status: Status }, { title: 'CancelResult' });
 
 export const toQrCreated = (op: Pick<Operation, 'id' | 'qr_token' | 'deep_link' | 'expires_at' | 'status'>) => ({
   operation_id: op.id, qr_token: op.qr_token!, deep_link: op.deep_link!, expires_at: op.expires_at, status: op.status,

@@ -30,6 +30,8 @@ const SIGNATURES = 'Signed twice: X-Webhook-Signature `sha256=<hex HMAC-SHA256 o
   + '(key: the whole secret text), and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). '
   + 'Answer 2xx within the time-out; anything else is retried on the schedule, with the same webhook-id.';
 
+const pascal = (type: string) => type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+
 /** The `webhooks` section: one POST a subscribable event type. */
 export function webhookEventsDoc(): Record<string, unknown> {
   return Object.fromEntries(Object.entries(DATA).map(([type, data]) => [type, {
@@ -38,12 +40,15 @@ export function webhookEventsDoc(): Record<string, unknown> {
       description: SIGNATURES,
       // The receiver authenticates Tolem by the signatures, not by a credential Tolem would send.
       security: [],
-      operationId: `webhook${type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`,
+      operationId: `webhook${pascal(type)}`,
       requestBody: {
         required: true,
         content: {
           'application/json': {
-            schema: Type.Object({ id: Type.String({ description: 'evt_<ULID>, the journal event' }), type: Type.Literal(type), created_at: Timestamp, data }),
+            schema: Type.Object(
+              { id: Type.String({ description: 'evt_<ULID>, the journal event' }), type: Type.Literal(type), created_at: Timestamp, data },
+              { title: `${pascal(type)}Event` },
+            ),
           },
         },
       },

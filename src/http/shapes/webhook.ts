@@ -22,13 +22,13 @@ export const WebhookProps = {
   created_at: Timestamp,
   updated_at: Timestamp,
 };
-export const Webhook = Type.Object(WebhookProps);
-export const WebhookWithSecret = Type.Object({ ...WebhookProps, secret: Type.String({ description: 'shown once: whsec_ + base64 of 32 bytes' }) });
+export const Webhook = Type.Object(WebhookProps, { title: 'Webhook' });
+export const WebhookWithSecret = Type.Object({ ...WebhookProps, secret: Type.String({ description: 'shown once: whsec_ + base64 of 32 bytes' }) }, { title: 'WebhookWithSecret' });
 export const WebhookListItem = Type.Object({
   ...WebhookProps,
   last_delivery_at: NullableTimestamp,
   last_delivery_status: Nullable(Type.String({ description: 'status of the most recently attempted delivery' })),
-});
+}, { title: 'WebhookListItem' });
 export const Delivery = Type.Object({
   id: Type.Integer(),
   event_id: Type.String(),
@@ -42,14 +42,14 @@ export const Delivery = Type.Object({
   last_status: Nullable(Type.Integer({ description: 'HTTP status of the last attempt; 0 when no answer came' })),
   last_attempt_at: NullableTimestamp,
   next_attempt_at: NullableTimestamp,
-});
+}, { title: 'Delivery' });
 export const TestResult = Type.Object({
   status_code: Type.Integer({ description: '0 when the receiver could not be reached (refused address, DNS, TLS, time-out)' }),
   response_preview: Type.String({ description: 'first 500 characters of the response body' }),
   duration_ms: Type.Integer(),
   error: Nullable(Type.String()),
   delivery_id: Type.Integer(),
-});
+}, { title: 'WebhookTestResult' });
 
 /** A webhook as its owner sees it: never its secrets (the new one is added once, by create and rotate). */
 export function toWebhook(w: WebhookRow) {

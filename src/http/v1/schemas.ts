@@ -17,7 +17,7 @@ export const V1Failure = Type.Object(
     StatusCode: Type.Integer({ description: '-400, -401, -403, -404, -405, -409, -410, -429, -500, -503, or -999 (provider session expired)' }),
     Message: Type.String(),
   },
-  { description: 'v1 failure envelope' },
+  { title: 'V1Error', description: 'v1 failure envelope' },
 );
 
 export const ok = <T>(data: T) => ({ Data: data, StatusCode: 0 });
