@@ -26,6 +26,13 @@ module.exports = {
       to: { path: '^src/(http|jobs|web|domain)/|^src/(app|bootstrap|main)\\.ts$' },
     },
     {
+      name: 'channels-stand-alone',
+      severity: 'error',
+      comment: 'Channel drivers send one message each; the outbox (domain) decides when and how often.',
+      from: { path: '^src/channels/' },
+      to: { path: '^src/(http|jobs|web|domain|db|infra)/|^src/(app|bootstrap|main)\\.ts$' },
+    },
+    {
       name: 'infra-low',
       severity: 'error',
       comment: 'Infrastructure (rate-limit store, caches) sits under everything that uses it.',

@@ -30,6 +30,13 @@ import { checkoutPageRoutes } from './http/checkout/page.ts';
 import { checkoutAssetRoutes } from './http/checkout/assets.ts';
 import { sandboxPayerRoutes } from './http/checkout/sandbox-payer.ts';
 import { brandingRoutes } from './http/cabinet/branding.ts';
+import { organizationRoutes } from './http/cabinet/organization.ts';
+import { teamRoutes } from './http/cabinet/team.ts';
+import { ticketRoutes } from './http/cabinet/tickets.ts';
+import { integrationRoutes } from './http/cabinet/integrations.ts';
+import { messengerWebhookRoutes } from './http/messenger/webhook.ts';
+import { adminRoutes } from './http/admin/routes.ts';
+import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
 import { hoistNamedSchemas } from './http/openapi-components.ts';
@@ -118,6 +125,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   await app.register(authPlugin, { deps });
   await app.register(requestLogPlugin, { writer: requestLog });
   await app.register(idempotencyPlugin, { deps });
+  await app.register(adminAuditPlugin, { deps });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   systemRoutes(app, deps, registry);
@@ -135,6 +143,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   checkoutAssetRoutes(app, deps);
   sandboxPayerRoutes(app, deps);
   brandingRoutes(app, deps);
+  organizationRoutes(app, deps);
+  teamRoutes(app, deps);
+  ticketRoutes(app, deps);
+  integrationRoutes(app, deps);
+  messengerWebhookRoutes(app, deps);
+  adminRoutes(app, deps);
   // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
   v1Routes(app, deps);
 

@@ -8,6 +8,8 @@ import { connectRedis, createRateLimiter } from './infra/rate-limit-store.ts';
 import { createProviders } from './providers/index.ts';
 import { Caches, listenForInvalidation } from './infra/cache.ts';
 import { wireDomainSubscribers } from './domain/subscribers.ts';
+import { channelDrivers } from './channels/index.ts';
+import type { LogLine } from './channels/log.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -21,6 +23,8 @@ export interface BootstrapOptions {
   migrate?: boolean;
   /** the embedded store starts from this data-directory dump (test apps: one already migrated) */
   pgliteFrom?: Blob;
+  /** where the `log` channel drivers write (the app's logger); default: one JSON line on stdout */
+  logLine?: LogLine;
 }
 
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<Runtime> {
@@ -31,12 +35,15 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const caches = new Caches();
   await listenForInvalidation(db, caches);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis, secrets.namespace), providers: createProviders(config, db), caches };
+  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis, secrets.namespace), providers: createProviders(config, db), caches,
+    channels: channelDrivers(config.channels, opts.logLine ?? ((fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg })))),
+  };
   return {
     deps,
     warnings,
     async close() {
       redis?.disconnect();
+      await Promise.all(Object.values(deps.channels).map((c) => c.close?.()));
       await db.close();
     },
   };

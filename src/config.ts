@@ -58,6 +58,22 @@ export interface Config {
   nodeEnv: string;
   logLevel: string;
   amountMax: number;
+  /** base of links into the web dashboard (invites, login links); decisions 25 */
+  dashboardUrl: string;
+  /** the three channels (decisions 18): each unset is the `log` driver */
+  channels: ChannelConfig;
+}
+
+export interface ChannelConfig {
+  messenger?: { botToken: string; apiUrl: string };
+  /** deep links of the bot: <linkBase>/<botUsername>?start=<token> */
+  messengerLinkBase: string;
+  messengerBotUsername: string;
+  /** the secret-token header every inbound bot update must carry; unset: inbound updates are refused */
+  messengerWebhookSecret?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  smsUrl?: string;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -150,6 +166,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     nodeEnv: env.NODE_ENV ?? 'development',
     logLevel: env.LOG_LEVEL ?? 'info',
     amountMax: int('AMOUNT_MAX', env.AMOUNT_MAX, 10_000_000),
+    dashboardUrl: (env.DASHBOARD_URL || `${publicBaseUrl}/dashboard`).replace(/\/+$/, ''),
+    channels: channelConfig(env, publicBaseUrl),
     ...overrides,
+  };
+}
+
+function channelConfig(env: Record<string, string | undefined>, publicBaseUrl: string): ChannelConfig {
+  const botToken = env.MESSENGER_BOT_TOKEN || undefined;
+  const apiUrl = env.MESSENGER_API_URL || undefined;
+  // No default for the bot API's address: the driver talks to whatever messenger the operator names.
+  if (botToken && !apiUrl) throw new Error('MESSENGER_BOT_TOKEN is set without MESSENGER_API_URL (the bot HTTP API base URL)');
+  return {
+    messenger: botToken && apiUrl ? { botToken, apiUrl: apiUrl.replace(/\/+$/, '') } : undefined,
+    // Unset, deep links point at this server's own description of the binding (the log driver's world).
+    messengerLinkBase: (env.MESSENGER_LINK_BASE || `${publicBaseUrl}/messenger`).replace(/\/+$/, ''),
+    messengerBotUsername: env.MESSENGER_BOT_USERNAME || 'tolem_bot',
+    messengerWebhookSecret: env.MESSENGER_WEBHOOK_SECRET || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Tolem <no-reply@localhost>',
+    smsUrl: env.SMS_URL || undefined,
   };
 }

@@ -6,6 +6,7 @@ import type { RateLimiter } from './infra/rate-limit-store.ts';
 import type { PaymentProvider } from './providers/types.ts';
 import type { SandboxProvider } from './providers/sandbox.ts';
 import type { Caches } from './infra/cache.ts';
+import type { ChannelDrivers } from './channels/index.ts';
 
 export interface Clock {
   now(): Date;
@@ -21,4 +22,6 @@ export interface Deps {
   limiter: RateLimiter;
   providers: { sandbox: SandboxProvider; live: PaymentProvider };
   caches: Caches;
+  /** e-mail, messenger, SMS: used by the outbox job only (domain/channels/outbox.ts) */
+  channels: ChannelDrivers;
 }

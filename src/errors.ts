@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   withdrawal_below_minimum: 400,
   confirmation_invalid: 400,
   provider_not_enabled: 400,
+  /** added (decisions 17): an invite token that is unknown, used, expired or revoked */
+  invite_invalid: 400,
   // 401
   invalid_api_key: 401,
   invalid_token: 401,
@@ -34,6 +36,8 @@ export const ERROR_STATUS = {
   test_mode_only: 403,
   /** added: a checkout form posted from another site (CSRF) */
   cross_site_request: 403,
+  /** added: the operator's admin disabled this client (decisions 23) */
+  account_disabled: 403,
   // 404
   not_found: 404,
   payment_link_not_found: 404,
@@ -42,6 +46,8 @@ export const ERROR_STATUS = {
   payment_not_found: 404,
   webhook_not_found: 404,
   delivery_not_found: 404,
+  member_not_found: 404,
+  ticket_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
   gone: 410,
@@ -63,6 +69,10 @@ export const ERROR_STATUS = {
   insufficient_balance: 409,
   webhook_limit_reached: 409,
   delivery_in_progress: 409,
+  /** decisions 17 */
+  owner_immutable: 409,
+  ticket_closed: 409,
+  team_limit_reached: 409,
   // 429
   rate_limit_exceeded: 429,
   plan_limit_exceeded: 429,

@@ -8,7 +8,8 @@ import { ErrorEnvelope } from './schemas.ts';
 import { ACTIONS, blockedUnderImpersonation, rolesFor, type Action } from '../domain/access/policy.ts';
 import { ROLES } from '../domain/access/principal.ts';
 
-export type AuthKind = 'api_key' | 'jwt' | 'partner' | 'metrics_token';
+/** `admin_jwt`: a user's access token on the admin API (a user without is_admin is refused by the policy) */
+export type AuthKind = 'api_key' | 'jwt' | 'admin_jwt' | 'partner' | 'metrics_token';
 export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 
 export interface RouteConfig {
@@ -24,6 +25,7 @@ export interface RouteConfig {
 const SECURITY: Record<AuthKind, Record<string, string[]>> = {
   api_key: { ApiKey: [] },
   jwt: { BearerAuth: [] },
+  admin_jwt: { BearerAuth: [] },
   partner: { PartnerKey: [] },
   metrics_token: { MetricsToken: [] },
 };
@@ -62,8 +64,9 @@ interface RouteSpec<S extends FastifySchema> {
 
 /** What a 403 of this route's permission can say, for the OpenAPI document. */
 function forbiddenDoc(action: Action): string {
+  const roles = rolesFor(action);
   const codes = [
-    rolesFor(action).length === 1 ? `not_owner (owner only)` : `forbidden_role (roles: ${rolesFor(action).join(', ')})`,
+    roles.length === 0 ? 'forbidden_role (a user with is_admin only)' : roles.length === 1 ? `not_owner (owner only)` : `forbidden_role (roles: ${roles.join(', ')})`,
     ...(blockedUnderImpersonation(action) ? ['impersonation_blocked_action (refused to a partner acting in the account)'] : []),
   ];
   return `Forbidden: ${codes.join('; ')}`;
@@ -75,7 +78,7 @@ function forbiddenDoc(action: Action): string {
  */
 function deniable(spec: { auth: readonly AuthKind[]; permission?: Action }): boolean {
   if (!spec.permission) return false;
-  if (ACTIONS[spec.permission].grant === 'owner') return true;
+  if (ACTIONS[spec.permission].grant === 'owner' || spec.auth.includes('admin_jwt')) return true;
   return spec.auth.includes('jwt') && (rolesFor(spec.permission).length < ROLES.length || blockedUnderImpersonation(spec.permission));
 }
 

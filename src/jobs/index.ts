@@ -7,6 +7,8 @@ import { deliveryWorker } from './deliveries.ts';
 import { sweepExpired } from './expiry.ts';
 import { retryPendingRefunds } from './refund-retry.ts';
 import { expireDueLinks } from '../domain/links/expire.ts';
+import { sendDueMessages } from '../domain/channels/outbox.ts';
+import { closeIdleTickets } from '../domain/support/tickets.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
 import { pruneDeliveries, pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
 
@@ -22,6 +24,8 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry'), stopping))),
     new JobLoop('refund-retry', 5000, log, async (stopping) =>
       full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry'), stopping))),
+    new JobLoop('outbox', 1000, log, async () => full(50)(await sendDueMessages(deps, 50))),
+    new JobLoop('ticket-idle-close', 3600_000, log, async () => full(500)(await closeIdleTickets(deps, 500))),
     new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
     // set-based and deduplicated: one pass does all clients, so it never reports a full batch
     new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, idem, idsOf, key, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { bearer, idem, idsOf, impersonationToken, key, newMerchant, type Merchant } from '../helpers/factories.ts';
 import { createQr } from '../helpers/payments.ts';
 import { createLink } from '../links/helpers.ts';
 import { signAccessToken } from '../../src/domain/accounts/tokens.ts';
@@ -99,12 +99,39 @@ const EXPECTED: Record<string, Permission> = {
   'POST /v1/history': 'payments.read',
   'GET /v1/client/:phone': 'payments.read',
   'GET /v1/status': 'account.read',
+  'GET /me/organization': 'account.read',
+  'PUT /me/organization': 'organization.write',
+  'GET /me/team': 'account.read',
+  'POST /me/team/invite': 'team.manage',
+  'PATCH /me/team/:member_id': 'team.manage',
+  'DELETE /me/team/:member_id': 'team.manage',
+  'GET /me/tickets': 'tickets.read',
+  'POST /me/tickets': 'tickets.write',
+  'GET /me/tickets/:id': 'tickets.read',
+  'POST /me/tickets/:id/messages': 'tickets.write',
+  'GET /me/integrations': 'account.read',
+  'PATCH /me/allow-partner-impersonation': 'impersonation.manage',
+  'GET /me/partner-impersonation/sessions': 'account.read',
+  'POST /me/messenger-link': 'messenger.link',
+  'POST /messenger/webhook': 'public',
+  'GET /admin/tickets': 'admin.tickets',
+  'GET /admin/tickets/:id': 'admin.tickets',
+  'POST /admin/tickets/:id/messages': 'admin.tickets',
+  'PATCH /admin/tickets/:id': 'admin.tickets',
+  'GET /admin/clients': 'admin.clients',
+  'PATCH /admin/clients/:id': 'admin.clients',
+  'GET /admin/outbox': 'admin.outbox',
+  'GET /admin/audit': 'admin.audit',
 };
+
+// Public routes that authenticate their caller by a shared secret instead of a user's credential: without
+// it they are 401 (the bot platform's secret-token header).
+const SHARED_SECRET = new Set(['POST /messenger/webhook']);
 
 // Path ids that name nothing of the caller's own: an allowed caller gets 404 and nothing changes.
 const MISSING: Record<string, string> = {
   op_id: 'op_01JSWEEP0000000000000000000', token: 'SweepSweepSweepSweepSwee', id: '999999999', delivery_id: '999999999',
-  operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep',
+  operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep', member_id: '999999999',
 };
 // Path parameters that are not a tenant's ids (nothing to isolate).
 const NOT_TENANT_IDS = new Set(['phone']);
@@ -113,7 +140,7 @@ let t: TestApp;
 let routes: DeclaredRoute[];
 let a: Merchant;
 let aClient: number;
-const tokens = {} as Record<Role | 'partner' | 'expired', string>;
+const tokens = {} as Record<Role | 'partner' | 'expired' | 'platformAdmin', string>;
 const foreign: Record<string, string> = {};
 
 async function userToken(role: Role): Promise<string> {
@@ -130,7 +157,12 @@ beforeAll(async () => {
   const ids = await idsOf(t.runtime.deps.db, a);
   aClient = ids.clientId;
   for (const role of ROLES) tokens[role] = await userToken(role);
-  tokens.partner = await signAccessToken(t.runtime.deps, { sub: String(ids.userId), cid: aClient, role: 'owner', act: { partner_id: 1, sid: 'sweep' } });
+  tokens.partner = (await impersonationToken(t.runtime.deps, a)).access;
+  // A user with is_admin (of another client): the admin API's caller.
+  const ops = await newMerchant(t.app);
+  const opsIds = await idsOf(t.runtime.deps.db, ops);
+  await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE id = $1', [opsIds.userId]);
+  tokens.platformAdmin = ops.access;
   tokens.expired = await signAccessToken({ ...t.runtime.deps, clock: { now: () => new Date(Date.now() - 3600_000) } }, { sub: String(ids.userId), cid: aClient, role: 'owner' });
 
   // Another tenant's things, in test mode: what A's test key or A's JWT with ?mode=test must not reach.
@@ -141,6 +173,9 @@ beforeAll(async () => {
   foreign.id = String(hook.json().id);
   const sent = await t.app.inject({ method: 'POST', url: `/me/webhooks/${foreign.id}/test`, headers: bearer(b), payload: {} });
   foreign.delivery_id = String(sent.json().delivery_id);
+  const ticket = await t.app.inject({ method: 'POST', url: '/me/tickets', headers: bearer(b), payload: { subject: 'B', body: 'B' } });
+  foreign.ticket = String(ticket.json().id);
+  foreign.member_id = String((await idsOf(t.runtime.deps.db, b)).userId);
   const v1 = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...key(b.testKey), ...idem() }, payload: { amount: 100 } });
   foreign.operationId = String(v1.json().Data.QrOperationId);
 }, 60_000);
@@ -149,6 +184,11 @@ afterAll(() => t?.close());
 const name = (r: DeclaredRoute) => `${r.method} ${r.url}`;
 const paramsOf = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
 const fill = (url: string, values: Record<string, string>) => url.replace(/:([A-Za-z_]+)/g, (_, p: string) => values[p] ?? MISSING[p]);
+/** Routes that take a user's access token (the cabinet's, or the admin API's). */
+const jwtLike = (r: DeclaredRoute) => r.config.auth.includes('jwt') || r.config.auth.includes('admin_jwt');
+const isAdminApi = (r: DeclaredRoute) => r.config.auth.includes('admin_jwt');
+/** Another tenant's value of a route's path parameters (`:id` names a webhook, or a ticket). */
+const foreignFor = (r: DeclaredRoute) => (r.url.startsWith('/me/tickets/') ? { ...foreign, id: foreign.ticket } : foreign);
 
 function send(r: DeclaredRoute, headers: Record<string, string>, values: Record<string, string> = {}, query = '', payload?: object): Promise<LightMyRequestResponse> {
   const hasBody = !['GET', 'DELETE'].includes(r.method);
@@ -163,6 +203,8 @@ function send(r: DeclaredRoute, headers: Record<string, string>, values: Record<
 const VALID_BODY: Record<string, object> = {
   'PATCH /me/webhooks/:id': { description: 'sweep' },
   'PATCH /v2/payment-links/:token': { description: 'sweep' },
+  'PATCH /me/team/:member_id': { role: 'viewer' },
+  'POST /me/tickets/:id/messages': { body: 'sweep' },
 };
 
 /** The error code of either envelope (v1 answers {Data, StatusCode, Message}). */
@@ -224,39 +266,52 @@ describe('route sweep', () => {
   });
 
   it('public routes need no credential', async () => {
-    for (const r of routes.filter((x) => !x.config.auth.length)) expectAllowed(await send(r, {}), name(r));
+    for (const r of routes.filter((x) => !x.config.auth.length)) {
+      const res = await send(r, {});
+      if (SHARED_SECRET.has(name(r))) expectRefused(res, 401, 'invalid_token', name(r));
+      else expectAllowed(res, name(r));
+    }
   });
 
   it('no credential: 401', async () => {
     for (const r of routes.filter((x) => x.config.auth.length)) {
       const res = await send(r, {});
-      expectRefused(res, 401, r.config.auth[0] === 'jwt' ? 'invalid_token' : 'invalid_api_key', name(r));
+      expectRefused(res, 401, ['jwt', 'admin_jwt'].includes(r.config.auth[0]) ? 'invalid_token' : 'invalid_api_key', name(r));
     }
   });
 
   it('the wrong kind of credential: 401', async () => {
     for (const r of routes.filter((x) => x.config.auth.length)) {
       const kinds = r.config.auth;
-      const wrong = !kinds.includes('jwt') ? bearer(a) : !kinds.includes('api_key') ? key(a.testKey) : { 'x-partner-api-key': 'pk_test_sweep' };
+      const wrong = !jwtLike(r) ? bearer(a) : !kinds.includes('api_key') ? key(a.testKey) : { 'x-partner-api-key': 'pk_test_sweep' };
       const res = await send(r, wrong);
       expect(res.statusCode, `${name(r)}: ${res.body.slice(0, 200)}`).toBe(401);
     }
   });
 
   it('an expired token: 401 token_expired', async () => {
-    for (const r of routes.filter((x) => x.config.auth.includes('jwt'))) {
+    for (const r of routes.filter(jwtLike)) {
       expectRefused(await send(r, { authorization: `Bearer ${tokens.expired}` }), 401, 'token_expired', name(r));
     }
   });
 
   it('each of the five roles, and a partner acting in the account: allowed, or 403 with the policy code', async () => {
-    for (const r of routes.filter((x) => x.config.auth.includes('jwt'))) {
+    for (const r of routes.filter(jwtLike)) {
       for (const who of [...ROLES, 'partner'] as const) {
         const res = await send(r, { authorization: `Bearer ${tokens[who]}` });
         const refusal = denial(asPrincipal(who), r.config.permission!);
         if (refusal) expectRefused(res, 403, refusal.code, `${name(r)} as ${who}`);
         else expectAllowed(res, `${name(r)} as ${who}`);
       }
+    }
+  });
+
+  it("an admin's token reaches every admin route; nobody else's does", async () => {
+    const admin = routes.filter(isAdminApi);
+    expect(admin.length).toBeGreaterThanOrEqual(8);
+    for (const r of admin) {
+      expectAllowed(await send(r, { authorization: `Bearer ${tokens.platformAdmin}` }), `${name(r)} as admin`);
+      expectRefused(await send(r, { authorization: `Bearer ${tokens.owner}` }), 403, 'forbidden_role', `${name(r)} as an owner`);
     }
   });
 
@@ -267,11 +322,12 @@ describe('route sweep', () => {
   });
 
   it("another tenant's ids: 404", async () => {
-    const isolated = routes.filter((x) => x.config.auth.length && paramsOf(x.url).some((p) => !NOT_TENANT_IDS.has(p)));
+    // The admin API sees every client by design; everything else is a tenant's.
+    const isolated = routes.filter((x) => x.config.auth.length && !isAdminApi(x) && paramsOf(x.url).some((p) => !NOT_TENANT_IDS.has(p)));
     expect(isolated.length).toBeGreaterThan(20);
     for (const r of isolated) {
       const headers = { ...(r.config.auth[0] === 'jwt' ? bearer(a) : key(a.testKey)), ...(r.method === 'GET' ? {} : idem()) };
-      const res = await send(r, headers, foreign, r.config.auth[0] === 'jwt' ? '?mode=test' : '', VALID_BODY[name(r)] ?? {});
+      const res = await send(r, headers, foreignFor(r), r.config.auth[0] === 'jwt' ? '?mode=test' : '', VALID_BODY[name(r)] ?? {});
       expect(res.statusCode, `${name(r)}: ${res.body.slice(0, 200)}`).toBe(404);
     }
   });

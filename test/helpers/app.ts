@@ -49,7 +49,7 @@ export async function buildTestApp(overrides: Partial<Config> = {}, opts: { cloc
     { rateLimits: HIGH_LIMITS, logLevel: 'silent', ...overrides },
   );
   if (!config.databaseUrl) config.dataDir = 'memory://';
-  const runtime = await bootstrap(config, { ...opts, pgliteFrom: config.databaseUrl ? undefined : pgliteTemplate() });
+  const runtime = await bootstrap(config, { ...opts, pgliteFrom: config.databaseUrl ? undefined : pgliteTemplate(), logLine: () => {} });
   const { app, requestLog, routes } = await buildApp(runtime.deps, { logger: false });
   let closed = false;
   const t: TestApp = {

@@ -49,3 +49,22 @@ export async function idsOf(db: { query: (sql: string, p: unknown[]) => Promise<
   const r = (await db.query('SELECT id AS "userId", client_id AS "clientId" FROM users WHERE email = $1', [m.email])).rows[0] as ClientRef;
   return r;
 }
+
+/**
+ * An access token of a partner acting in `m`'s account, on a real session (the partner cabinet's path):
+ * the client allows impersonation, a session is opened, and the token carries its `act` claim.
+ */
+export async function impersonationToken(
+  deps: import('../../src/deps.ts').Deps, m: Merchant, partner: { id?: number; name?: string; email?: string } = {},
+): Promise<{ access: string; sid: string }> {
+  const { openImpersonationSession } = await import('../../src/domain/accounts/impersonation.ts');
+  const { signAccessToken } = await import('../../src/domain/accounts/tokens.ts');
+  const ids = await idsOf(deps.db, m);
+  const sid = `sess_${randomUUID()}`;
+  await deps.db.query('UPDATE clients SET allow_partner_impersonation = true WHERE id = $1', [ids.clientId]);
+  await openImpersonationSession(deps.db, {
+    sid, clientId: ids.clientId, partnerId: partner.id ?? 1, partnerName: partner.name ?? 'Partner Agency', actorEmail: partner.email ?? 'agent@partner.kz', ip: '127.0.0.1',
+  });
+  const access = await signAccessToken(deps, { sub: String(ids.userId), cid: ids.clientId, role: 'owner', act: { partner_id: partner.id ?? 1, sid } });
+  return { access, sid };
+}

@@ -20,6 +20,10 @@ const EXPECTED: Record<string, Role[]> = {
   'api_keys.manage': ['owner'],
   'account.accept_terms': [...ROLES],
   'metrics.read': [],
+  'tickets.read': [...ROLES], 'tickets.write': ['owner', 'admin', 'accountant', 'support'],
+  'messenger.link': [...ROLES], 'organization.write': ['owner', 'admin'],
+  'team.manage': ['owner'], 'impersonation.manage': ['owner'],
+  'admin.tickets': [], 'admin.clients': [], 'admin.outbox': [], 'admin.audit': [],
 };
 
 describe('policy table', () => {
@@ -52,7 +56,8 @@ describe('policy table', () => {
 
   it('an API key acts for its whole client but never takes owner-only or operator actions', () => {
     for (const action of Object.keys(ACTIONS) as Action[]) {
-      const expected = action === 'api_keys.manage' ? 'not_owner' : action === 'metrics.read' ? 'forbidden_role' : 'ok';
+      const ownerOnly = rolesFor(action).length === 1 && rolesFor(action)[0] === 'owner';
+      const expected = ownerOnly ? 'not_owner' : rolesFor(action).length === 0 ? 'forbidden_role' : 'ok';
       expect(code(apiKey, action), action).toBe(expected);
     }
   });
@@ -65,12 +70,19 @@ describe('policy table', () => {
     expect(code(partnerInside, 'metrics.read')).toBe('forbidden_role');
   });
 
-  it('partner keys and the admin API never act inside a client account through these actions', () => {
+  it('partner keys never act inside a client account; an admin acts on the admin API only', () => {
     const partnerKey: Principal = { kind: 'partner_key', partnerId: 1, mode: 'test', apiKeyId: 1, keyPrefix: 'pk_test_x' };
-    const admin: Principal = { kind: 'admin', userId: 1 };
+    const admin: Principal = { kind: 'admin', userId: 1, email: 'ops@example.kz' };
     for (const action of Object.keys(ACTIONS) as Action[]) {
       expect(code(partnerKey, action)).toBe('forbidden_role');
-      expect(code(admin, action)).toBe('forbidden_role');
+      expect(code(admin, action), action).toBe(action.startsWith('admin.') ? 'ok' : 'forbidden_role');
+    }
+  });
+
+  it('the admin API refuses every team role, the owner too, and a partner inside an account', () => {
+    for (const action of (Object.keys(ACTIONS) as Action[]).filter((a) => a.startsWith('admin.'))) {
+      for (const role of ROLES) expect(code(user(role), action), `${action} ${role}`).toBe('forbidden_role');
+      expect(code(partnerInside, action)).toBe('forbidden_role');
     }
   });
 });

@@ -20,7 +20,7 @@ function fakeDb() {
 }
 
 const row = (i: number) => ({
-  client_id: 1, request_id: `req_${i}`, method: 'GET', path: '/v2/payments', status: 200, duration_ms: 1, api_key_prefix: null, created_at: new Date(),
+  client_id: 1, request_id: `req_${i}`, method: 'GET', path: '/v2/payments', status: 200, duration_ms: 1, api_key_prefix: null, actor: null, created_at: new Date(),
 });
 
 describe('RequestLogWriter', () => {

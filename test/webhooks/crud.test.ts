@@ -2,10 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, newMerchant, type Merchant } from '../helpers/factories.ts';
-import { signAccessToken } from '../../src/domain/accounts/tokens.ts';
+import { bearer, errorOf, impersonationToken, newMerchant, type Merchant } from '../helpers/factories.ts';
 import { decryptSecret } from '../../src/crypto.ts';
-import { clientIdOf, createHook } from './helpers.ts';
+import { createHook } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -228,8 +227,7 @@ describe('roles and impersonation', () => {
   it('rotate-secret is blocked under partner impersonation; other changes are not', async () => {
     const m = await newMerchant(t.app);
     const w = await createHook(t.app, m, { url: URL_OK, events: ['payment.completed'] });
-    const user = (await t.runtime.deps.db.query<{ id: number }>('SELECT id FROM users WHERE lower(email) = lower($1)', [m.email])).rows[0];
-    const access = await signAccessToken(t.runtime.deps, { sub: String(user.id), cid: await clientIdOf(t.runtime.deps.db, m), role: 'owner', act: { partner_id: 1 } });
+    const { access } = await impersonationToken(t.runtime.deps, m);
     const as = { ...m, access };
     const rotate = await inject(as, 'POST', `/me/webhooks/${w.id}/rotate-secret`, {});
     expect(rotate.statusCode).toBe(403);

@@ -14,6 +14,8 @@ const GRANTS = {
   owner: ['owner'],
   // Not a team's: the operator's tooling alone.
   operator: [],
+  // Not a team's: a user with is_admin on the admin API (decisions 23).
+  platform_admin: [],
 } as const satisfies Record<string, readonly Role[]>;
 type Grant = keyof typeof GRANTS;
 
@@ -30,10 +32,15 @@ export const ACTIONS = {
   'links.read': { grant: 'everyone' },
   'webhooks.read': { grant: 'everyone' },
   'events.read': { grant: 'everyone' },
+  'tickets.read': { grant: 'everyone' },
   // Accepting the offer: every role today (the first acceptance is the one that counts); see api-notes.
   'account.accept_terms': { grant: 'everyone' },
   // Own notifications: marking them read changes nothing but the read state.
   'notifications.read_all': { grant: 'everyone' },
+  // Each user binds its own messenger chat.
+  'messenger.link': { grant: 'everyone' },
+  // Tickets: create and message.
+  'tickets.write': { grant: 'staff' },
   // /me/logs, CSV export, refunds from the cabinet.
   'logs.read': { grant: 'finance' },
   'payments.export': { grant: 'finance' },
@@ -42,10 +49,18 @@ export const ACTIONS = {
   'payments.create': { grant: 'managers' },
   'links.write': { grant: 'managers' },
   'branding.write': { grant: 'managers' },
+  'organization.write': { grant: 'managers' },
   'webhooks.write': { grant: 'managers' },
   'webhooks.rotate_secret': { grant: 'managers', blockedUnderImpersonation: true },
   // Team, API keys, impersonation setting, provider-account delete: the owner alone.
   'api_keys.manage': { grant: 'owner', blockedUnderImpersonation: true },
+  'team.manage': { grant: 'owner', blockedUnderImpersonation: true },
+  'impersonation.manage': { grant: 'owner', blockedUnderImpersonation: true },
+  // The operator's admin API (decisions 23): every call audited.
+  'admin.tickets': { grant: 'platform_admin' },
+  'admin.clients': { grant: 'platform_admin' },
+  'admin.outbox': { grant: 'platform_admin' },
+  'admin.audit': { grant: 'platform_admin' },
   // The operator's own endpoints (decisions 25: /metrics with METRICS_TOKEN).
   'metrics.read': { grant: 'operator' },
 } as const satisfies Record<string, Rule>;
@@ -63,6 +78,8 @@ export const blockedUnderImpersonation = (action: Action): boolean =>
 /** Why `p` may not do `action`, or null when it may. */
 export function denial(p: Principal, action: Action): AppError | null {
   const rule: Rule = ACTIONS[action];
+  if (rule.grant === 'platform_admin') return p.kind === 'admin' ? null : new AppError('forbidden_role', 'the admin API needs a user with is_admin');
+  if (p.kind === 'admin') return new AppError('forbidden_role', 'an admin token acts on the admin API only');
   if (p.kind === 'operator') return rule.grant === 'operator' ? null : new AppError('forbidden_role', 'this credential may not act in a client account');
   if (rule.grant === 'operator') return new AppError('forbidden_role', 'only the operator\'s token may do this');
   switch (p.kind) {
@@ -78,8 +95,7 @@ export function denial(p: Principal, action: Action): AppError | null {
     case 'user':
       return roleDenial(p.role, rule);
     case 'partner_key':
-    case 'admin':
-      // Neither acts inside a client's account through these actions.
+      // It does not act inside a client's account through these actions.
       return new AppError('forbidden_role', 'this credential may not act in a client account');
   }
 }

@@ -56,6 +56,7 @@ export interface PartnerKeyPrincipal {
 export interface AdminPrincipal {
   kind: 'admin';
   userId: number;
+  email: string;
 }
 
 /** The operator's own tooling (a metrics scraper with METRICS_TOKEN): no user, no client. */

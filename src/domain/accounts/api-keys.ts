@@ -38,6 +38,8 @@ export interface KeyOwner {
   mode: Mode;
   prefix: string;
   plan: string;
+  /** the operator's admin disabled the client: its keys answer 403 account_disabled */
+  disabled: boolean;
 }
 
 /** Lookup by the indexed hash, cached; a revoked key finds nothing. */
@@ -47,11 +49,17 @@ export async function findApiKey(db: Queryable, caches: Caches, key: string): Pr
   if (cached) return cached;
   const readAt = caches.apiKeys.generation;
   const r = await db.query<KeyOwner>(
-    `SELECT k.id AS key_id, k.client_id, k.mode, k.prefix, c.plan
+    `SELECT k.id AS key_id, k.client_id, k.mode, k.prefix, c.plan, c.disabled_at IS NOT NULL AS disabled
        FROM api_keys k JOIN clients c ON c.id = k.client_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [hash],
   );
   if (r.rows[0]) caches.apiKeys.set(hash, r.rows[0], readAt);
   return r.rows[0];
+}
+
+/** After a change to what a client's keys resolve to (plan, disabled): every instance forgets them. */
+export async function forgetClientKeys(tx: Queryable, clientId: number, caches: Caches): Promise<void> {
+  const keys = await tx.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE client_id = $1 AND revoked_at IS NULL', [clientId]);
+  for (const k of keys.rows) await invalidate(tx, `key:${k.key_hash}`, caches);
 }

@@ -46,6 +46,8 @@ export async function login(deps: Deps, input: LoginInput): Promise<TokenPair> {
     if (!user || !ok) throw new AppError('invalid_credentials', 'e-mail or password is wrong');
   }
   const found = user;
+  const client = await deps.db.query('SELECT 1 FROM clients WHERE id = $1 AND disabled_at IS NOT NULL', [found.client_id]);
+  if (client.rows.length) throw new AppError('account_disabled', 'this account is disabled; contact support');
   // ADMIN_EMAILS may change between starts: keep is_admin in step at login.
   const admin = deps.config.adminEmails.includes(found.email.toLowerCase());
   return deps.db.tx(async (tx) => {

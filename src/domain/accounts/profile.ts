@@ -19,12 +19,14 @@ export interface Profile {
   terms_accepted_at: Date | null;
   trial_ends_at: Date;
   plan_expires_at: Date | null;
+  /** this user's messenger chat is bound (POST /me/messenger-link, then /start in the bot) */
+  messenger_linked: boolean;
 }
 
 export async function getProfile(deps: Deps, clientId: number, userId: number): Promise<Profile> {
   const r = await deps.db.query<Omit<Profile, 'plan_active'>>(
     `SELECT c.id, c.name, c.email, c.plan, c.trial_ends_at, c.plan_expires_at, c.terms_accepted_at,
-            u.is_admin, u.role,
+            u.is_admin, u.role, u.messenger_chat_id IS NOT NULL AS messenger_linked,
             (SELECT prefix FROM api_keys WHERE client_id = c.id AND mode = 'live' AND revoked_at IS NULL) AS api_key_prefix,
             (SELECT prefix FROM api_keys WHERE client_id = c.id AND mode = 'test' AND revoked_at IS NULL) AS test_api_key_prefix,
             COALESCE((SELECT session_alive FROM provider_accounts
@@ -59,14 +61,16 @@ export interface LogItem {
   status: number;
   duration_ms: number;
   api_key_prefix: string | null;
+  /** a partner acting in the account made the call */
+  actor: { kind: 'partner'; partner_id: number | null; session: string | null } | null;
   created_at: Date;
 }
 
 export async function listRequestLogs(deps: Deps, clientId: number, limit: number): Promise<LogItem[]> {
-  const r = await deps.db.query<LogItem>(
-    `SELECT id, request_id, method, path, status, duration_ms, api_key_prefix, created_at
+  const r = await deps.db.query<Omit<LogItem, 'actor'> & { actor: string | null }>(
+    `SELECT id, request_id, method, path, status, duration_ms, api_key_prefix, actor, created_at
        FROM request_logs WHERE client_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
     [clientId, limit],
   );
-  return r.rows;
+  return r.rows.map((row) => ({ ...row, actor: row.actor ? JSON.parse(row.actor) : null }));
 }

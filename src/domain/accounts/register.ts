@@ -7,6 +7,7 @@ import { issueApiKey } from './api-keys.ts';
 import { issueTokenPair, type TokenPair } from './tokens.ts';
 import { verifyIdToken } from './oidc.ts';
 import { createProviderAccount } from '../payments/provider-accounts.ts';
+import { acceptInvite } from './team.ts';
 
 export const TRIAL_DAYS = 14;
 
@@ -16,13 +17,22 @@ export interface RegisterInput {
   password?: string;
   provider?: string;
   id_token?: string;
+  /** joining a team (decisions 17) instead of creating a client */
+  invite_token?: string;
 }
 
 export interface Registered extends TokenPair {
-  api_keys: { live: string; test: string };
+  /** absent when joining a team: the client's keys are its owner's */
+  api_keys?: { live: string; test: string };
 }
 
 export async function register(deps: Deps, input: RegisterInput): Promise<Registered> {
+  if (input.invite_token !== undefined) {
+    if (input.id_token !== undefined || input.provider !== undefined) {
+      throw new AppError('invalid_parameter', 'an invitation is accepted with a password', { param: 'id_token' });
+    }
+    return acceptInvite(deps, { token: input.invite_token, name: input.name, password: input.password, email: input.email });
+  }
   let email: string;
   let passwordHash: string | null = null;
   let oidc: { issuer: string; subject: string } | null = null;

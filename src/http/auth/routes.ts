@@ -19,10 +19,10 @@ const TokenResponse = Type.Object({
 
 const Registered = Type.Object({
   ...TokenResponse.properties,
-  api_keys: Type.Object(
+  api_keys: Type.Optional(Type.Object(
     { live: Type.String(), test: Type.String() },
-    { description: 'the new client keys, shown once; GET /me shows only their prefixes' },
-  ),
+    { description: 'the new client keys, shown once; GET /me shows only their prefixes. Absent when joining a team by invite_token' },
+  )),
 });
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -36,6 +36,7 @@ const RegisterBody = Body({
   password: Type.Optional(Password),
   provider: Type.Optional(Provider),
   id_token: Type.Optional(IdToken),
+  invite_token: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'join a team: the token of POST /me/team/invite' })),
 });
 
 const LoginBody = Body({

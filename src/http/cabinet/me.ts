@@ -23,6 +23,7 @@ const Profile = Type.Object({
   terms_accepted_at: NullableTimestamp,
   trial_ends_at: Timestamp,
   plan_expires_at: NullableTimestamp,
+  messenger_linked: Type.Boolean({ description: 'this user\'s messenger chat is bound' }),
 });
 
 const LogItem = Type.Object({
@@ -33,6 +34,9 @@ const LogItem = Type.Object({
   status: Type.Integer(),
   duration_ms: Type.Integer(),
   api_key_prefix: Nullable(Type.String()),
+  actor: Nullable(Type.Object({
+    kind: Type.Literal('partner'), partner_id: Nullable(Type.Integer()), session: Nullable(Type.String()),
+  }, { description: 'set when a partner acting in the account made the call' })),
   created_at: Timestamp,
 });
 

@@ -12,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import { safeEqual } from '../../crypto.ts';
 import { findApiKey } from '../../domain/accounts/api-keys.ts';
 import { verifyAccessToken } from '../../domain/accounts/tokens.ts';
+import { touchImpersonation } from '../../domain/accounts/impersonation.ts';
 import type { AuthKind, RouteConfig } from '../route.ts';
 
 declare module 'fastify' {
@@ -23,6 +24,7 @@ declare module 'fastify' {
 const MISSING: Record<AuthKind, AppError> = {
   api_key: new AppError('invalid_api_key', 'X-API-Key header is required'),
   jwt: new AppError('invalid_token', 'Authorization: Bearer <access token> is required'),
+  admin_jwt: new AppError('invalid_token', 'Authorization: Bearer <access token of an admin> is required'),
   partner: new AppError('invalid_api_key', 'X-Partner-API-Key header is required'),
   metrics_token: new AppError('invalid_token', 'Authorization: Bearer <METRICS_TOKEN> is required'),
 };
@@ -40,24 +42,34 @@ async function resolveApiKey(deps: Deps, key: string): Promise<Principal> {
   if (!/^kp_(live|test)_[0-9A-Za-z]{32,}$/.test(key)) throw new AppError('invalid_api_key', 'API key is malformed');
   const owner = await findApiKey(deps.db, deps.caches, key);
   if (!owner) throw new AppError('invalid_api_key', 'API key is not valid or was revoked');
+  if (owner.disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
   return { kind: 'api_key', clientId: owner.client_id, mode: owner.mode, plan: owner.plan, apiKeyId: owner.key_id, keyPrefix: owner.prefix };
 }
 
-async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string): Promise<Principal> {
+async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string, audience: 'cabinet' | 'admin'): Promise<Principal> {
   const m = /^Bearer\s+(\S+)$/i.exec(authorization);
   if (!m) throw new AppError('invalid_token', 'Authorization must be "Bearer <access token>"');
   const claims = await verifyAccessToken(deps, m[1]);
-  const r = await deps.db.query<{ id: number; client_id: number; role: string; plan: string }>(
-    `SELECT u.id, u.client_id, u.role, c.plan FROM users u JOIN clients c ON c.id = u.client_id
-      WHERE u.id = $1 AND u.client_id = $2 AND u.disabled_at IS NULL`,
+  // Read on every call, so that a revoked member, a disabled client or an ended impersonation stops at
+  // once rather than when its 15-minute token expires.
+  const r = await deps.db.query<{ id: number; client_id: number; role: string; plan: string; email: string; is_admin: boolean; client_disabled: boolean }>(
+    `SELECT u.id, u.client_id, u.role, u.email, u.is_admin, c.plan, c.disabled_at IS NOT NULL AS client_disabled
+       FROM users u JOIN clients c ON c.id = u.client_id
+      WHERE u.id = $1 AND u.client_id = $2 AND u.disabled_at IS NULL AND u.status = 'active'`,
     [Number(claims.sub), claims.cid],
   );
   const user = r.rows[0];
   if (!user || !isRole(user.role)) throw new AppError('token_revoked', 'the user of this token is no longer active');
+  // The operator's admins work on the admin API whatever the state of their own client account.
+  if (audience === 'admin' && user.is_admin && !claims.act) return { kind: 'admin', userId: user.id, email: user.email };
+  if (user.client_disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
   const tenant = { clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id };
   // A partner acting in the account has the rights of `admin`, whatever the role of the user it acts as
-  // (decisions 21), less the actions blocked under impersonation.
-  if (claims.act) return { kind: 'impersonation', ...tenant, role: 'admin', actor: claims.act };
+  // (decisions 21), less the actions blocked under impersonation; its session must still be open.
+  if (claims.act) {
+    await touchImpersonation(deps, user.client_id, claims.act);
+    return { kind: 'impersonation', ...tenant, role: 'admin', actor: claims.act };
+  }
   return { kind: 'user', ...tenant, role: user.role };
 }
 
@@ -75,7 +87,8 @@ export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: r
   const bearer = header(req, 'authorization');
   const partner = header(req, 'x-partner-api-key');
   if (apiKey && kinds.includes('api_key')) return resolveApiKey(deps, apiKey);
-  if (bearer && kinds.includes('jwt')) return resolveJwt(deps, req, bearer);
+  if (bearer && kinds.includes('jwt')) return resolveJwt(deps, req, bearer, 'cabinet');
+  if (bearer && kinds.includes('admin_jwt')) return resolveJwt(deps, req, bearer, 'admin');
   if (bearer && kinds.includes('metrics_token')) return resolveMetricsToken(deps, bearer);
   if (partner && kinds.includes('partner')) throw new AppError('invalid_api_key', 'partner key is not valid');
   // No accepted credential: name what this route takes, whatever else was sent (wrong kind).

@@ -14,6 +14,8 @@ interface LogRow {
   status: number;
   duration_ms: number;
   api_key_prefix: string | null;
+  /** a partner acting in the account (decisions 17): who, as JSON text */
+  actor: string | null;
   created_at: Date;
 }
 
@@ -59,9 +61,9 @@ export class RequestLogWriter {
       try {
         // A log: its commit need not wait for the disk (Db.relaxed).
         await this.db.relaxed.query(
-          `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at)
-           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[])`,
-          [col('client_id'), col('request_id'), col('method'), col('path'), col('status'), col('duration_ms'), col('api_key_prefix'), col('created_at')],
+          `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at, actor)
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[], $9::text[])`,
+          [col('client_id'), col('request_id'), col('method'), col('path'), col('status'), col('duration_ms'), col('api_key_prefix'), col('created_at'), col('actor')],
         );
       } catch (err) {
         this.pauseUntil = Date.now() + this.intervalMs;
@@ -101,6 +103,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { writer: 
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
       api_key_prefix: p.kind === 'api_key' ? p.keyPrefix : null,
+      actor: p.kind === 'impersonation' ? JSON.stringify({ kind: 'partner', partner_id: p.actor.partner_id ?? null, session: p.actor.sid ?? null }) : null,
       created_at: new Date(),
     });
   });

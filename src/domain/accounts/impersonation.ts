@@ -1,0 +1,84 @@
+// Partner impersonation as the client controls it (decisions 12, 17, 21): the setting, the sessions the
+// client sees, and the check each impersonated call passes. The partner cabinet opens the sessions.
+import type { Queryable } from '../../db/db.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../access/principal.ts';
+import { page, type PageResult, type Position } from '../pagination.ts';
+
+export const IMPERSONATION_MINUTES = 15;
+
+export interface ImpersonationSession {
+  id: number;
+  partner_id: number;
+  partner_name: string;
+  actor_email: string;
+  started_at: Date;
+  expires_at: Date;
+  ended_at: Date | null;
+  ip: string | null;
+  requests: number;
+}
+
+/** Opens a session (the partner cabinet's impersonate call); refused when the client does not allow it. */
+export async function openImpersonationSession(
+  tx: Queryable,
+  s: { sid: string; clientId: number; partnerId: number; partnerName: string; actorEmail: string; ip?: string },
+): Promise<ImpersonationSession> {
+  const r = await tx.query<ImpersonationSession>(
+    `INSERT INTO impersonation_sessions (sid, client_id, partner_id, partner_name, actor_email, ip, expires_at)
+     SELECT $1, c.id, $3, $4, $5, $6, now() + make_interval(mins => ${IMPERSONATION_MINUTES})
+       FROM clients c WHERE c.id = $2 AND c.allow_partner_impersonation AND c.disabled_at IS NULL
+     RETURNING id, partner_id, partner_name, actor_email, started_at, expires_at, ended_at, ip, requests`,
+    [s.sid, s.clientId, s.partnerId, s.partnerName, s.actorEmail, s.ip ?? null],
+  );
+  if (!r.rows[0]) throw new AppError('forbidden_role', 'this client does not allow partner impersonation');
+  return r.rows[0];
+}
+
+/**
+ * Every call of an impersonation token: its session must be open, unexpired and still allowed by the
+ * client; the call is counted. One statement, so a session ended a moment ago refuses the next call.
+ */
+export async function touchImpersonation(deps: Deps, clientId: number, act: Actor): Promise<void> {
+  const sid = typeof act.sid === 'string' ? act.sid : '';
+  const r = await deps.db.query(
+    `UPDATE impersonation_sessions s SET requests = s.requests + 1
+       FROM clients c
+      WHERE s.sid = $1 AND s.client_id = $2 AND c.id = s.client_id
+        AND s.ended_at IS NULL AND s.expires_at > now() AND c.allow_partner_impersonation`,
+    [sid, clientId],
+  );
+  if (r.rowCount === 0) throw new AppError('impersonation_session_expired', 'this impersonation session has ended');
+}
+
+/** PATCH /me/allow-partner-impersonation: turning it off ends every open session at once. */
+export async function setImpersonationAllowed(deps: Deps, clientId: number, allow: boolean): Promise<{ allow: boolean; ended_sessions: number }> {
+  return deps.db.tx(async (tx) => {
+    await tx.query('UPDATE clients SET allow_partner_impersonation = $2 WHERE id = $1', [clientId, allow]);
+    if (allow) return { allow, ended_sessions: 0 };
+    const ended = await tx.query(
+      'UPDATE impersonation_sessions SET ended_at = now() WHERE client_id = $1 AND ended_at IS NULL AND expires_at > now()',
+      [clientId],
+    );
+    return { allow, ended_sessions: ended.rowCount };
+  });
+}
+
+export async function listImpersonationSessions(deps: Deps, clientId: number, q: { cursor?: string; limit: number }): Promise<PageResult<ImpersonationSession & { created_at: Date }>> {
+  return page(
+    { secret: deps.secrets.appSecret, endpoint: '/me/partner-impersonation/sessions', filters: {}, cursor: q.cursor, limit: q.limit },
+    async (after: Position | undefined, take: number) => {
+      const params: unknown[] = [clientId];
+      let where = 'client_id = $1';
+      if (after) where += ` AND (started_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`;
+      const r = await deps.db.query<ImpersonationSession & { created_at: Date }>(
+        `SELECT id, partner_id, partner_name, actor_email, started_at, started_at AS created_at, expires_at, ended_at, ip, requests
+           FROM impersonation_sessions WHERE ${where} ORDER BY started_at DESC, id DESC LIMIT ${take}`,
+        params,
+      );
+      return r.rows;
+    },
+    (s) => String(s.id),
+  );
+}

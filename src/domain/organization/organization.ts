@@ -1,0 +1,98 @@
+// The client's legal details (decisions 17): one record, nulls until set; PUT replaces it whole. Every
+// field is checked before anything is written, and a refusal names the field.
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { checkBik, checkBin, checkIban, checkKbe, checkPhone, type Checked } from './requisites.ts';
+
+export const ORG_TYPES = ['ip', 'too', 'ao', 'other'] as const;
+
+export interface OrganizationInput {
+  legal_name?: string | null;
+  /** one of ORG_TYPES (the route's schema checks it) */
+  org_type?: string | null;
+  bin?: string | null;
+  legal_address?: string | null;
+  actual_address?: string | null;
+  director_name?: string | null;
+  phone?: string | null;
+  email?: string | null;
+  kbe?: string | null;
+  vat_payer?: boolean | null;
+  bank?: { iban?: string | null; bik?: string | null; bank_name?: string | null } | null;
+}
+
+export interface Organization {
+  legal_name: string | null;
+  org_type: string | null;
+  bin: string | null;
+  legal_address: string | null;
+  actual_address: string | null;
+  director_name: string | null;
+  phone: string | null;
+  email: string | null;
+  kbe: string | null;
+  vat_payer: boolean | null;
+  bank: { iban: string | null; bik: string | null; bank_name: string | null };
+  updated_at: Date | null;
+}
+
+interface Row {
+  legal_name: string | null; org_type: string | null; bin: string | null; legal_address: string | null; actual_address: string | null;
+  director_name: string | null; phone: string | null; email: string | null; kbe: string | null; vat_payer: boolean | null;
+  bank_iban: string | null; bank_bik: string | null; bank_name: string | null; updated_at: Date | null;
+}
+
+const EMPTY: Row = {
+  legal_name: null, org_type: null, bin: null, legal_address: null, actual_address: null, director_name: null, phone: null,
+  email: null, kbe: null, vat_payer: null, bank_iban: null, bank_bik: null, bank_name: null, updated_at: null,
+};
+
+const toOrganization = (r: Row): Organization => ({
+  legal_name: r.legal_name, org_type: r.org_type, bin: r.bin, legal_address: r.legal_address, actual_address: r.actual_address,
+  director_name: r.director_name, phone: r.phone, email: r.email, kbe: r.kbe, vat_payer: r.vat_payer,
+  bank: { iban: r.bank_iban, bik: r.bank_bik, bank_name: r.bank_name }, updated_at: r.updated_at,
+});
+
+export async function getOrganization(deps: Deps, clientId: number): Promise<Organization> {
+  const r = await deps.db.query<Row>('SELECT * FROM organizations WHERE client_id = $1', [clientId]);
+  return toOrganization(r.rows[0] ?? EMPTY);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A field through its check: null stays null (cleared), a refusal is 400 naming the field. */
+function checked(value: string | null | undefined, param: string, check: (v: string) => Checked): string | null {
+  if (value === null || value === undefined || value.trim() === '') return null;
+  const c = check(value);
+  if (!c.ok) throw new AppError('invalid_parameter', `${param} ${c.why}`, { param });
+  return c.value;
+}
+
+const text = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+
+export async function putOrganization(deps: Deps, clientId: number, input: OrganizationInput): Promise<Organization> {
+  const row = {
+    legal_name: text(input.legal_name),
+    org_type: input.org_type ?? null,
+    bin: checked(input.bin, 'bin', checkBin),
+    legal_address: text(input.legal_address),
+    actual_address: text(input.actual_address),
+    director_name: text(input.director_name),
+    phone: checked(input.phone, 'phone', checkPhone),
+    email: checked(input.email, 'email', (v) => (EMAIL.test(v.trim()) ? { ok: true, value: v.trim().toLowerCase() } : { ok: false, why: 'is not an e-mail address' })),
+    kbe: checked(input.kbe, 'kbe', checkKbe),
+    vat_payer: input.vat_payer ?? null,
+    bank_iban: checked(input.bank?.iban, 'bank.iban', checkIban),
+    bank_bik: checked(input.bank?.bik, 'bank.bik', checkBik),
+    bank_name: text(input.bank?.bank_name),
+  };
+  const cols = Object.keys(row);
+  const r = await deps.db.query<Row>(
+    `INSERT INTO organizations (client_id, ${cols.join(', ')}, updated_at)
+     VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')}, now())
+     ON CONFLICT (client_id) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+     RETURNING *`,
+    [clientId, ...Object.values(row)],
+  );
+  return toOrganization(r.rows[0]);
+}

@@ -1,0 +1,133 @@
+// The operator's admin API (decisions 23): a user with is_admin (ADMIN_EMAILS) on its own access token;
+// anyone else is 403 forbidden_role. Tickets, clients, the channel outbox and the audit log.
+import { Type } from 'typebox';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { getTicket, listTickets, setTicketStatus, supportReply, type TicketStatus as Status } from '../../domain/support/tickets.ts';
+import { searchClients, updateClient } from '../../domain/admin/clients.ts';
+import { listAudit } from '../../domain/admin/audit.ts';
+import { listOutbox } from '../../domain/channels/outbox.ts';
+import { CHANNELS, type Channel } from '../../channels/types.ts';
+import { parseLimit } from '../../domain/pagination.ts';
+import { principal } from '../context.ts';
+import { IdParams, numericId, PageQuery } from '../params.ts';
+import { route, type App } from '../route.ts';
+import { Body, Nullable, NullableTimestamp, Page, Timestamp } from '../schemas.ts';
+import { AdminTicket, AdminTicketWithMessages, MessageBody, TicketMessage, TicketStatus } from '../shapes/ticket.ts';
+
+const AdminClient = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.String(),
+  plan: Type.String({ enum: ['trial', 'starter', 'professional', 'enterprise'] }),
+  trial_ends_at: Timestamp,
+  plan_expires_at: NullableTimestamp,
+  disabled: Type.Boolean(),
+  disabled_at: NullableTimestamp,
+  created_at: Timestamp,
+}, { title: 'AdminClient' });
+
+const OutboxMessage = Type.Object({
+  id: Type.Integer(),
+  channel: Type.String({ enum: [...CHANNELS] }),
+  recipient: Type.String(),
+  subject: Nullable(Type.String()),
+  body: Type.String(),
+  purpose: Type.String(),
+  client_id: Nullable(Type.Integer()),
+  status: Type.String({ enum: ['pending', 'sent', 'failed'] }),
+  attempts: Type.Integer(),
+  driver: Nullable(Type.String({ description: 'log, smtp, bot_api, http_gateway: the driver of the last attempt' })),
+  last_error: Nullable(Type.String()),
+  next_attempt_at: Timestamp,
+  sent_at: NullableTimestamp,
+  created_at: Timestamp,
+}, { title: 'OutboxMessage' });
+
+const AuditEntry = Type.Object({
+  id: Type.Integer(),
+  admin_user_id: Type.Integer(),
+  admin_email: Type.String(),
+  method: Type.String(),
+  path: Type.String(),
+  status: Type.Integer(),
+  request_id: Type.String(),
+  created_at: Timestamp,
+}, { title: 'AuditEntry' });
+
+const ticketId = (raw: string) => numericId(raw, 'ticket_not_found', 'ticket');
+const adminOf = (req: Parameters<typeof principal>[0]) => {
+  const p = principal(req);
+  if (p.kind !== 'admin') throw new AppError('forbidden_role', 'the admin API needs a user with is_admin');
+  return p;
+};
+
+export function adminRoutes(app: App, deps: Deps): void {
+  const tags = ['admin'];
+  const auth = ['admin_jwt'] as const;
+
+  route(app, {
+    method: 'GET', url: '/admin/tickets', auth, permission: 'admin.tickets',
+    schema: { tags, summary: 'Every client\'s tickets, newest first', querystring: Type.Object({ ...PageQuery, status: Type.Optional(TicketStatus) }), response: { 200: Page(AdminTicket) } },
+    handler: async (req) => listTickets(deps, { status: req.query.status as Status | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit), endpoint: '/admin/tickets' }),
+  });
+  route(app, {
+    method: 'GET', url: '/admin/tickets/:id', auth, permission: 'admin.tickets', errors: [404],
+    schema: { tags, summary: 'A ticket with its messages', params: IdParams, response: { 200: AdminTicketWithMessages } },
+    handler: async (req) => getTicket(deps, ticketId(req.params.id)),
+  });
+  route(app, {
+    method: 'POST', url: '/admin/tickets/:id/messages', auth, permission: 'admin.tickets', errors: [404, 409],
+    schema: {
+      tags, summary: 'Support\'s reply: the ticket becomes answered and the client is notified',
+      params: IdParams, body: Body({ body: MessageBody }, 'SupportReplyRequest'), response: { 201: TicketMessage },
+    },
+    handler: async (req, reply) => reply.status(201).send(await supportReply(deps, adminOf(req).userId, ticketId(req.params.id), req.body.body)),
+  });
+  route(app, {
+    method: 'PATCH', url: '/admin/tickets/:id', auth, permission: 'admin.tickets', errors: [404],
+    schema: { tags, summary: 'Set a ticket\'s status (close it, or reopen)', params: IdParams, body: Body({ status: TicketStatus }, 'TicketStatusRequest'), response: { 200: AdminTicket } },
+    handler: async (req) => setTicketStatus(deps, ticketId(req.params.id), req.body.status as Status),
+  });
+
+  route(app, {
+    method: 'GET', url: '/admin/clients', auth, permission: 'admin.clients',
+    schema: {
+      tags, summary: 'Clients, newest first; q: an id, or part of a name or e-mail',
+      querystring: Type.Object({ ...PageQuery, q: Type.Optional(Type.String({ maxLength: 200 })) }), response: { 200: Page(AdminClient) },
+    },
+    handler: async (req) => searchClients(deps, { q: req.query.q, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+  route(app, {
+    method: 'PATCH', url: '/admin/clients/:id', auth, permission: 'admin.clients', errors: [404],
+    schema: {
+      tags, summary: 'Change a client\'s plan, its expiry, or disable it (keys and tokens stop at once)', params: IdParams,
+      body: Body({
+        plan: Type.Optional(Type.String({ enum: ['trial', 'starter', 'professional', 'enterprise'] })),
+        plan_expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+        disabled: Type.Optional(Type.Boolean()),
+      }, 'AdminClientPatch'),
+      response: { 200: AdminClient },
+    },
+    handler: async (req) => updateClient(deps, numericId(req.params.id, 'client_not_found', 'client'), {
+      plan: req.body.plan,
+      plan_expires_at: req.body.plan_expires_at === undefined ? undefined : req.body.plan_expires_at === null ? null : new Date(req.body.plan_expires_at),
+      disabled: req.body.disabled,
+    }),
+  });
+
+  route(app, {
+    method: 'GET', url: '/admin/outbox', auth, permission: 'admin.outbox',
+    schema: {
+      tags, summary: 'Messages of the three channels, newest first',
+      querystring: Type.Object({ ...PageQuery, channel: Type.Optional(Type.String({ enum: [...CHANNELS] })), status: Type.Optional(Type.String({ enum: ['pending', 'sent', 'failed'] })) }),
+      response: { 200: Page(OutboxMessage) },
+    },
+    handler: async (req) => listOutbox(deps, { channel: req.query.channel as Channel | undefined, status: req.query.status, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+  route(app, {
+    method: 'GET', url: '/admin/audit', auth, permission: 'admin.audit',
+    schema: { tags, summary: 'The admin audit log, newest first', querystring: Type.Object(PageQuery), response: { 200: Page(AuditEntry) } },
+    handler: async (req) => listAudit(deps, { cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+}

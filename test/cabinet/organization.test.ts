@@ -1,0 +1,76 @@
+// The organization's requisites (decisions 17): nulls until set, a whole-record PUT, and each bad
+// requisite refused with its field named and nothing stored changed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, errorOf, newMerchant } from '../helpers/factories.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t?.close());
+
+const as = (who: { access: string }, method: string, url: string, payload?: object) =>
+  t.app.inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });
+
+// 990140001233: a BIN whose check digit is right (weights 1..11, sum mod 11 = 3).
+const VALID = {
+  legal_name: 'ТОО «Ромашка»', org_type: 'too', bin: '990140001233', legal_address: 'Алматы, пр. Абая 1',
+  actual_address: null, director_name: 'Иванов И. И.', phone: '8 727 258 12 34', email: 'Office@Romashka.kz', kbe: '17', vat_payer: true,
+  bank: { iban: 'KZ86 125K ZT50 0410 0100', bik: 'kcjbkzkx', bank_name: 'Bank' },
+};
+
+describe('/me/organization', () => {
+  it('is all nulls until set; PUT stores it normalized and GET shows it', async () => {
+    const m = await newMerchant(t.app);
+    const empty = (await as(m, 'GET', '/me/organization')).json();
+    expect(empty).toEqual({
+      legal_name: null, org_type: null, bin: null, legal_address: null, actual_address: null, director_name: null, phone: null,
+      email: null, kbe: null, vat_payer: null, bank: { iban: null, bik: null, bank_name: null }, updated_at: null,
+    });
+    const put = await as(m, 'PUT', '/me/organization', VALID);
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({
+      bin: '990140001233', phone: '+77272581234', email: 'office@romashka.kz', kbe: '17',
+      bank: { iban: 'KZ86125KZT5004100100', bik: 'KCJBKZKX', bank_name: 'Bank' },
+    });
+    expect((await as(m, 'GET', '/me/organization')).json()).toEqual(put.json());
+  });
+
+  it('PUT replaces the whole record: what is left out becomes null', async () => {
+    const m = await newMerchant(t.app);
+    await as(m, 'PUT', '/me/organization', VALID);
+    const put = await as(m, 'PUT', '/me/organization', { legal_name: 'ИП Петров', org_type: 'ip' });
+    expect(put.json()).toMatchObject({ legal_name: 'ИП Петров', bin: null, bank: { iban: null, bik: null, bank_name: null } });
+  });
+
+  it('a bad BIN, IBAN, BIK, Kbe, phone or e-mail is 400 naming the field, and the stored record is unchanged', async () => {
+    const m = await newMerchant(t.app);
+    const stored = (await as(m, 'PUT', '/me/organization', VALID)).json();
+    const cases: [object, string][] = [
+      [{ bin: '990140001234' }, 'bin'],
+      [{ bin: '12345' }, 'bin'],
+      [{ bank: { ...VALID.bank, iban: 'KZ86125KZT5004100101' } }, 'bank.iban'],
+      [{ bank: { ...VALID.bank, iban: 'DE89370400440532013000' } }, 'bank.iban'],
+      [{ bank: { ...VALID.bank, bik: 'KCJ' } }, 'bank.bik'],
+      [{ kbe: '99' }, 'kbe'],
+      [{ phone: '123' }, 'phone'],
+      [{ email: 'nobody' }, 'email'],
+      [{ org_type: 'llc' }, 'org_type'],
+      [{ surprise: 1 }, 'surprise'],
+    ];
+    for (const [change, param] of cases) {
+      const res = await as(m, 'PUT', '/me/organization', { ...VALID, ...change });
+      expect(res.statusCode, param).toBe(400);
+      expect(errorOf(res), param).toMatchObject({ code: 'invalid_parameter', param });
+    }
+    expect((await as(m, 'GET', '/me/organization')).json()).toEqual(stored);
+  });
+
+  it('each client sees its own; only owner and admin write', async () => {
+    const a = await newMerchant(t.app);
+    const b = await newMerchant(t.app);
+    await as(a, 'PUT', '/me/organization', VALID);
+    expect((await as(b, 'GET', '/me/organization')).json().legal_name).toBeNull();
+  });
+});
