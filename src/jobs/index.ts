@@ -10,7 +10,7 @@ import { expireDueLinks } from '../domain/links/expire.ts';
 import { sendDueMessages } from '../domain/channels/outbox.ts';
 import { closeIdleTickets } from '../domain/support/tickets.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
-import { pruneDeliveries, pruneEvents, pruneIdempotencyKeys, pruneRequestLogs } from './retention.ts';
+import { pruneDeliveries, pruneEvents, pruneIdempotencyKeys, pruneOutbox, pruneRequestLogs } from './retention.ts';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -32,6 +32,7 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('idempotency-retention', 600_000, log, async () => full(5000)(await pruneIdempotencyKeys(deps))),
     new JobLoop('event-retention', 3600_000, log, async () => full(5000)(await pruneEvents(deps))),
     new JobLoop('delivery-retention', 3600_000, log, async () => full(5000)(await pruneDeliveries(deps))),
+    new JobLoop('outbox-retention', 3600_000, log, async () => full(5000)(await pruneOutbox(deps))),
     new JobLoop('request-log-retention', 3600_000, log, async () => full(5000)(await pruneRequestLogs(deps))),
   ];
   for (const l of loops) l.start();

@@ -55,3 +55,15 @@ export async function pruneRequestLogs(deps: Deps): Promise<number> {
   );
   return r.rowCount;
 }
+
+/**
+ * Settled channel messages after 30 days: their text may hold one-time links (invites), which have long
+ * expired by then, and the operator's outbox view needs only the recent ones. Pending ones stay.
+ */
+export async function pruneOutbox(deps: Deps): Promise<number> {
+  const r = await deps.db.query(
+    `DELETE FROM outbox_messages WHERE id IN (
+       SELECT id FROM outbox_messages WHERE status <> 'pending' AND created_at < now() - interval '30 days' ORDER BY created_at LIMIT ${BATCH})`,
+  );
+  return r.rowCount;
+}

@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, newMerchant, uniqueEmail } from '../helpers/factories.ts';
 import { channels, fakeBotApi, smtpReceiver } from '../helpers/fakes.ts';
 import { backoffSeconds, enqueueMessage, MAX_ATTEMPTS, sendDueMessages } from '../../src/domain/channels/outbox.ts';
+import { pruneOutbox } from '../../src/jobs/retention.ts';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
@@ -110,5 +111,15 @@ describe('the outbox job', () => {
     const data = res.json().data;
     expect(data.length).toBeGreaterThan(0);
     expect(data.every((m: { channel: string; status: string }) => m.channel === 'sms' && m.status === 'sent')).toBe(true);
+  });
+
+  it('settled messages go after 30 days; pending ones and recent ones stay', async () => {
+    const db = t.runtime.deps.db;
+    const ids = await Promise.all(['old-sent', 'old-pending', 'new-sent'].map((p) => enqueueMessage(db, { channel: 'sms', recipient: '+77010000003', body: p, purpose: p })));
+    await db.query(`UPDATE outbox_messages SET status = 'sent', next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`, [[ids[0], ids[2]]]);
+    await db.query(`UPDATE outbox_messages SET created_at = now() - interval '31 days', next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`, [[ids[0], ids[1]]]);
+    await pruneOutbox(t.runtime.deps);
+    const left = (await db.query<{ id: number }>('SELECT id FROM outbox_messages WHERE id = ANY($1::bigint[]) ORDER BY id', [ids])).rows.map((r) => r.id);
+    expect(left).toEqual([ids[1], ids[2]]);
   });
 });
