@@ -35,7 +35,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const caches = new Caches();
   await listenForInvalidation(db, caches);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter: createRateLimiter(redis, secrets.namespace), providers: createProviders(config, db), caches,
+  const limiter = createRateLimiter(redis, secrets.namespace);
+  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter, providers: createProviders(config, db, limiter), caches,
     channels: channelDrivers(config.channels, opts.logLine ?? ((fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg })))),
   };
   return {
@@ -44,6 +45,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     async close() {
       redis?.disconnect();
       await Promise.all(Object.values(deps.channels).map((c) => c.close?.()));
+      await deps.providers.qrapi?.close();
       await db.close();
     },
   };

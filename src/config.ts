@@ -42,7 +42,9 @@ export interface Config {
   webhooksAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
-  providerDriver: 'sandbox' | 'gateway';
+  providerDriver: 'sandbox' | 'gateway' | 'qrapi';
+  /** the qrapi driver (decisions 24, 25) */
+  qrapi: QrapiConfig;
   providerGatewayUrl?: string;
   /** how long a gateway call may take before its outcome is treated as unknown */
   providerTimeoutMs: number;
@@ -62,6 +64,21 @@ export interface Config {
   dashboardUrl: string;
   /** the three channels (decisions 18): each unset is the `log` driver */
   channels: ChannelConfig;
+}
+
+export interface QrapiConfig {
+  r1?: string;
+  r2?: string;
+  r3?: string;
+  /** PEM of the provider's CA (QRAPI_CA_FILE), read at start */
+  caFile?: string;
+  operatorPfxFile?: string;
+  operatorPfxPassword?: string;
+  egressProxy?: string;
+  /** the watcher's ceiling of status calls per second per provider account */
+  watchCallsPerSecond: number;
+  /** first retry delay of safe calls, ms */
+  retryBaseMs: number;
 }
 
 export interface ChannelConfig {
@@ -128,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const role = (env.ROLE ?? 'all') as Role;
   if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker`);
   const driver = (env.PROVIDER_DRIVER ?? 'sandbox') as Config['providerDriver'];
-  if (!['sandbox', 'gateway'].includes(driver)) throw new Error('PROVIDER_DRIVER must be sandbox or gateway');
+  if (!['sandbox', 'gateway', 'qrapi'].includes(driver)) throw new Error('PROVIDER_DRIVER must be sandbox, gateway or qrapi');
   const schedule = (env.WEBHOOK_RETRY_SCHEDULE ?? '0,60,300,1800,7200').split(',').map((s) => Number(s.trim()));
   if (schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be seconds, comma-separated');
   const sunset = new Date(env.V1_SUNSET_AT ?? '2026-12-31T23:59:59Z');
@@ -168,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     amountMax: int('AMOUNT_MAX', env.AMOUNT_MAX, 10_000_000),
     dashboardUrl: (env.DASHBOARD_URL || `${publicBaseUrl}/dashboard`).replace(/\/+$/, ''),
     channels: channelConfig(env, publicBaseUrl),
+    qrapi: qrapiConfig(env),
     ...overrides,
   };
 }
@@ -186,5 +204,19 @@ function channelConfig(env: Record<string, string | undefined>, publicBaseUrl: s
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Tolem <no-reply@localhost>',
     smsUrl: env.SMS_URL || undefined,
+  };
+}
+
+function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
+  const base = env.QRAPI_BASE_URL?.replace(/\/+$/, '');
+  const scheme = (n: 1 | 2 | 3) => env[`QRAPI_R${n}_URL`] || (base ? `${base}/r${n}/v01` : undefined);
+  return {
+    r1: scheme(1), r2: scheme(2), r3: scheme(3),
+    caFile: env.QRAPI_CA_FILE || undefined,
+    operatorPfxFile: env.PROVIDER_OPERATOR_PFX || undefined,
+    operatorPfxPassword: env.PROVIDER_OPERATOR_PFX_PASSWORD || undefined,
+    egressProxy: env.PROVIDER_EGRESS_PROXY || undefined,
+    watchCallsPerSecond: int('QRAPI_WATCH_CALLS_PER_SECOND', env.QRAPI_WATCH_CALLS_PER_SECOND, 5),
+    retryBaseMs: int('QRAPI_RETRY_BASE_MS', env.QRAPI_RETRY_BASE_MS, 200),
   };
 }

@@ -3,8 +3,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import type { Secrets } from './secrets.ts';
 import type { RateLimiter } from './infra/rate-limit-store.ts';
-import type { PaymentProvider } from './providers/types.ts';
-import type { SandboxProvider } from './providers/sandbox.ts';
+import type { Providers } from './providers/index.ts';
 import type { Caches } from './infra/cache.ts';
 import type { ChannelDrivers } from './channels/index.ts';
 
@@ -20,7 +19,7 @@ export interface Deps {
   secrets: Secrets;
   clock: Clock;
   limiter: RateLimiter;
-  providers: { sandbox: SandboxProvider; live: PaymentProvider };
+  providers: Providers;
   caches: Caches;
   /** e-mail, messenger, SMS: used by the outbox job only (domain/channels/outbox.ts) */
   channels: ChannelDrivers;

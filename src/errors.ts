@@ -72,6 +72,8 @@ export const ERROR_STATUS = {
   /** decisions 17 */
   owner_immutable: 409,
   ticket_closed: 409,
+  /** decisions 24: an invoice creation whose answer was lost; a retry could push a second one */
+  provider_outcome_unknown: 409,
   team_limit_reached: 409,
   // 429
   rate_limit_exceeded: 429,
@@ -81,6 +83,8 @@ export const ERROR_STATUS = {
   // 5xx
   internal_error: 500,
   logo_upload_disabled: 501,
+  /** decisions 24: the account's scheme lacks the operation; answered without a provider call */
+  provider_capability_unavailable: 501,
   provider_error: 502,
   session_expired: 503,
   payment_unavailable: 503,

@@ -6,6 +6,8 @@ import { afterEventAppended } from './events/append.ts';
 import { onLinkPaymentPaid } from './links/on-paid.ts';
 import { noticePlanUsage } from './notifications/plan-notices.ts';
 import { afterPaymentPaid } from './payments/transition.ts';
+import { afterSessionLost } from './payments/provider-call.ts';
+import { notify } from './notifications/notify.ts';
 import { enqueueDeliveries } from './webhooks/enqueue.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Operation } from './payments/operations.ts';
@@ -21,4 +23,11 @@ export function wireDomainSubscribers(): void {
   // After payment.completed: the plan counter first, then the link's bookkeeping and payment_link.paid.
   afterPaymentPaid.subscribe(planUsageOnPaid);
   afterPaymentPaid.subscribe(onLinkPaymentPaid);
+  // A live provider account whose session was lost: the client hears of it once.
+  afterSessionLost.subscribe(notifySessionLost);
+}
+
+async function notifySessionLost(tx: Queryable, a: { clientId: number; displayName: string }): Promise<void> {
+  await notify(tx, a.clientId, 'provider.session_expired', `Provider account "${a.displayName}" needs attention`,
+    'The provider refused its credentials, certificate, trade point or device. Live payments through it fail until it is reconnected.');
 }

@@ -9,6 +9,7 @@ import { retryPendingRefunds } from './refund-retry.ts';
 import { expireDueLinks } from '../domain/links/expire.ts';
 import { sendDueMessages } from '../domain/channels/outbox.ts';
 import { closeIdleTickets } from '../domain/support/tickets.ts';
+import { pollWatchedQrs } from '../domain/payments/watch.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
 import { pruneDeliveries, pruneEvents, pruneIdempotencyKeys, pruneOutbox, pruneRequestLogs } from './retention.ts';
 
@@ -22,6 +23,10 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     deliveryWorker(deps, log),
     new JobLoop('expiry-sweeper', 1000, log, async (stopping) =>
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry'), stopping))),
+    // Live QRs of the qrapi driver, polled at the provider's interval (at most N per account per pass).
+    new JobLoop('qr-watcher', 1000, log, async () =>
+      // never "full": one pass a second is what keeps each account under its calls per second
+      (await pollWatchedQrs(deps, { batch: 2000, perAccount: deps.config.qrapi.watchCallsPerSecond, onError: (err, op) => log.warn({ err, op: op.id }, 'watcher poll failed; will retry') }), false)),
     new JobLoop('refund-retry', 5000, log, async (stopping) =>
       full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry'), stopping))),
     new JobLoop('outbox', 1000, log, async () => full(50)(await sendDueMessages(deps, 50))),

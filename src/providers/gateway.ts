@@ -4,7 +4,7 @@
 // garbage) it is the narrower ProviderOutcomeUnknown. The gateway's `session_expired` answer becomes
 // ProviderSessionExpired (503, live only).
 import type { PaymentProvider, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus } from './types.ts';
-import { ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from './types.ts';
+import { ALL_CAPABILITIES, ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from './types.ts';
 
 /**
  * Errors of the connection phase: nothing was sent, so the gateway did nothing. Anything else after the
@@ -14,6 +14,7 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 
 export class GatewayProvider implements PaymentProvider {
   readonly name = 'gateway';
+  readonly capabilities = ALL_CAPABILITIES;
 
   constructor(private baseUrl: string, private timeoutMs = 10_000) {}
 

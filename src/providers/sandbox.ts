@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import { SandboxLedger, type Change, type Terms } from './sandbox-ledger.ts';
-import type { PaymentProvider, ProviderStatus } from './types.ts';
+import { ALL_CAPABILITIES, type PaymentProvider, type ProviderStatus } from './types.ts';
 
 const REF_KIND = { qr: 'qr', invoice: 'inv' } as const;
 /** The provider's word for a payment still waiting, per kind. */
@@ -41,6 +41,7 @@ export function isSandboxCustomer(phone: string): boolean {
 
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
+  readonly capabilities = ALL_CAPABILITIES;
 
   private ledger: SandboxLedger;
 

@@ -3,12 +3,26 @@
 
 export type ProviderPaymentStatus = 'waiting' | 'paid' | 'expired' | 'cancelled' | 'declined';
 
+/** The provider's timing for one QR (qrapi announces it with each QR); the watcher polls by it. */
+export interface ProviderTiming {
+  pollIntervalS: number;
+  scanTimeoutS: number;
+  confirmTimeoutS: number;
+}
+
 export interface ProviderQr {
   ref: string;
   qrToken: string;
   deepLink: string;
   expiresAt: Date;
+  timing?: ProviderTiming;
 }
+
+/** What a driver can do; the domain answers 501 provider_capability_unavailable for the rest, without a call. */
+export type Capability = 'qr' | 'invoice' | 'refund' | 'customer_lookup';
+
+/** The provider's official API's schemes (decisions 24); drivers without schemes say null. */
+export type Scheme = 'r1' | 'r2' | 'r3';
 
 export interface ProviderInvoice {
   ref: string;
@@ -37,6 +51,15 @@ export interface ProviderCustomer {
 
 export interface PaymentProvider {
   readonly name: string;
+  /** the scheme of the account this driver is bound to (qrapi), for refusals that name it */
+  readonly scheme?: Scheme | null;
+  readonly capabilities: ReadonlySet<Capability>;
+  /**
+   * The refundable rest of a paid payment as the provider sees it, read before a refund is sent and again
+   * when its answer was lost: a drop by exactly the refund's amount means it happened (decisions 24).
+   * Absent: the driver's refunds are idempotent by refund id instead.
+   */
+  refundableAmount?(ref: string): Promise<number>;
   /**
    * `requestId`, when given, names the creating request: the provider answers a repeated id with the QR
    * or invoice the first one made, so a creation whose answer was lost is retried without a second.
@@ -72,3 +95,15 @@ export class ProviderOutcomeUnknown extends ProviderUnavailable {}
 export class ProviderRefused extends ProviderUnavailable {}
 /** Raised by drivers when the merchant's provider session is over: 503 session_expired (live only). */
 export class ProviderSessionExpired extends Error {}
+
+/**
+ * The provider refused a request for a reason the API names (decisions 24): the amount, a refund beyond
+ * the rest, a payment that cannot be refunded. It did nothing.
+ */
+export class ProviderRejected extends ProviderRefused {
+  constructor(readonly reason: 'invalid_amount' | 'refund_amount_exceeds' | 'payment_not_refundable' | 'not_found', message: string) {
+    super(message);
+  }
+}
+
+export const ALL_CAPABILITIES: ReadonlySet<Capability> = new Set(['qr', 'invoice', 'refund', 'customer_lookup']);

@@ -19,7 +19,7 @@ export async function cancelInvoice(
   if (op.type !== 'invoice') throw new AppError('payment_not_cancellable', 'only invoices can be cancelled; a QR expires by itself');
   op = await syncOperation(deps, op);
   if (op.status !== 'created') throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${op.status}`);
-  const provider = providerFor(deps, op.mode);
+  const provider = await providerFor(deps, op.mode, op.provider_account_id);
   const cancelled = await providerCall(deps, op.mode, op.provider_account_id, () => provider.cancelInvoice(op.provider_ref));
   if (!cancelled) {
     const now = await syncOperation(deps, op);

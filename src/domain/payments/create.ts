@@ -6,12 +6,14 @@ import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
+import { ProviderOutcomeUnknown } from '../../providers/types.ts';
 import { newId } from '../ids.ts';
 import { checkAmount, checkItems, normalizePhone, type Item } from './input.ts';
 import type { Operation } from './operations.ts';
 import { assertPlanAllowsCreate } from './plan-check.ts';
 import { providerCall } from './provider-call.ts';
-import { providerFor, resolveProviderAccount } from './provider-accounts.ts';
+import { providerFor, requireCapability, resolveProviderAccount } from './provider-accounts.ts';
+import { watchQr } from './watch.ts';
 
 export const QR_LIFETIME_S = 300;
 export const V1_QR_LIFETIME_S = 180;
@@ -28,6 +30,12 @@ export interface CreateContext {
   inTx?: (tx: Queryable, op: Operation) => Promise<void>;
   /** The creating request's id for the provider (IdempotencyHandle.requestId), when it has one. */
   requestId?: string;
+  /**
+   * The provider may have made the invoice but its answer was lost (decisions 24): the request's key must
+   * answer every retry with 409 provider_outcome_unknown for its 24 hours, since a second push could be
+   * paid too. The route stores that answer under its Idempotency-Key.
+   */
+  onOutcomeUnknown?: () => Promise<void>;
   /**
    * A statement to run atomically with the insert, as a data-modifying CTE of the same statement (one
    * round trip, no BEGIN/COMMIT): the idempotency record. Gets the operation being inserted and the number of
@@ -110,11 +118,11 @@ export async function createQr(
   const items = checkItems(input.items, input.amount, deps.config.amountMax);
   await assertPlanAllowsCreate(deps, ctx.clientId, ctx.mode);
   const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
-  const provider = providerFor(deps, ctx.mode);
+  const provider = await providerFor(deps, ctx.mode, account.id);
   const qr = await providerCall(deps, ctx.mode, account.id, () =>
     provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS, requestId: ctx.requestId }),
   );
-  return insertOperation(deps, ctx, {
+  const op = await insertOperation(deps, ctx, {
     id: newId('op'), client_id: ctx.clientId, mode: ctx.mode, type: 'qr', status: 'created', amount: input.amount,
     comment: input.comment ?? null, items: items ?? null, provider_account_id: account.id,
     provider_ref: qr.ref, qr_token: qr.qrToken, deep_link: qr.deepLink, source: ctx.source, link_token: ctx.linkToken ?? null,
@@ -122,6 +130,8 @@ export async function createQr(
     // Our deadline is ours: never later than the provider's.
     expires_at: new Date(Math.min(qr.expiresAt.getTime(), deps.clock.now().getTime() + lifetimeS * 1000)),
   });
+  if (qr.timing && ctx.mode === 'live') await watchQr(deps, op.id, qr.timing);
+  return op;
 }
 
 export async function createInvoice(
@@ -133,12 +143,18 @@ export async function createInvoice(
   const phone = normalizePhone(input.phone);
   await assertPlanAllowsCreate(deps, ctx.clientId, ctx.mode);
   const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
-  const provider = providerFor(deps, ctx.mode);
+  const provider = await providerFor(deps, ctx.mode, account.id);
+  requireCapability(provider, 'invoice', 'send invoices to a phone');
   const customer = await providerCall(deps, ctx.mode, account.id, () => provider.findCustomer(phone));
   if (!customer) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
   const inv = await providerCall(deps, ctx.mode, account.id, () =>
     provider.createInvoice({ phone, amount: input.amount, comment: input.comment, lifetimeS: INVOICE_LIFETIME_S, requestId: ctx.requestId }),
-  );
+  ).catch(async (err: unknown) => {
+    // Drivers whose creations are idempotent by request id (the sandbox, the gateway) may simply be asked
+    // again; qrapi's may not.
+    if (provider.name === 'qrapi' && err instanceof AppError && err.cause instanceof ProviderOutcomeUnknown) await ctx.onOutcomeUnknown?.();
+    throw err;
+  });
   return insertOperation(deps, ctx, {
     id: newId('op'), client_id: ctx.clientId, mode: ctx.mode, type: 'invoice', status: 'created', amount: input.amount,
     comment: input.comment ?? null, phone, provider_account_id: account.id, provider_ref: inv.ref, source: ctx.source,

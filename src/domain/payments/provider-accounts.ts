@@ -4,7 +4,8 @@ import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import type { PaymentProvider } from '../../providers/types.ts';
+import type { Capability, PaymentProvider } from '../../providers/types.ts';
+import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
 import { invalidate } from '../../infra/cache.ts';
 
 export interface ProviderAccount {
@@ -58,7 +59,46 @@ export async function resolveProviderAccount(deps: Deps, clientId: number, mode:
   return r.rows[0];
 }
 
-/** Test mode always goes to the sandbox, whatever the configured live driver. */
-export function providerFor(deps: Deps, mode: Mode): PaymentProvider {
-  return mode === 'test' ? deps.providers.sandbox : deps.providers.live;
+/** How provider credentials are kept: sealed JSON (decisions 19: never returned, sealed with APP_SECRET). */
+type StoredCredentials = { scheme: 'r1'; api_key: string } | { scheme: 'r2' | 'r3'; pfx_base64: string; password: string };
+
+export function sealCredentials(deps: Deps, c: QrapiCredentials): string {
+  const stored: StoredCredentials = c.scheme === 'r1'
+    ? { scheme: 'r1', api_key: c.apiKey }
+    : { scheme: c.scheme, pfx_base64: c.pfx.toString('base64'), password: c.password };
+  return deps.secrets.sealer.seal(JSON.stringify(stored));
+}
+
+function openCredentials(deps: Deps, sealed: string): QrapiCredentials {
+  const s = JSON.parse(deps.secrets.sealer.open(sealed)) as StoredCredentials;
+  return s.scheme === 'r1' ? { scheme: 'r1', apiKey: s.api_key } : { scheme: s.scheme, pfx: Buffer.from(s.pfx_base64, 'base64'), password: s.password };
+}
+
+/**
+ * The driver of a provider account. Test mode always goes to the sandbox; a live account connected
+ * through the official API gets its own qrapi driver (its credentials, BIN and device); other live
+ * accounts use the configured live driver.
+ */
+export async function providerFor(deps: Deps, mode: Mode, accountId: number): Promise<PaymentProvider> {
+  if (mode === 'test') return deps.providers.sandbox;
+  const registry = deps.providers.qrapi;
+  if (!registry) return deps.providers.live;
+  const r = await deps.db.query<{ driver: string; credentials_sealed: string | null; org_bin: string | null; device_token: string | null }>(
+    'SELECT driver, credentials_sealed, org_bin, device_token FROM provider_accounts WHERE id = $1',
+    [accountId],
+  );
+  const row = r.rows[0];
+  if (!row || row.driver !== 'qrapi' || !row.credentials_sealed) return deps.providers.live;
+  const sealed = row.credentials_sealed;
+  return registry.driver({
+    id: accountId, version: `${sealed}|${row.device_token ?? ''}`, credentials: () => openCredentials(deps, sealed),
+    orgBin: row.org_bin, deviceToken: row.device_token,
+  });
+}
+
+/** 501 provider_capability_unavailable before any call, naming the account's scheme (decisions 24). */
+export function requireCapability(provider: PaymentProvider, capability: Capability, what: string): void {
+  if (provider.capabilities.has(capability)) return;
+  const scheme = provider.scheme ? `the ${provider.scheme} scheme of this provider account` : `the ${provider.name} provider`;
+  throw new AppError('provider_capability_unavailable', `${scheme} cannot ${what}`);
 }

@@ -17,7 +17,7 @@ import { newId } from '../ids.ts';
 import { checkAmount } from './input.ts';
 import { findOperation, type Operation } from './operations.ts';
 import { providerCall } from './provider-call.ts';
-import { providerFor } from './provider-accounts.ts';
+import { providerFor, requireCapability } from './provider-accounts.ts';
 import { isPaid } from './state.ts';
 
 export interface RefundResult {
@@ -56,6 +56,8 @@ export async function refundPayment(
   if (!isPaid(op.status) || op.refunded_amount >= op.amount) {
     throw new AppError('payment_not_refundable', `payment ${op.id} is ${op.status}`);
   }
+  // Before anything is reserved: a scheme without API refunds is 501, not a pending refund.
+  requireCapability(await providerFor(deps, op.mode, op.provider_account_id), 'refund', 'refund through the API (refund in the provider\'s business app)');
   const amount = checkAmount(input.amount ?? op.amount - op.refunded_amount, deps.config.amountMax);
   const refundId = newId('rf');
   const reserved = await deps.db.tx(async (tx) => {
@@ -109,9 +111,13 @@ export async function sendRefund(
   amount: number,
   opts: { inTx?: SaveResult; first: boolean },
 ): Promise<RefundResult> {
-  const provider = providerFor(deps, op.mode);
+  const provider = await providerFor(deps, op.mode, op.provider_account_id);
   let outcome: Outcome;
   try {
+    if (provider.refundableAmount) {
+      const settled = await reconcile(deps, op, refundId, amount, opts.first, provider.refundableAmount.bind(provider));
+      if (settled) return settleRefund(deps, refundId, settled, opts.inTx);
+    }
     outcome = await providerCall(deps, op.mode, op.provider_account_id, () => provider.refund(op.provider_ref, amount, refundId));
   } catch (err) {
     if (!surelyNotActed(err, opts.first)) return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
@@ -119,6 +125,28 @@ export async function sendRefund(
     throw err;
   }
   return settleRefund(deps, refundId, outcome, opts.inTx);
+}
+
+/**
+ * For a provider whose refunds are not idempotent by our refund id (qrapi), what its refundable rest says
+ * (decisions 24). Before the first send it is read and kept on the refund. Before any later send it is
+ * read again: down by at least this refund's amount means the first send happened (completed, nothing
+ * re-sent); unchanged means it did not (sent again, from the new reading); anything between is left
+ * pending for a person to look at (another refund of the same payment moved meanwhile). Null: send.
+ */
+async function reconcile(
+  deps: Deps, op: Operation, refundId: string, amount: number, first: boolean, refundable: (ref: string) => Promise<number>,
+): Promise<Outcome | null> {
+  const read = () => providerCall(deps, op.mode, op.provider_account_id, () => refundable(op.provider_ref));
+  const stored = first ? null : (await deps.db.query<{ before: string | null }>('SELECT refundable_before AS before FROM refunds WHERE id = $1', [refundId])).rows[0]?.before;
+  const now = await read();
+  if (stored !== null && stored !== undefined) {
+    const before = Number(stored);
+    if (now <= before - amount) return { ref: null, status: 'completed' };
+    if (now < before) return { ref: null, status: 'pending' };
+  }
+  await deps.db.query('UPDATE refunds SET refundable_before = $2 WHERE id = $1', [refundId, now]);
+  return null;
 }
 
 /**

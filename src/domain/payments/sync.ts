@@ -21,6 +21,10 @@ export async function applyProviderStatus(deps: Deps, op: Operation, ps: Provide
           { type: 'payment.completed', data: (o) => completedData(o, ps.senderPhone) },
         );
       case 'declined':
+        // The provider's Error at or after Tolem's deadline is the QR running out, not a refusal (decisions 24).
+        if (op.expires_at.getTime() <= now.getTime()) {
+          return transition(tx, op, 'expired', { raw_provider_status: ps.raw }, { type: 'payment.expired', data: expiredData });
+        }
         return transition(tx, op, 'declined', { raw_provider_status: ps.raw }, { type: 'payment.cancelled', data: cancelledData('declined') });
       case 'cancelled':
         // A QR cannot be cancelled by the merchant; one the provider dropped has simply expired.
@@ -30,6 +34,18 @@ export async function applyProviderStatus(deps: Deps, op: Operation, ps: Provide
       case 'expired':
         return transition(tx, op, 'expired', { raw_provider_status: ps.raw }, { type: 'payment.expired', data: expiredData });
       case 'waiting':
+        // Scanned and awaiting the customer's confirmation (qrapi's Wait): the deadline is held until the
+        // confirmation time-out the provider announced, counted from the first time Tolem sees it, so a
+        // payment being confirmed is never expired early (decisions 24).
+        if (ps.raw === 'Wait' && op.raw_provider_status !== 'Wait') {
+          const held = await tx.query<{ expires_at: Date }>(
+            `UPDATE operations SET raw_provider_status = 'Wait', updated_at = now(),
+                    expires_at = GREATEST(expires_at, $2::timestamptz + make_interval(secs => confirm_timeout_s))
+              WHERE id = $1 AND status = 'created' AND confirm_timeout_s IS NOT NULL RETURNING expires_at`,
+            [op.id, now],
+          );
+          if (held.rows[0]) return { ...op, raw_provider_status: 'Wait', expires_at: held.rows[0].expires_at };
+        }
         // Tolem's own deadline holds even if the provider would still wait.
         if (op.expires_at.getTime() <= now.getTime()) {
           return transition(tx, op, 'expired', { raw_provider_status: ps.raw }, { type: 'payment.expired', data: expiredData });
@@ -48,7 +64,7 @@ export async function applyProviderStatus(deps: Deps, op: Operation, ps: Provide
 /** Asks the provider about a waiting operation and applies the answer. */
 export async function syncOperation(deps: Deps, op: Operation): Promise<Operation> {
   if (isFinal(op.status)) return op;
-  const provider = providerFor(deps, op.mode);
+  const provider = await providerFor(deps, op.mode, op.provider_account_id);
   const call = <T>(fn: () => Promise<T>) => providerCall(deps, op.mode, op.provider_account_id, fn);
   let ps = await call(() => provider.getStatus(op.provider_ref));
   // An invoice past Tolem's deadline that the provider would still let the customer pay is closed there

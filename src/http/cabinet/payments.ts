@@ -13,6 +13,7 @@ import { parseLimit } from '../../domain/pagination.ts';
 import { accountOf, tenant } from '../context.ts';
 import { AccountHeader, ModeQuery, OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
+import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
 import { Amount, Body } from '../schemas.ts';
 import {
   Comment, InvoiceCreated, PaymentItem, PaymentStatus, QrCreated, RefundResult, Status, toInvoiceCreated, toPaymentItem, toPaymentStatus, toQrCreated,
@@ -62,6 +63,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       const op = await createInvoice(deps, {
         ...tenant(req), account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
+        onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
       }, { phone: req.body.phone, amount: req.body.amount, comment: req.body.description });
       return reply.status(201).send(toInvoiceCreated(op));
     },

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, errorBody } from '../../errors.ts';
 import type { RouteConfig } from '../route.ts';
 import { isTenantPrincipal } from '../../domain/access/principal.ts';
 
@@ -158,3 +158,15 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     return payload;
   });
 });
+
+/**
+ * An invoice whose creation's answer was lost (decisions 24): this request's key answers its retries with
+ * 409 provider_outcome_unknown (in the v1 envelope on v1) instead of creating again. Saved as done, so the
+ * failing answer of the request itself does not free the key.
+ */
+export async function saveOutcomeUnknown(deps: Deps, req: FastifyRequest, envelope: 'v2' | 'v1' = 'v2'): Promise<void> {
+  if (!req.idempotency) return;
+  const message = "the provider may have sent this invoice; its answer was lost. Check the customer's phone before sending another (a new Idempotency-Key)";
+  const body = envelope === 'v1' ? { Data: null, StatusCode: -409, Message: message } : errorBody('provider_outcome_unknown', 409, message, req.id);
+  await req.idempotency.saveInTx(deps.db, 409, body);
+}

@@ -1,9 +1,6 @@
 // v1 reads around the payments: history by period, provider customer lookup, and the account status.
+import { lookupCustomer } from '../../domain/payments/customers.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../errors.ts';
-import { normalizePhone } from '../../domain/payments/input.ts';
-import { providerFor, resolveProviderAccount } from '../../domain/payments/provider-accounts.ts';
-import { providerCall } from '../../domain/payments/provider-call.ts';
 import { v1History } from '../../domain/v1/history.ts';
 import { v1AccountStatus } from '../../domain/v1/account.ts';
 import { tenant } from '../context.ts';
@@ -27,11 +24,7 @@ export function v1AccountRoutes(app: App, deps: Deps): void {
     schema: { ...v1Doc('Is this phone a customer of the provider? v2: GET /v2/client?phone=', ClientData, [404, 409, 503]), params: PhoneParams },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
-      const phone = normalizePhone(req.params.phone);
-      const account = await resolveProviderAccount(deps, clientId, mode, undefined);
-      const provider = providerFor(deps, mode);
-      const c = await providerCall(deps, mode, account.id, () => provider.findCustomer(phone));
-      if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
+      const c = await lookupCustomer(deps, clientId, mode, undefined, req.params.phone);
       return ok({ Phone: c.phone, Exists: true, Name: c.name });
     },
   });

@@ -10,6 +10,7 @@ import { checkAmount } from '../../domain/payments/input.ts';
 import { findBySeq, parseSeq } from '../../domain/v1/operations.ts';
 import { tenant } from '../context.ts';
 import { route, type App } from '../route.ts';
+import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
 import { setSuccessor } from './headers.ts';
 import { v1Doc } from './route-docs.ts';
 import {
@@ -53,6 +54,7 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       const op = await createInvoice(deps, {
         clientId, mode, source: 'v1', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toInvoiceCreated(o))),
+        onOutcomeUnknown: () => saveOutcomeUnknown(deps, req, 'v1'),
       }, req.body);
       return ok(toInvoiceCreated(op));
     },

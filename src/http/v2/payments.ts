@@ -1,4 +1,6 @@
 // v2 payments (API key): QR, invoices, refunds, the payments list, customer lookup.
+import { lookupCustomer } from '../../domain/payments/customers.ts';
+import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -8,9 +10,6 @@ import { refundPayment } from '../../domain/payments/refund.ts';
 import { findOperation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { listOperations } from '../../domain/payments/list.ts';
-import { normalizePhone } from '../../domain/payments/input.ts';
-import { providerFor, resolveProviderAccount } from '../../domain/payments/provider-accounts.ts';
-import { providerCall } from '../../domain/payments/provider-call.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { accountOf, tenant } from '../context.ts';
 import { AccountHeader, OpParams, PageQuery } from '../params.ts';
@@ -54,6 +53,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const op = await createInvoice(deps, {
         ...tenant(req), account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
         alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
+        onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
       }, req.body);
       return reply.status(201).send(toInvoiceCreated(op));
     },
@@ -115,11 +115,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
-      const phone = normalizePhone(req.query.phone);
-      const account = await resolveProviderAccount(deps, clientId, mode, accountOf(req));
-      const provider = providerFor(deps, mode);
-      const c = await providerCall(deps, mode, account.id, () => provider.findCustomer(phone));
-      if (!c) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
+      const c = await lookupCustomer(deps, clientId, mode, accountOf(req), req.query.phone);
       return { phone: c.phone, exists: true, name: c.name };
     },
   });

@@ -1,0 +1,57 @@
+// The watcher (decisions 24): the provider has no callbacks, so a live QR is noticed paid by asking. Each
+// live QR of a driver that announces its timing is polled at the provider's interval until it is final,
+// through the same path as a merchant's read (syncOperation: transitions, journal, webhooks). Invoices
+// are never polled (the provider forbids it): they are read when a merchant reads them and once at their
+// deadline by the expiry sweeper. Due QRs are claimed under a lease with SKIP LOCKED, so any number of
+// workers share them, and at most `perAccount` of one provider account's QRs are polled per pass.
+import type { Deps } from '../../deps.ts';
+import type { ProviderTiming } from '../../providers/types.ts';
+import { OP_COLUMNS_O, type Operation } from './operations.ts';
+import { syncOperation } from './sync.ts';
+
+const LEASE_S = 30;
+/** Status calls in flight at once per pass, across accounts. */
+const CONCURRENCY = 16;
+
+/** Puts a new live QR under watch: first poll one interval from now. */
+export async function watchQr(deps: Deps, opId: string, t: ProviderTiming): Promise<void> {
+  await deps.db.query(
+    `UPDATE operations SET poll_interval_s = $2, confirm_timeout_s = $3, next_poll_at = now() + make_interval(secs => $2) WHERE id = $1`,
+    [opId, Math.max(1, Math.round(t.pollIntervalS)), Math.max(1, Math.round(t.confirmTimeoutS))],
+  );
+}
+
+/** One pass: polls the due QRs it can claim; returns how many. */
+export async function pollWatchedQrs(deps: Deps, opts: { batch: number; perAccount: number; onError?: (err: unknown, op: Operation) => void }): Promise<number> {
+  const due = await deps.db.query<Operation>(
+    `WITH candidates AS (
+       SELECT id, provider_account_id, next_poll_at FROM operations
+        WHERE status = 'created' AND next_poll_at <= now() AND (poll_lease_until IS NULL OR poll_lease_until < now())
+        ORDER BY next_poll_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+     picked AS (
+       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY provider_account_id ORDER BY next_poll_at) AS n FROM candidates) c
+        WHERE n <= $2)
+     UPDATE operations o SET poll_lease_until = now() + make_interval(secs => ${LEASE_S}) FROM picked WHERE o.id = picked.id
+     RETURNING ${OP_COLUMNS_O}`,
+    [opts.batch, opts.perAccount],
+  );
+  const queue = [...due.rows];
+  const worker = async () => {
+    for (let op = queue.shift(); op; op = queue.shift()) {
+      try {
+        await syncOperation(deps, op);
+      } catch (err) {
+        opts.onError?.(err, op);
+      }
+      // Next poll one interval on, if still waiting (a final one leaves the queue: next_poll_at NULL).
+      await deps.db.query(
+        `UPDATE operations SET poll_lease_until = NULL,
+                next_poll_at = CASE WHEN status = 'created' THEN now() + make_interval(secs => poll_interval_s) END
+          WHERE id = $1`,
+        [op.id],
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  return due.rows.length;
+}

@@ -1,0 +1,50 @@
+// One qrapi client per provider account, kept while its credentials stay the same: its TLS connections
+// and its circuit breaker live as long as the account does. Built from the account's unsealed
+// credentials by the domain (domain/payments/provider-accounts.ts).
+import { readFileSync } from 'node:fs';
+import type { QrapiConfig } from '../../config.ts';
+import type { RateLimiter } from '../../infra/rate-limit-store.ts';
+import { QrapiClient, type QrapiCredentials } from './client.ts';
+import { CLIENT_INFO_PER_MINUTE, QrapiDriver } from './driver.ts';
+
+export interface QrapiAccountRow {
+  id: number;
+  /** opened only when no client is held for this version */
+  credentials: () => QrapiCredentials;
+  /** a text that changes when the credentials do (their sealed form) */
+  version: string;
+  orgBin: string | null;
+  deviceToken: string | null;
+}
+
+export class QrapiRegistry {
+  private clients = new Map<number, { version: string; client: QrapiClient }>();
+  private readonly ca?: string;
+
+  constructor(private readonly config: QrapiConfig, private readonly timeoutMs: number, private readonly limiter: RateLimiter) {
+    this.ca = config.caFile ? readFileSync(config.caFile, 'utf8') : undefined;
+  }
+
+  /** A client for credentials not stored yet (onboarding's first ping and trade points). */
+  clientFor(credentials: QrapiCredentials): QrapiClient {
+    return new QrapiClient({ ...this.config, ca: this.ca, timeoutMs: this.timeoutMs }, credentials);
+  }
+
+  driver(row: QrapiAccountRow): QrapiDriver {
+    let held = this.clients.get(row.id);
+    if (!held || held.version !== row.version) {
+      void held?.client.close();
+      held = { version: row.version, client: this.clientFor(row.credentials()) };
+      this.clients.set(row.id, held);
+    }
+    return new QrapiDriver({
+      client: held.client, orgBin: row.orgBin, deviceToken: row.deviceToken,
+      allowClientInfo: async (device) => (await this.limiter.consume('qrapi_client_info', CLIENT_INFO_PER_MINUTE, device)).allowed,
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => c.client.close()));
+    this.clients.clear();
+  }
+}
