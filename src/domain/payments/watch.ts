@@ -16,7 +16,7 @@ const CONCURRENCY = 16;
 /** Puts a new live QR under watch: first poll one interval from now. */
 export async function watchQr(deps: Deps, opId: string, t: ProviderTiming): Promise<void> {
   await deps.db.query(
-    `UPDATE operations SET poll_interval_s = $2, confirm_timeout_s = $3, next_poll_at = now() + make_interval(secs => $2) WHERE id = $1`,
+    `UPDATE operations SET poll_interval_s = $2::int, confirm_timeout_s = $3::int, next_poll_at = now() + make_interval(secs => $2::int) WHERE id = $1`,
     [opId, Math.max(1, Math.round(t.pollIntervalS)), Math.max(1, Math.round(t.confirmTimeoutS))],
   );
 }
