@@ -1,6 +1,6 @@
 // The official paths of r1, r2 and r3 (integration document v3.9) over the emulator's state. Each
 // handler answers the envelope {StatusCode, Message?, Data?}; the server applies auth and faults first.
-import { DEFAULT_BIN, EmulatorState, TIMING, TRADE_POINTS, validBin, type Payment } from './state.ts';
+import { DEFAULT_BIN, EmulatorState, TRADE_POINTS, validBin, type Payment } from './state.ts';
 
 export type Scheme = 'r1' | 'r2' | 'r3';
 export interface Envelope {
@@ -69,6 +69,7 @@ export function handle(s: EmulatorState, r: ApiRequest): Envelope | typeof NOT_I
       Amount: amount, OrganizationBin: d.OrganizationBin, DeviceToken: d.DeviceToken, TradePointId: d.TradePointId,
       ExternalId: b.ExternalId === undefined ? null : String(b.ExternalId), kind: r.path === 'qr/create' ? 'qr' : 'link', PhoneNumber: null,
     });
+    const TIMING = s.timing;
     const expire = iso(p.createdAt + TIMING.QrCodeScanWaitTimeout * 1000);
     const methods = ['Gold', 'Red', 'Loan'];
     return r.path === 'qr/create'

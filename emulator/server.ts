@@ -68,6 +68,10 @@ async function control(s: EmulatorState, req: IncomingMessage, res: ServerRespon
     s.faults = (body.faults ?? []) as Fault[];
     return send(res, 200, { ok: true, faults: s.faults.length });
   }
+  if (req.method === 'POST' && path === 'timing') {
+    s.timing = { ...s.timing, ...body };
+    return send(res, 200, { ok: true, timing: s.timing });
+  }
   if (req.method === 'GET' && path === 'state') return send(res, 200, stateView(s));
   return send(res, 404, { error: 'no such control call' });
 }

@@ -54,6 +54,8 @@ export function validBin(bin: string): boolean {
 
 export class EmulatorState {
   offsetMs = 0;
+  /** what qr/create announces and the timers use; POST /__emulator/timing changes it (fast tests) */
+  timing = { ...TIMING };
   payments = new Map<number, Payment>();
   devices = new Map<string, Device>();
   faults: Fault[] = [];
@@ -69,6 +71,7 @@ export class EmulatorState {
 
   reset(): void {
     this.offsetMs = 0;
+    this.timing = { ...TIMING };
     this.payments.clear();
     this.devices.clear();
     this.faults = [];
@@ -111,8 +114,8 @@ export class EmulatorState {
     const p = this.payments.get(id);
     if (!p) return undefined;
     const now = this.now();
-    if (p.Status === 'QrTokenCreated' && now - p.createdAt >= TIMING.QrCodeScanWaitTimeout * 1000) p.Status = 'Error';
-    if (p.Status === 'Wait' && p.scannedAt !== null && now - p.scannedAt >= TIMING.PaymentConfirmationTimeout * 1000) p.Status = 'Error';
+    if (p.Status === 'QrTokenCreated' && now - p.createdAt >= this.timing.QrCodeScanWaitTimeout * 1000) p.Status = 'Error';
+    if (p.Status === 'Wait' && p.scannedAt !== null && now - p.scannedAt >= this.timing.PaymentConfirmationTimeout * 1000) p.Status = 'Error';
     if (p.Status === 'RemotePaymentCreated' && now - p.createdAt >= 24 * 3600 * 1000) p.Status = 'Error';
     return p;
   }

@@ -79,6 +79,8 @@ export interface QrapiConfig {
   watchCallsPerSecond: number;
   /** first retry delay of safe calls, ms */
   retryBaseMs: number;
+  /** how long an account's breaker stays open after 5 failures in a row, ms */
+  breakerOpenMs: number;
 }
 
 export interface ChannelConfig {
@@ -218,5 +220,6 @@ function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
     egressProxy: env.PROVIDER_EGRESS_PROXY || undefined,
     watchCallsPerSecond: int('QRAPI_WATCH_CALLS_PER_SECOND', env.QRAPI_WATCH_CALLS_PER_SECOND, 5),
     retryBaseMs: int('QRAPI_RETRY_BASE_MS', env.QRAPI_RETRY_BASE_MS, 200),
+    breakerOpenMs: int('QRAPI_BREAKER_OPEN_MS', env.QRAPI_BREAKER_OPEN_MS, 30_000),
   };
 }

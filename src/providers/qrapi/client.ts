@@ -22,6 +22,7 @@ export interface QrapiEndpoints {
   egressProxy?: string;
   /** first retry delay; doubled each time, with jitter */
   retryBaseMs?: number;
+  breakerOpenMs?: number;
 }
 
 export type QrapiCredentials = { scheme: 'r1'; apiKey: string } | { scheme: 'r2' | 'r3'; pfx: Buffer; password: string };
@@ -41,11 +42,12 @@ const TLS_FAILURE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|E
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export class QrapiClient {
-  readonly breaker = new CircuitBreaker();
+  readonly breaker: CircuitBreaker;
   private readonly dispatcher: Dispatcher;
   private readonly base: string;
 
   constructor(private readonly ep: QrapiEndpoints, private readonly cred: QrapiCredentials) {
+    this.breaker = new CircuitBreaker(5, ep.breakerOpenMs ?? 30_000);
     const base = ep[cred.scheme];
     if (!base) throw new Error(`no base URL for scheme ${cred.scheme} (QRAPI_BASE_URL or QRAPI_${cred.scheme.toUpperCase()}_URL)`);
     this.base = base.replace(/\/+$/, '');
