@@ -208,3 +208,20 @@ describe('provider trouble', () => {
     expect(wrong.message).toMatch(/password/);
   });
 });
+
+describe('certificate expiry', () => {
+  it('is read from the PFX onto the account, and warned about 30 days ahead, once', async () => {
+    const { noticeExpiringCertificates } = await import('../../src/domain/notifications/certificate-notices.ts');
+    const m = await w.liveMerchant();
+    const acc = (await deps().db.query<{ certificate_expires_at: Date }>('SELECT certificate_expires_at FROM provider_accounts WHERE id = $1', [m.accountId])).rows[0];
+    // The emulator's client certificate is valid five years.
+    expect(acc.certificate_expires_at.getTime()).toBeGreaterThan(Date.now() + 4 * 365 * 86400_000);
+    const soon = new Date(acc.certificate_expires_at.getTime() - 29 * 86400_000);
+    await noticeExpiringCertificates(deps().db, soon);
+    await noticeExpiringCertificates(deps().db, soon);
+    const notes = (await w.t.app.inject({ method: 'GET', url: '/me/notifications', headers: bearer(m) })).json().data
+      .filter((n: { type: string }) => n.type === 'provider.certificate_expiring');
+    expect(notes).toHaveLength(1);
+    expect(notes[0].title).toContain('expires on');
+  });
+});
