@@ -36,6 +36,8 @@ import { ticketRoutes } from './http/cabinet/tickets.ts';
 import { integrationRoutes } from './http/cabinet/integrations.ts';
 import { messengerWebhookRoutes } from './http/messenger/webhook.ts';
 import { adminRoutes } from './http/admin/routes.ts';
+import { onboardingRoutes } from './http/onboarding/routes.ts';
+import { providerAccountRoutes } from './http/cabinet/provider-accounts.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
@@ -149,6 +151,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   integrationRoutes(app, deps);
   messengerWebhookRoutes(app, deps);
   adminRoutes(app, deps);
+  onboardingRoutes(app, deps);
+  providerAccountRoutes(app, deps);
   // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
   v1Routes(app, deps);
 

@@ -47,6 +47,7 @@ export const ERROR_STATUS = {
   webhook_not_found: 404,
   delivery_not_found: 404,
   member_not_found: 404,
+  provider_account_not_found: 404,
   ticket_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
@@ -71,6 +72,11 @@ export const ERROR_STATUS = {
   delivery_in_progress: 409,
   /** decisions 17 */
   owner_immutable: 409,
+  /** decisions 19 */
+  already_connected: 409,
+  sandbox_account_required: 409,
+  default_account: 409,
+  onboarding_state: 409,
   ticket_closed: 409,
   /** decisions 24: an invoice creation whose answer was lost; a retry could push a second one */
   provider_outcome_unknown: 409,
@@ -123,6 +129,8 @@ export interface AppErrorOptions {
   param?: string;
   headers?: Record<string, string | number>;
   cause?: unknown;
+  /** more fields of the error object that a code defines (otp_invalid: attempts_left) */
+  extra?: Record<string, string | number | boolean>;
 }
 
 export class AppError extends Error {
@@ -130,6 +138,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly param?: string;
   readonly headers?: Record<string, string | number>;
+  readonly extra?: Record<string, string | number | boolean>;
 
   constructor(code: ErrorCode, message?: string, opts: AppErrorOptions = {}) {
     super(message ?? code.replace(/_/g, ' '), { cause: opts.cause });
@@ -138,6 +147,7 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
     this.param = opts.param;
     this.headers = opts.headers;
+    this.extra = opts.extra;
   }
 }
 
@@ -146,12 +156,14 @@ export function invalidParam(param: string, message: string): AppError {
 }
 
 export interface ErrorBody {
-  error: { type: string; code: string; message: string; request_id: string; param?: string; category: string };
+  error: { type: string; code: string; message: string; request_id: string; param?: string; category: string; [field: string]: unknown };
 }
 
-export function errorBody(code: string, status: number, message: string, requestId: string, param?: string): ErrorBody {
+export function errorBody(
+  code: string, status: number, message: string, requestId: string, param?: string, extra?: Record<string, string | number | boolean>,
+): ErrorBody {
   const { type, category } = typeAndCategory(code, status);
-  const error: ErrorBody['error'] = { type, code, message, request_id: requestId, category };
+  const error: ErrorBody['error'] = { ...extra, type, code, message, request_id: requestId, category };
   if (param !== undefined) error.param = param;
   return { error };
 }

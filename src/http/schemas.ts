@@ -16,6 +16,7 @@ export const ErrorEnvelope = Type.Object(
       request_id: Type.String(),
       param: Type.Optional(Type.String()),
       category: Type.String(),
+      attempts_left: Type.Optional(Type.Integer({ description: 'otp_invalid: wrong codes still allowed before the lock' })),
     }),
   },
   { title: 'Error', description: 'Error envelope (every failure)' },

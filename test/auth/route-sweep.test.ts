@@ -122,6 +122,16 @@ const EXPECTED: Record<string, Permission> = {
   'PATCH /admin/clients/:id': 'admin.clients',
   'GET /admin/outbox': 'admin.outbox',
   'GET /admin/audit': 'admin.audit',
+  'POST /onboarding/provider/start': 'onboarding.write',
+  'POST /onboarding/provider/verify': 'onboarding.write',
+  'POST /onboarding/provider/resend': 'onboarding.write',
+  'GET /onboarding/provider/status': 'account.read',
+  'GET /me/provider/accounts': 'account.read',
+  'GET /me/provider/accounts/:id': 'account.read',
+  'PATCH /me/provider/accounts/:id': 'provider_accounts.write',
+  'POST /me/provider/accounts/:id/health-check': 'provider_accounts.write',
+  'POST /me/provider/accounts/:id/set-default': 'provider_accounts.write',
+  'DELETE /me/provider/accounts/:id': 'provider_accounts.delete',
 };
 
 // Public routes that authenticate their caller by a shared secret instead of a user's credential: without
@@ -176,6 +186,7 @@ beforeAll(async () => {
   const ticket = await t.app.inject({ method: 'POST', url: '/me/tickets', headers: bearer(b), payload: { subject: 'B', body: 'B' } });
   foreign.ticket = String(ticket.json().id);
   foreign.member_id = String((await idsOf(t.runtime.deps.db, b)).userId);
+  foreign.account = String((await t.runtime.deps.db.query<{ id: number }>(`SELECT id FROM provider_accounts WHERE client_id = $1`, [(await idsOf(t.runtime.deps.db, b)).clientId])).rows[0].id);
   const v1 = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...key(b.testKey), ...idem() }, payload: { amount: 100 } });
   foreign.operationId = String(v1.json().Data.QrOperationId);
 }, 60_000);
@@ -188,7 +199,8 @@ const fill = (url: string, values: Record<string, string>) => url.replace(/:([A-
 const jwtLike = (r: DeclaredRoute) => r.config.auth.includes('jwt') || r.config.auth.includes('admin_jwt');
 const isAdminApi = (r: DeclaredRoute) => r.config.auth.includes('admin_jwt');
 /** Another tenant's value of a route's path parameters (`:id` names a webhook, or a ticket). */
-const foreignFor = (r: DeclaredRoute) => (r.url.startsWith('/me/tickets/') ? { ...foreign, id: foreign.ticket } : foreign);
+const foreignFor = (r: DeclaredRoute) => (r.url.startsWith('/me/tickets/') ? { ...foreign, id: foreign.ticket }
+  : r.url.startsWith('/me/provider/accounts/') ? { ...foreign, id: foreign.account } : foreign);
 
 function send(r: DeclaredRoute, headers: Record<string, string>, values: Record<string, string> = {}, query = '', payload?: object): Promise<LightMyRequestResponse> {
   const hasBody = !['GET', 'DELETE'].includes(r.method);
@@ -205,6 +217,7 @@ const VALID_BODY: Record<string, object> = {
   'PATCH /v2/payment-links/:token': { description: 'sweep' },
   'PATCH /me/team/:member_id': { role: 'viewer' },
   'POST /me/tickets/:id/messages': { body: 'sweep' },
+  'PATCH /me/provider/accounts/:id': { display_name: 'sweep' },
 };
 
 /** The error code of either envelope (v1 answers {Data, StatusCode, Message}). */

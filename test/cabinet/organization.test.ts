@@ -2,7 +2,7 @@
 // requisite refused with its field named and nothing stored changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, newMerchant } from '../helpers/factories.ts';
+import { bearer, callAs, errorOf, newMerchant } from '../helpers/factories.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,8 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const as = (who: { access: string }, method: string, url: string, payload?: object) =>
-  t.app.inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });
+const as = callAs(() => t.app);
 
 // 990140001233: a BIN whose check digit is right (weights 1..11, sum mod 11 = 3).
 const VALID = {

@@ -2,7 +2,7 @@
 // e-mail -> register with the token -> the member works with its role -> revoked -> its next call 401.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { bearer, callAs, errorOf, type Merchant, newMerchant, uniqueEmail } from '../helpers/factories.ts';
 import { channels, smtpReceiver } from '../helpers/fakes.ts';
 import { sendDueMessages } from '../../src/domain/channels/outbox.ts';
 
@@ -17,8 +17,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const as = (who: { access: string }, method: string, url: string, payload?: object) =>
-  t.app.inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });
+const as = callAs(() => t.app);
 
 async function invite(owner: Merchant, role = 'accountant', email = uniqueEmail('member')) {
   const res = await as(owner, 'POST', '/me/team/invite', { email, role });

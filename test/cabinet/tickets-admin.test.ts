@@ -3,7 +3,7 @@
 // and its audit; a disabled client's keys and tokens stop at once; the outbox as the operator sees it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, idsOf, key, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { bearer, callAs, errorOf, idsOf, key, type Merchant, newMerchant } from '../helpers/factories.ts';
 import { closeIdleTickets } from '../../src/domain/support/tickets.ts';
 
 let t: TestApp;
@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const as = (who: { access: string }, method: string, url: string, payload?: object) =>
-  t.app.inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });
+const as = callAs(() => t.app);
 
 async function openTicket(m: Merchant, subject = 'QR does not open') {
   const res = await as(m, 'POST', '/me/tickets', { subject, body: 'It spins forever', category: 'payments' });

@@ -32,7 +32,7 @@ export async function call(app: FastifyInstance, opts: InjectOptions): Promise<L
 }
 
 /** Asserts the error envelope and returns its `error` object. */
-export function errorOf(res: LightMyRequestResponse): { type: string; code: string; message: string; request_id: string; param?: string; category: string } {
+export function errorOf(res: LightMyRequestResponse): { type: string; code: string; message: string; request_id: string; param?: string; category: string; attempts_left?: number } {
   const body = res.json();
   if (!body?.error?.code) throw new Error(`not an error envelope: ${res.statusCode} ${res.body}`);
   if (body.error.request_id !== res.headers['x-request-id']) throw new Error('request_id differs from X-Request-Id');
@@ -68,3 +68,7 @@ export async function impersonationToken(
   const access = await signAccessToken(deps, { sub: String(ids.userId), cid: ids.clientId, role: 'owner', act: { partner_id: partner.id ?? 1, sid } });
   return { access, sid };
 }
+
+/** A cabinet call as a signed-in user: `as(m, 'PATCH', '/me/x', body)`. The app is read at call time. */
+export const callAs = (app: () => FastifyInstance) => (who: { access: string }, method: string, url: string, payload?: object) =>
+  app().inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });

@@ -22,7 +22,8 @@ const EXPECTED: Record<string, Role[]> = {
   'metrics.read': [],
   'tickets.read': [...ROLES], 'tickets.write': ['owner', 'admin', 'accountant', 'support'],
   'messenger.link': [...ROLES], 'organization.write': ['owner', 'admin'],
-  'team.manage': ['owner'], 'impersonation.manage': ['owner'],
+  'team.manage': ['owner'], 'impersonation.manage': ['owner'], 'provider_accounts.delete': ['owner'],
+  'provider_accounts.write': ['owner', 'admin'], 'onboarding.write': ['owner', 'admin'], 'subscription.pay': ['owner', 'admin'],
   'admin.tickets': [], 'admin.clients': [], 'admin.outbox': [], 'admin.audit': [],
 };
 

@@ -50,12 +50,17 @@ export const ACTIONS = {
   'links.write': { grant: 'managers' },
   'branding.write': { grant: 'managers' },
   'organization.write': { grant: 'managers' },
+  // Provider accounts (all but delete), onboarding, subscription pay.
+  'provider_accounts.write': { grant: 'managers' },
+  'onboarding.write': { grant: 'managers' },
+  'subscription.pay': { grant: 'managers' },
   'webhooks.write': { grant: 'managers' },
   'webhooks.rotate_secret': { grant: 'managers', blockedUnderImpersonation: true },
   // Team, API keys, impersonation setting, provider-account delete: the owner alone.
   'api_keys.manage': { grant: 'owner', blockedUnderImpersonation: true },
   'team.manage': { grant: 'owner', blockedUnderImpersonation: true },
   'impersonation.manage': { grant: 'owner', blockedUnderImpersonation: true },
+  'provider_accounts.delete': { grant: 'owner', blockedUnderImpersonation: true },
   // The operator's admin API (decisions 23): every call audited.
   'admin.tickets': { grant: 'platform_admin' },
   'admin.clients': { grant: 'platform_admin' },

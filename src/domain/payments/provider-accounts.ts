@@ -69,7 +69,7 @@ export function sealCredentials(deps: Deps, c: QrapiCredentials): string {
   return deps.secrets.sealer.seal(JSON.stringify(stored));
 }
 
-function openCredentials(deps: Deps, sealed: string): QrapiCredentials {
+export function openCredentials(deps: Deps, sealed: string): QrapiCredentials {
   const s = JSON.parse(deps.secrets.sealer.open(sealed)) as StoredCredentials;
   return s.scheme === 'r1' ? { scheme: 'r1', apiKey: s.api_key } : { scheme: s.scheme, pfx: Buffer.from(s.pfx_base64, 'base64'), password: s.password };
 }

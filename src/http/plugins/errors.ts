@@ -59,7 +59,7 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 
 export function sendError(reply: FastifyReply, req: FastifyRequest, err: AppError): FastifyReply {
   if (err.headers) reply.headers(err.headers);
-  return reply.status(err.status).type('application/json').send(errorBody(err.code, err.status, err.message, req.id, err.param));
+  return reply.status(err.status).type('application/json').send(errorBody(err.code, err.status, err.message, req.id, err.param, err.extra));
 }
 
 export const errorsPlugin = fp(async (app: FastifyInstance) => {

@@ -20,9 +20,12 @@ export interface QrapiAccountRow {
 export class QrapiRegistry {
   private clients = new Map<number, { version: string; client: QrapiClient }>();
   private readonly ca?: string;
+  /** the operator's own r3 certificate (PROVIDER_OPERATOR_PFX), which may serve many BINs */
+  readonly operatorPfx?: Buffer;
 
   constructor(private readonly config: QrapiConfig, private readonly timeoutMs: number, private readonly limiter: RateLimiter) {
     this.ca = config.caFile ? readFileSync(config.caFile, 'utf8') : undefined;
+    this.operatorPfx = config.operatorPfxFile ? readFileSync(config.operatorPfxFile) : undefined;
   }
 
   /** A client for credentials not stored yet (onboarding's first ping and trade points). */

@@ -1,0 +1,75 @@
+// The official-API mechanism of onboarding (decisions 19, 24) through HTTP against the emulator: start with
+// the scheme, the BIN and the certificate -> trade points -> verify with one -> connected, a device
+// registered, live QRs work; the refusals; and health checks that flip session_alive.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, callAs, errorOf, idem, key, type Merchant, newMerchant } from '../helpers/factories.ts';
+import { BIN, qrapiWorld, type QrapiWorld } from '../helpers/qrapi.ts';
+import { makeClientPfx } from '../../emulator/certificates.ts';
+
+let w: QrapiWorld;
+beforeAll(async () => {
+  w = await qrapiWorld();
+}, 30_000);
+afterAll(() => w?.close());
+
+const as = callAs(() => w.t.app);
+const r3 = () => ({ scheme: 'r3', certificate_pfx_base64: readFileSync(w.emu.clientPfx).toString('base64'), password: w.emu.clientPassword });
+
+describe('official-API onboarding', () => {
+  it('start -> trade points -> verify -> connected with a device; live QR 201', async () => {
+    const m = await newMerchant(w.t.app);
+    const s = await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, display_name: 'Shop', credentials: r3() });
+    expect(s.statusCode, s.body).toBe(200);
+    expect(s.json()).toEqual({ state: 'trade_point_required', next_step: 'choose_trade_point', trade_points: [{ id: 1, name: 'Test point 1' }, { id: 2, name: 'Test point 2' }] });
+    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'trade_point_required', next_step: 'choose_trade_point' });
+    expect((await as(m, 'POST', '/onboarding/provider/resend')).json().trade_points).toHaveLength(2);
+    const v = await as(m, 'POST', '/onboarding/provider/verify', { trade_point_id: 2 });
+    expect(v.statusCode, v.body).toBe(200);
+    expect(v.json()).toMatchObject({ state: 'connected', mode: 'live' });
+    const acc = (await as(m, 'GET', `/me/provider/accounts/${v.json().account_id}`)).json();
+    expect(acc).toMatchObject({ driver: 'qrapi', scheme: 'r3', org_bin: BIN, trade_point: { id: 2, name: 'Test point 2' }, is_default: true, session_alive: true });
+    expect(new Date(acc.certificate_expires_at).getTime()).toBeGreaterThan(Date.now());
+    const device = w.emu.state.requests.filter((r) => r.path.endsWith('device/register'));
+    expect(device.length).toBeGreaterThan(0);
+    expect([...w.emu.state.devices.values()].some((d) => d.DeviceId === `tolem-${acc.id}` && d.TradePointId === 2)).toBe(true);
+    const qr = await w.t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 700 } });
+    expect(qr.statusCode, qr.body).toBe(201);
+    // The credentials live sealed on the account only; nothing readable in the onboarding row.
+    const row = await w.t.runtime.deps.db.query<{ credentials_sealed: string | null }>(`SELECT credentials_sealed FROM onboarding WHERE account_id = $1`, [acc.id]);
+    expect(row.rows[0].credentials_sealed).toBeNull();
+    const sealed = (await w.t.runtime.deps.db.query<{ c: string }>('SELECT credentials_sealed AS c FROM provider_accounts WHERE id = $1', [acc.id])).rows[0].c;
+    expect(sealed).not.toContain(w.emu.clientPassword);
+  });
+
+  it('refuses: a bad BIN, a wrong password, an expired certificate (400); a trade point not offered; verify before start', async () => {
+    const m = await newMerchant(w.t.app);
+    expect(errorOf(await as(m, 'POST', '/onboarding/provider/start', { org_bin: '123', credentials: r3() })).param).toBe('org_bin');
+    expect(errorOf(await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, credentials: { ...r3(), password: 'wrong' } })).message).toMatch(/password/);
+    const expired = makeClientPfx(w.emu.caPem, readFileSync(w.emu.caKeyFile, 'utf8'), 'pw', { notBefore: new Date(Date.now() - 2 * 86400_000), notAfter: new Date(Date.now() - 86400_000) });
+    const old = await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, credentials: { scheme: 'r3', certificate_pfx_base64: expired.toString('base64'), password: 'pw' } });
+    expect(old.statusCode).toBe(400);
+    expect(errorOf(old).message).toMatch(/certificate expired/);
+    expect(errorOf(await as(m, 'POST', '/onboarding/provider/verify', { trade_point_id: 1 })).code).toBe('onboarding_state');
+    expect(errorOf(await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN })).param).toBe('credentials');
+    await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, credentials: r3() });
+    expect(errorOf(await as(m, 'POST', '/onboarding/provider/verify', { trade_point_id: 9 })).param).toBe('trade_point_id');
+    expect(errorOf(await as(m, 'POST', '/onboarding/provider/verify', { code: '000000' })).param).toBe('trade_point_id');
+  });
+
+  it('health check: ping, certificate, trade point, device; a refusing provider flips session_alive false with a notification, and back', async () => {
+    const m: Merchant & { accountId: number } = await w.liveMerchant();
+    const ok = await as(m, 'POST', `/me/provider/accounts/${m.accountId}/health-check`);
+    expect(ok.json()).toMatchObject({ ok: true, session_alive: true });
+    expect(ok.json().checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
+    w.faults([{ path: 'health/ping', kind: 'code', code: -10000 }]);
+    const bad = await as(m, 'POST', `/me/provider/accounts/${m.accountId}/health-check`);
+    expect(bad.json()).toMatchObject({ ok: false, session_alive: false });
+    expect(bad.json().checks.find((c: { name: string }) => c.name === 'ping').ok).toBe(false);
+    expect((await as(m, 'GET', '/me')).json().session_alive).toBe(false);
+    const notes = (await as(m, 'GET', '/me/notifications')).json().data;
+    expect(notes.some((n: { type: string }) => n.type === 'provider.session_expired')).toBe(true);
+    w.faults([]);
+    expect((await as(m, 'POST', `/me/provider/accounts/${m.accountId}/health-check`)).json().session_alive).toBe(true);
+  });
+});
