@@ -9,6 +9,7 @@ import { createProviders } from './providers/index.ts';
 import { Caches, listenForInvalidation } from './infra/cache.ts';
 import { wireDomainSubscribers } from './domain/subscribers.ts';
 import { channelDrivers } from './channels/index.ts';
+import { ensurePlatformAccount } from './domain/subscriptions/subscriptions.ts';
 import type { LogLine } from './channels/log.ts';
 
 export interface Runtime {
@@ -39,6 +40,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter, providers: createProviders(config, db, limiter), caches,
     channels: channelDrivers(config.channels, opts.logLine ?? ((fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg })))),
   };
+  if (opts.migrate !== false) await ensurePlatformAccount(deps);
   return {
     deps,
     warnings,

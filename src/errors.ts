@@ -77,6 +77,8 @@ export const ERROR_STATUS = {
   sandbox_account_required: 409,
   default_account: 409,
   onboarding_state: 409,
+  /** decisions 20 */
+  plan_not_purchasable: 409,
   ticket_closed: 409,
   /** decisions 24: an invoice creation whose answer was lost; a retry could push a second one */
   provider_outcome_unknown: 409,

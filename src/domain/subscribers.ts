@@ -8,6 +8,7 @@ import { noticePlanUsage } from './notifications/plan-notices.ts';
 import { afterPaymentPaid } from './payments/transition.ts';
 import { afterSessionLost } from './payments/provider-call.ts';
 import { notify } from './notifications/notify.ts';
+import { activateBoughtPlan } from './subscriptions/activate.ts';
 import { enqueueDeliveries } from './webhooks/enqueue.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Operation } from './payments/operations.ts';
@@ -23,6 +24,8 @@ export function wireDomainSubscribers(): void {
   // After payment.completed: the plan counter first, then the link's bookkeeping and payment_link.paid.
   afterPaymentPaid.subscribe(planUsageOnPaid);
   afterPaymentPaid.subscribe(onLinkPaymentPaid);
+  // A paid plan QR buys the plan in the same transaction (decisions 20).
+  afterPaymentPaid.subscribe(activateBoughtPlan);
   // A live provider account whose session was lost: the client hears of it once.
   afterSessionLost.subscribe(notifySessionLost);
 }

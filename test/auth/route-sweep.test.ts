@@ -132,6 +132,10 @@ const EXPECTED: Record<string, Permission> = {
   'POST /me/provider/accounts/:id/health-check': 'provider_accounts.write',
   'POST /me/provider/accounts/:id/set-default': 'provider_accounts.write',
   'DELETE /me/provider/accounts/:id': 'provider_accounts.delete',
+  'GET /v1/subscription/plans': 'public',
+  'POST /v1/subscription/pay': 'subscription.pay',
+  'GET /v1/subscription/check/:op_id': 'payments.read',
+  'POST /admin/sandbox/payments/:op_id/pay': 'admin.sandbox_pay',
 };
 
 // Public routes that authenticate their caller by a shared secret instead of a user's credential: without

@@ -3,7 +3,7 @@
 // the chat, the confirmation and a later message reaching that chat, `/stop`, and the refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { bearer, errorOf, type Merchant, newAdmin, newMerchant } from '../helpers/factories.ts';
 import { channels, fakeBotApi } from '../helpers/fakes.ts';
 import { sendDueMessages } from '../../src/domain/channels/outbox.ts';
 import { SECRET_HEADER } from '../../src/http/messenger/webhook.ts';
@@ -20,8 +20,7 @@ beforeAll(async () => {
       messengerLinkBase: 'https://messenger.example', messengerBotUsername: 'tolem_test_bot',
     }),
   });
-  admin = await newMerchant(t.app);
-  await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+  admin = await newAdmin(t.app, t.runtime.deps.db);
 });
 afterAll(async () => {
   await t?.close();

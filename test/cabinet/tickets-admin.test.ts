@@ -3,15 +3,14 @@
 // and its audit; a disabled client's keys and tokens stop at once; the outbox as the operator sees it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, idsOf, key, type Merchant, newMerchant } from '../helpers/factories.ts';
+import { bearer, callAs, errorOf, idsOf, key, type Merchant, newAdmin, newMerchant } from '../helpers/factories.ts';
 import { closeIdleTickets } from '../../src/domain/support/tickets.ts';
 
 let t: TestApp;
 let admin: Merchant;
 beforeAll(async () => {
   t = await buildTestApp();
-  admin = await newMerchant(t.app);
-  await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+  admin = await newAdmin(t.app, t.runtime.deps.db);
 });
 afterAll(() => t?.close());
 

@@ -72,3 +72,10 @@ export async function impersonationToken(
 /** A cabinet call as a signed-in user: `as(m, 'PATCH', '/me/x', body)`. The app is read at call time. */
 export const callAs = (app: () => FastifyInstance) => (who: { access: string }, method: string, url: string, payload?: object) =>
   app().inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });
+
+/** A signed-in user with is_admin (the operator's admin API), of a client of its own. */
+export async function newAdmin(app: FastifyInstance, db: { query: (sql: string, p: unknown[]) => Promise<unknown> }): Promise<Merchant> {
+  const admin = await newMerchant(app);
+  await db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+  return admin;
+}

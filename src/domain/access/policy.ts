@@ -66,6 +66,7 @@ export const ACTIONS = {
   'admin.clients': { grant: 'platform_admin' },
   'admin.outbox': { grant: 'platform_admin' },
   'admin.audit': { grant: 'platform_admin' },
+  'admin.sandbox_pay': { grant: 'platform_admin' },
   // The operator's own endpoints (decisions 25: /metrics with METRICS_TOKEN).
   'metrics.read': { grant: 'operator' },
 } as const satisfies Record<string, Rule>;

@@ -24,7 +24,7 @@ export interface Operation {
   raw_provider_status: string | null;
   qr_token: string | null;
   deep_link: string | null;
-  source: 'api' | 'cabinet' | 'payment_link' | 'v1';
+  source: (typeof SOURCES)[number];
   link_token: string | null;
   metadata: Record<string, unknown> | null;
   created_at: Date;
@@ -53,3 +53,6 @@ export const ITEM_COLUMNS = `id, type, status, amount, refunded_amount, comment,
   provider_account_id, source, link_token, mode, created_at, paid_at, expires_at`;
 export type ListedOperation = Pick<Operation, 'id' | 'type' | 'status' | 'amount' | 'refunded_amount' | 'comment' | 'phone' |
   'sender_name' | 'transaction_id' | 'provider_account_id' | 'source' | 'link_token' | 'mode' | 'created_at' | 'paid_at' | 'expires_at'>;
+
+/** Where an operation was made (subscription: a plan QR, on the platform client). */
+export const SOURCES = ['api', 'cabinet', 'payment_link', 'v1', 'subscription'] as const;

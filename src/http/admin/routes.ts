@@ -6,11 +6,13 @@ import { AppError } from '../../errors.ts';
 import { getTicket, listTickets, setTicketStatus, supportReply, type TicketStatus as Status } from '../../domain/support/tickets.ts';
 import { searchClients, updateClient } from '../../domain/admin/clients.ts';
 import { listAudit } from '../../domain/admin/audit.ts';
+import { adminSandboxPay } from '../../domain/admin/sandbox-pay.ts';
+import { toPaymentStatus, PaymentStatus } from '../shapes/payment.ts';
 import { listOutbox } from '../../domain/channels/outbox.ts';
 import { CHANNELS, type Channel } from '../../channels/types.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { principal } from '../context.ts';
-import { IdParams, numericId, PageQuery } from '../params.ts';
+import { IdParams, numericId, OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable, NullableTimestamp, Page, Timestamp } from '../schemas.ts';
 import { AdminTicket, AdminTicketWithMessages, MessageBody, TicketMessage, TicketStatus } from '../shapes/ticket.ts';
@@ -129,5 +131,10 @@ export function adminRoutes(app: App, deps: Deps): void {
     method: 'GET', url: '/admin/audit', auth, permission: 'admin.audit',
     schema: { tags, summary: 'The admin audit log, newest first', querystring: Type.Object(PageQuery), response: { 200: Page(AuditEntry) } },
     handler: async (req) => listAudit(deps, { cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+  route(app, {
+    method: 'POST', url: '/admin/sandbox/payments/:op_id/pay', auth, permission: 'admin.sandbox_pay', errors: [404],
+    schema: { tags, summary: 'Pay a live payment of a sandbox provider account (a plan QR) as its customer', params: OpParams, body: Type.Optional(Body({})), response: { 200: PaymentStatus } },
+    handler: async (req) => toPaymentStatus(await adminSandboxPay(deps, req.params.op_id)),
   });
 }

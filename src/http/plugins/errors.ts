@@ -83,7 +83,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return sendError(reply, req, new AppError('internal_error', 'internal error'));
   });
 
-  app.setNotFoundHandler((req, reply) => {
+  const answerNotFound = (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0];
     const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== req.method && known.find(m as never, path));
     if (allowed.length) {
@@ -91,5 +91,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return sendError(reply, req, new AppError('method_not_allowed', `${req.method} is not allowed on ${path}`));
     }
     return sendError(reply, req, new AppError('not_found', `no route ${req.method} ${path}`));
-  });
+  };
+  app.setNotFoundHandler(answerNotFound);
+  // For contexts with their own not-found answer (v1) to hand back paths that are not theirs.
+  app.decorate('answerNotFound', answerNotFound);
 });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    answerNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply;
+  }
+}

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { Amount, Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import { OperationId } from '../params.ts';
 import { STATUSES } from '../../domain/payments/state.ts';
+import { SOURCES } from '../../domain/payments/operations.ts';
 import type { ListedOperation, Operation } from '../../domain/payments/operations.ts';
 
 export const Status = Type.String({ title: 'PaymentStatus', enum: [...STATUSES] });
@@ -50,7 +51,7 @@ export const PaymentItem = Type.Object({
   sender_name: Nullable(Type.String()),
   transaction_id: Nullable(Type.String()),
   provider_account_id: Type.Integer(),
-  source: Type.String({ enum: ['api', 'cabinet', 'payment_link', 'v1'] }),
+  source: Type.String({ enum: [...SOURCES] }),
   link_token: Nullable(Type.String()),
   livemode: Type.Boolean(),
   created_at: Timestamp,

@@ -4,6 +4,7 @@
 import { Type, type TSchema } from 'typebox';
 import { Amount, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import type { WebhookEventType } from '../../domain/events/types.ts';
+import { SOURCES } from '../../domain/payments/operations.ts';
 
 const PaymentType = Type.String({ enum: ['qr', 'invoice'] });
 
@@ -11,7 +12,7 @@ const DATA: Record<WebhookEventType, TSchema> = {
   'payment.completed': Type.Object({
     operation_id: Type.String(), type: PaymentType, amount: Amount, status: Type.Literal('paid'),
     phone: Nullable(Type.String()), sender_name: Nullable(Type.String()), paid_at: NullableTimestamp,
-    transaction_id: Nullable(Type.String()), source: Type.String({ enum: ['api', 'cabinet', 'payment_link', 'v1'] }),
+    transaction_id: Nullable(Type.String()), source: Type.String({ enum: [...SOURCES] }),
     link_token: Nullable(Type.String({ description: 'pl_<token> when paid through a payment link' })),
     metadata: Type.Record(Type.String(), Type.Unknown()),
   }),

@@ -38,6 +38,11 @@ export function v1Routes(app: App, deps: Deps): void {
       return reply.status(http).type('application/json; charset=utf-8').send({ Data: null, StatusCode: code, Message: err.message });
     };
 
+    // /v1/subscription/* are cabinet calls under the old prefix (decisions 20), registered outside this
+    // context; their unknown paths and methods land here and are answered as the rest of the API is,
+    // whatever v1's sunset.
+    const outsideV1 = (req: FastifyRequest) => req.url.startsWith('/v1/subscription/');
+
     // A path router of the v1 routes, to answer 405 (path known, method not) rather than 404.
     const known = FindMyWay();
     v1.addHook('onRoute', (r) => {
@@ -46,12 +51,13 @@ export function v1Routes(app: App, deps: Deps): void {
 
     // Global onRequest hooks (auth, rate limit) run before this one, so a refused credential after the
     // sunset is turned into 410 by the error handler below instead.
-    v1.addHook('onRequest', async () => {
-      if (over()) throw gone();
+    v1.addHook('onRequest', async (req) => {
+      if (over() && !outsideV1(req)) throw gone();
     });
 
     // Every v1 answer, success, failure, replay or 404, says it is deprecated and where to go.
     v1.addHook('onSend', async (req: FastifyRequest, reply, payload) => {
+      if (outsideV1(req)) return payload;
       reply.header('Deprecation', 'true');
       reply.header('Sunset', sunsetHttp);
       if (!reply.hasHeader('Link')) {
@@ -71,8 +77,9 @@ export function v1Routes(app: App, deps: Deps): void {
 
     // Unknown /v1/... paths answer in the v1 envelope too: a v1 client parses only that.
     v1.setNotFoundHandler((req, reply) => {
-      if (over()) return send(reply, gone());
       const path = req.url.split('?')[0];
+      if (outsideV1(req)) return v1.answerNotFound(req, reply);
+      if (over()) return send(reply, gone());
       const allowed = ['GET', 'POST'].filter((m) => m !== req.method && known.find(m as never, path));
       if (allowed.length) {
         reply.header('Allow', allowed.join(', '));

@@ -1,0 +1,22 @@
+// POST /admin/sandbox/payments/{op_id}/pay (decisions 20): with the sandbox live driver nobody can scan a
+// live QR, so an admin pays one (a plan QR, say) as its customer would. Accounts of other drivers are
+// refused: real money is paid by real customers.
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
+import { syncOperation } from '../payments/sync.ts';
+
+export async function adminSandboxPay(deps: Deps, opId: string): Promise<Operation> {
+  const r = await deps.db.query<Operation & { driver: string }>(
+    `SELECT ${OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ')}, a.driver
+       FROM operations o JOIN provider_accounts a ON a.id = o.provider_account_id WHERE o.id = $1`,
+    [opId],
+  );
+  const op = r.rows[0];
+  if (!op) throw new AppError('payment_not_found', `no payment ${opId}`);
+  if (op.mode !== 'live' || op.driver !== 'sandbox') {
+    throw new AppError('provider_not_enabled', 'only live payments of a sandbox provider account can be paid by an admin', { param: 'op_id' });
+  }
+  await deps.providers.sandbox.simulate(op.provider_ref, 'pay', { senderName: 'Admin (sandbox)' });
+  return syncOperation(deps, op);
+}
