@@ -1,4 +1,5 @@
-// CLI entry: `start` (ROLE all | api | worker), `migrate`, and `reseal` (after rotating APP_SECRET).
+// CLI entry: `start` (ROLE all | api | worker), `migrate`, `reseal` (after rotating APP_SECRET), and
+// `admin connect-platform` (the operator's provider account for plan payments).
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
 import { connect } from './db/db.ts';
@@ -6,7 +7,8 @@ import { migrate } from './db/migrate.ts';
 import { bootstrap } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 import { startJobs } from './jobs/index.ts';
-import { resealWebhookSecrets } from './domain/webhooks/reseal.ts';
+import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhooks/reseal.ts';
+import { connectPlatform, USAGE } from './cli/connect-platform.ts';
 
 async function main(): Promise<void> {
   const command = process.argv[2] ?? 'start';
@@ -22,11 +24,24 @@ async function main(): Promise<void> {
     // APP_SECRET rotation: re-seal what older keys sealed (docs/operations.md).
     const runtime = await bootstrap(config);
     const n = await resealWebhookSecrets(runtime.deps.db, runtime.deps.secrets.sealer);
-    console.log(`re-sealed ${n} webhook secret${n === 1 ? '' : 's'} with the current APP_SECRET`);
+    const p = await resealProviderCredentials(runtime.deps.db, runtime.deps.secrets.sealer);
+    console.log(`re-sealed ${n} webhook secret${n === 1 ? '' : 's'} and ${p} provider credential${p === 1 ? '' : 's'} with the current APP_SECRET`);
     await runtime.close();
     return;
   }
-  if (command !== 'start') throw new Error(`unknown command "${command}" (start | migrate | reseal)`);
+  if (command === 'admin') {
+    if (process.argv[3] !== 'connect-platform') throw new Error(`usage: ${USAGE}`);
+    const runtime = await bootstrap(config);
+    try {
+      const r = await connectPlatform(runtime.deps, process.argv.slice(4));
+      (r.exitCode ? console.error : console.log)(r.message);
+      process.exitCode = r.exitCode;
+    } finally {
+      await runtime.close();
+    }
+    return;
+  }
+  if (command !== 'start') throw new Error(`unknown command "${command}" (start | migrate | reseal | admin connect-platform)`);
 
   const runtime = await bootstrap(config);
   const { deps } = runtime;

@@ -73,3 +73,59 @@ describe('official-API onboarding', () => {
     expect((await as(m, 'POST', `/me/provider/accounts/${m.accountId}/health-check`)).json().session_alive).toBe(true);
   });
 });
+
+describe('the platform client through the official API', () => {
+  it('admin connect-platform lists trade points, then connects; a plan QR is then paid at the provider and buys the plan', async () => {
+    const { connectPlatform } = await import('../../src/cli/connect-platform.ts');
+    const { pollWatchedQrs } = await import('../../src/domain/payments/watch.ts');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const os = await import('node:os');
+    const buyer = await newMerchant(w.t.app);
+    const before = await w.t.app.inject({ method: 'POST', url: '/v1/subscription/pay', headers: { ...bearer(buyer), ...idem() }, payload: { plan: 'starter' } });
+    expect(before.statusCode).toBe(409);
+    expect(errorOf(before).code).toBe('provider_not_connected');
+
+    const pfxFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'platform-')), 'op.p12');
+    writeFileSync(pfxFile, readFileSync(w.emu.clientPfx));
+    const args = ['--bin', BIN, '--pfx', pfxFile, '--password', w.emu.clientPassword];
+    const list = await connectPlatform(w.t.runtime.deps, args);
+    expect(list.exitCode).toBe(2);
+    expect(list.message).toContain('Test point 1');
+    const done = await connectPlatform(w.t.runtime.deps, [...args, '--trade-point', '1']);
+    expect(done.exitCode, done.message).toBe(0);
+    expect((await connectPlatform(w.t.runtime.deps, ['--pfx', pfxFile])).exitCode).toBe(2);
+
+    const q = await w.t.app.inject({ method: 'POST', url: '/v1/subscription/pay', headers: { ...bearer(buyer), ...idem() }, payload: { plan: 'starter' } });
+    expect(q.statusCode, q.body).toBe(201);
+    const opId = q.json().operation_id;
+    await w.customer('scan', opId);
+    await w.customer('confirm', opId);
+    await w.t.runtime.deps.db.query('UPDATE operations SET next_poll_at = now() WHERE id = $1', [opId]);
+    await pollWatchedQrs(w.t.runtime.deps, { batch: 100, perAccount: 100 });
+    // Bought by the watcher's notice alone, before anyone checks.
+    expect((await as(buyer, 'GET', '/me')).json()).toMatchObject({ plan: 'starter', plan_active: true });
+    expect((await as(buyer, 'GET', `/v1/subscription/check/${opId}`)).json()).toMatchObject({ activated: true, status: 'paid' });
+  });
+});
+
+describe('APP_SECRET rotation', () => {
+  it('reseal re-seals provider credentials; the account keeps working', async () => {
+    const { resealProviderCredentials } = await import('../../src/domain/webhooks/reseal.ts');
+    const { makeSealer } = await import('../../src/secrets.ts');
+    const m = await w.liveMerchant();
+    const deps = w.t.runtime.deps;
+    const read = async () => (await deps.db.query<{ c: string }>('SELECT credentials_sealed AS c FROM provider_accounts WHERE id = $1', [m.accountId])).rows[0].c;
+    const before = await read();
+    // A rotation: the old key becomes a previous one.
+    const rotated = makeSealer('rotated-app-secret'.padEnd(48, 'r'), [deps.config.appSecret ?? 'test-app-secret']);
+    expect(rotated.isCurrent(before)).toBe(false);
+    expect(await resealProviderCredentials(deps.db, rotated, m.clientId)).toBe(1);
+    const after = await read();
+    expect(rotated.isCurrent(after)).toBe(true);
+    expect(rotated.open(after)).toBe(deps.secrets.sealer.open(before));
+    expect(await resealProviderCredentials(deps.db, rotated, m.clientId)).toBe(0);
+    // Back to the store's own key, as the app runs with it.
+    await resealProviderCredentials(deps.db, makeSealer(deps.config.appSecret ?? 'test-app-secret', ['rotated-app-secret'.padEnd(48, 'r')]), m.clientId);
+  });
+});

@@ -29,3 +29,34 @@ export async function resealWebhookSecrets(db: Db, sealer: Sealer): Promise<numb
     if (done) return resealed;
   }
 }
+
+/**
+ * The same for provider credentials (decisions 19: sealed with APP_SECRET): a live account's, and those an
+ * unfinished official-API onboarding holds between start and verify. `onlyClientId` narrows it to one
+ * client (a client's credentials re-sealed alone, as the tests do on a shared store).
+ */
+export async function resealProviderCredentials(db: Db, sealer: Sealer, onlyClientId?: number): Promise<number> {
+  let resealed = 0;
+  for (const [table, key] of [['provider_accounts', 'id::text'], ['onboarding', "client_id::text || ':' || mode"]] as const) {
+    let after = '';
+    for (;;) {
+      const done = await db.tx(async (tx) => {
+        const r = await tx.query<{ k: string; sealed: string }>(
+          `SELECT ${key} AS k, credentials_sealed AS sealed FROM ${table}
+            WHERE credentials_sealed IS NOT NULL AND ${key} > $1 AND ($3::bigint IS NULL OR client_id = $3)
+            ORDER BY ${key} LIMIT $2 FOR UPDATE`,
+          [after, BATCH, onlyClientId ?? null],
+        );
+        for (const row of r.rows) {
+          after = row.k;
+          if (sealer.isCurrent(row.sealed)) continue;
+          await tx.query(`UPDATE ${table} SET credentials_sealed = $2 WHERE ${key} = $1`, [row.k, sealer.seal(sealer.open(row.sealed))]);
+          resealed++;
+        }
+        return r.rows.length < BATCH;
+      });
+      if (done) break;
+    }
+  }
+  return resealed;
+}
