@@ -35,8 +35,9 @@ export async function ensurePlatformAccount(deps: Deps): Promise<void> {
   const id = await platformClientId(deps.db);
   await deps.db.tx(async (tx) => {
     await tx.query('SELECT 1 FROM clients WHERE id = $1 FOR UPDATE', [id]);
-    const has = await tx.query(`SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND deleted_at IS NULL`, [id]);
-    if (!has.rows.length) await createProviderAccount(tx, { clientId: id, mode: 'live', driver: deps.config.providerDriver, displayName: 'Platform', isDefault: true });
+    const has = await tx.query(`SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL`, [id, deps.config.providerDriver]);
+    const anyDefault = await tx.query(`SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND is_default AND deleted_at IS NULL`, [id]);
+    if (!has.rows.length) await createProviderAccount(tx, { clientId: id, mode: 'live', driver: deps.config.providerDriver, displayName: 'Platform', isDefault: !anyDefault.rows.length });
   });
 }
 
@@ -53,11 +54,18 @@ export async function payPlan(
   const amount = deps.config.planPrices[plan];
   if (amount === undefined) throw new AppError('invalid_parameter', `no plan "${plan}" (${Object.keys(deps.config.planPrices).join(', ')})`, { param: 'plan' });
   const platform = await platformClientId(deps.db);
+  // The platform's live account of the driver this deployment runs (its default first): one store may
+  // hold accounts of several drivers over time.
+  const account = await deps.db.query<{ id: number }>(
+    `SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id DESC LIMIT 1`,
+    [platform, deps.config.providerDriver],
+  );
+  if (!account.rows[0]) throw new AppError('provider_not_connected', 'the operator has not connected its provider account for plan payments yet');
   const answer = (op: Operation): PlanQr => ({
     operation_id: op.id, plan, amount, qr_token: op.qr_token!, deep_link: op.deep_link!, expires_at: op.expires_at, status: op.status,
   });
   const op = await createQr(deps, {
-    clientId: platform, mode: 'live', source: 'subscription', requestId: ctx.requestId,
+    clientId: platform, mode: 'live', source: 'subscription', requestId: ctx.requestId, account: String(account.rows[0].id),
     inTx: async (tx, o) => {
       await tx.query('UPDATE operations SET subscription_client_id = $2, subscription_plan = $3 WHERE id = $1', [o.id, clientId, plan]);
       await ctx.save?.(tx, answer(o));
