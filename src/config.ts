@@ -83,6 +83,8 @@ export interface QrapiConfig {
   retryBaseMs: number;
   /** how long an account's breaker stays open after 5 failures in a row, ms */
   breakerOpenMs: number;
+  /** payment/status version: v01 (the integration document's) or v02 (adds the transaction id) */
+  statusVersion: 'v01' | 'v02';
 }
 
 export interface ChannelConfig {
@@ -224,5 +226,12 @@ function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
     watchCallsPerSecond: int('QRAPI_WATCH_CALLS_PER_SECOND', env.QRAPI_WATCH_CALLS_PER_SECOND, 5),
     retryBaseMs: int('QRAPI_RETRY_BASE_MS', env.QRAPI_RETRY_BASE_MS, 200),
     breakerOpenMs: int('QRAPI_BREAKER_OPEN_MS', env.QRAPI_BREAKER_OPEN_MS, 30_000),
+    statusVersion: statusVersion(env.QRAPI_STATUS_VERSION),
   };
+}
+
+function statusVersion(v: string | undefined): 'v01' | 'v02' {
+  if (v === undefined || v === '') return 'v01';
+  if (v !== 'v01' && v !== 'v02') throw new Error('QRAPI_STATUS_VERSION must be v01 or v02');
+  return v;
 }

@@ -18,6 +18,18 @@ export interface ProviderQr {
   timing?: ProviderTiming;
 }
 
+/**
+ * The calls onboarding and health checks make to a provider with an official API (decisions 19): a ping,
+ * the organization's trade points, the device Tolem registers on one (idempotent) and its deletion.
+ * Drivers without them (the sandbox: a one-time code instead) leave `onboarding` out.
+ */
+export interface ProviderOnboarding {
+  checkSession(): Promise<boolean>;
+  tradePoints(): Promise<{ id: number; name: string }[]>;
+  registerDevice(deviceId: string, tradePointId: number): Promise<string>;
+  deleteDevice(): Promise<void>;
+}
+
 /** What a driver can do; the domain answers 501 provider_capability_unavailable for the rest, without a call. */
 export type Capability = 'qr' | 'invoice' | 'refund' | 'customer_lookup';
 
@@ -54,6 +66,8 @@ export interface PaymentProvider {
   /** the scheme of the account this driver is bound to (qrapi), for refusals that name it */
   readonly scheme?: Scheme | null;
   readonly capabilities: ReadonlySet<Capability>;
+  /** present on drivers of an official API (qrapi) */
+  readonly onboarding?: ProviderOnboarding;
   /**
    * The refundable rest of a paid payment as the provider sees it, read before a refund is sent and again
    * when its answer was lost: a drop by exactly the refund's amount means it happened (decisions 24).

@@ -225,3 +225,26 @@ describe('certificate expiry', () => {
     expect(notes[0].title).toContain('expires on');
   });
 });
+
+describe('status versions', () => {
+  it('v01 (the document\'s) reads the status; v02 adds the transaction id of a paid payment', async () => {
+    const m = await w.liveMerchant();
+    const paidQr = async () => {
+      const opId = (await post(m.liveKey, '/v2/qr', { amount: 300 })).json().operation_id;
+      await w.customer('scan', opId);
+      await w.customer('confirm', opId);
+      return (await get(m.liveKey, `/v2/qr/${opId}`)).json();
+    };
+    expect(await paidQr()).toMatchObject({ status: 'paid', transaction_id: null });
+    const q = deps().config.qrapi as { statusVersion: 'v01' | 'v02' };
+    q.statusVersion = 'v02';
+    try {
+      const paid = await paidQr();
+      expect(paid.status).toBe('paid');
+      expect(paid.transaction_id).toMatch(/^\d+$/);
+      expect(w.emu.state.requests.some((r) => r.path.includes('/v02/payment/status/'))).toBe(true);
+    } finally {
+      q.statusVersion = 'v01';
+    }
+  });
+});

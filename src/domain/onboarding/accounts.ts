@@ -1,7 +1,7 @@
 // A client's provider accounts (decisions 19): the record (credentials never shown), edits, the default
 // flip, deletion and health checks. Health: the sandbox is always well; a qrapi account is pinged, its
 // certificate read, its trade point looked up and its device registered again (idempotent at the
-// provider: the same token means the device is where it should be).
+// provider: the same token means the device is where it should be), through the port's onboarding calls.
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
@@ -10,7 +10,6 @@ import { afterSessionLost } from '../payments/provider-call.ts';
 import { openCredentials, providerFor } from '../payments/provider-accounts.ts';
 import { checkCertificate } from '../payments/qrapi-connect.ts';
 import { checkBin } from '../organization/requisites.ts';
-import { QrapiDriver } from '../../providers/qrapi/driver.ts';
 
 export const HEALTH_CHECKS_PER_MINUTE = 6;
 
@@ -114,7 +113,7 @@ export async function wipeReleasedCredentials(deps: Deps, onlyId?: number): Prom
   );
   for (const { id } of r.rows) {
     const provider = await providerFor(deps, 'live', id);
-    if (provider instanceof QrapiDriver) await provider.deleteDevice().catch(() => undefined); // the provider forgets it in time anyway
+    await provider.onboarding?.deleteDevice().catch(() => undefined); // the provider forgets it in time anyway
     await deps.db.query('UPDATE provider_accounts SET credentials_sealed = NULL, device_token = NULL WHERE id = $1', [id]);
   }
   return r.rows.length;
@@ -139,21 +138,22 @@ export async function healthCheck(deps: Deps, clientId: number, id: number): Pro
     }
   };
   const provider = await providerFor(deps, a.mode, id);
-  if (provider instanceof QrapiDriver && a.credentials_sealed) {
+  const calls = provider.onboarding;
+  if (calls && a.credentials_sealed) {
     const creds = openCredentials(deps, a.credentials_sealed);
-    await check('ping', async () => (await provider.checkSession(), 'the provider answers'));
+    await check('ping', async () => (await calls.checkSession(), 'the provider answers'));
     await check('certificate', async () => {
       const until = checkCertificate(deps, creds);
       return until ? `valid until ${until.toISOString()}` : 'r1: an API key, no certificate';
     });
     let points: { id: number; name: string }[] = [];
-    await check('credentials', async () => ((points = await provider.tradePoints()), 'accepted'));
+    await check('credentials', async () => ((points = await calls.tradePoints()), 'accepted'));
     await check('trade_point', async () => {
       if (!points.some((p) => p.id === Number(a.trade_point_id))) throw new Error(`trade point ${a.trade_point_id} is not among the organization's`);
       return `${a.trade_point_name} (${a.trade_point_id})`;
     });
     await check('device', async () => {
-      const token = await provider.registerDevice(a.device_id ?? `tolem-${id}`, Number(a.trade_point_id));
+      const token = await calls.registerDevice(a.device_id ?? `tolem-${id}`, Number(a.trade_point_id));
       if (token !== a.device_token) await deps.db.query('UPDATE provider_accounts SET device_token = $2 WHERE id = $1', [id, token]);
       return 'registered on the trade point';
     });

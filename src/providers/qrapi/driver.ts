@@ -3,7 +3,7 @@
 // payment needs later (its QrPaymentId, the refundable rest read before a refund) lives in the domain's
 // tables. Capabilities by scheme (decisions 24): r1 has no refunds, invoices or customer lookup; r2's
 // refunds need the customer's return QR, so API refunds are r3's alone.
-import type { Capability, PaymentProvider, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus, Scheme } from '../types.ts';
+import type { Capability, PaymentProvider, ProviderOnboarding, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus, Scheme } from '../types.ts';
 import { ProviderRejected, ProviderUnavailable } from '../types.ts';
 import type { QrapiClient } from './client.ts';
 
@@ -23,6 +23,8 @@ export interface QrapiAccount {
   deviceToken: string | null;
   /** asks the shared rate limiter; false: the per-device minute is used up */
   allowClientInfo(deviceToken: string): Promise<boolean>;
+  /** payment/status of v01 (the document's) or v02 (adds the transaction id; public clients use it) */
+  statusVersion?: 'v01' | 'v02';
 }
 
 interface QrCreated {
@@ -49,9 +51,10 @@ export function mapStatus(raw: string): ProviderStatus['status'] {
   }
 }
 
-export class QrapiDriver implements PaymentProvider {
+export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   readonly name = 'qrapi';
   readonly capabilities: ReadonlySet<Capability>;
+  readonly onboarding: ProviderOnboarding = this;
 
   constructor(private readonly a: QrapiAccount) {
     this.capabilities = CAPABILITIES[a.client.scheme];
@@ -100,8 +103,10 @@ export class QrapiDriver implements PaymentProvider {
   }
 
   async getStatus(ref: string): Promise<ProviderStatus> {
-    // v02 adds the transaction id of a paid payment; the status word is the same.
-    const d = await this.a.client.call<{ Status: string; TransactionId?: string | number | null }>('GET', `payment/status/${encodeURIComponent(ref)}`, { version: 'v02', retry: true });
+    // v02 adds the transaction id of a paid payment; the status word is the same in both.
+    const d = await this.a.client.call<{ Status: string; TransactionId?: string | number | null }>('GET', `payment/status/${encodeURIComponent(ref)}`, {
+      version: this.a.statusVersion ?? 'v01', retry: true,
+    });
     const status = mapStatus(d.Status);
     return {
       status, raw: d.Status,

@@ -41,7 +41,7 @@ export class QrapiRegistry {
       this.clients.set(row.id, held);
     }
     return new QrapiDriver({
-      client: held.client, orgBin: row.orgBin, deviceToken: row.deviceToken,
+      client: held.client, orgBin: row.orgBin, deviceToken: row.deviceToken, statusVersion: this.config.statusVersion,
       allowClientInfo: async (device) => (await this.limiter.consume('qrapi_client_info', CLIENT_INFO_PER_MINUTE, device)).allowed,
     });
   }
