@@ -38,6 +38,8 @@ export const ERROR_STATUS = {
   cross_site_request: 403,
   /** added: the operator's admin disabled this client (decisions 23) */
   account_disabled: 403,
+  /** decisions 21 */
+  partner_not_active: 403,
   // 404
   not_found: 404,
   payment_link_not_found: 404,
@@ -48,6 +50,8 @@ export const ERROR_STATUS = {
   delivery_not_found: 404,
   member_not_found: 404,
   provider_account_not_found: 404,
+  partner_not_found: 404,
+  referral_link_not_found: 404,
   ticket_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
@@ -79,6 +83,9 @@ export const ERROR_STATUS = {
   onboarding_state: 409,
   /** decisions 20 */
   plan_not_purchasable: 409,
+  /** decisions 21 */
+  partner_exists: 409,
+  partner_state: 409,
   ticket_closed: 409,
   /** decisions 24: an invoice creation whose answer was lost; a retry could push a second one */
   provider_outcome_unknown: 409,

@@ -136,6 +136,23 @@ const EXPECTED: Record<string, Permission> = {
   'POST /v1/subscription/pay': 'subscription.pay',
   'GET /v1/subscription/check/:op_id': 'payments.read',
   'POST /admin/sandbox/payments/:op_id/pay': 'admin.sandbox_pay',
+  'POST /partner/auth/register': 'partner.owner',
+  'GET /partner/me': 'partner.read',
+  'GET /partner/clients': 'partner.read',
+  'GET /partner/clients/:id': 'partner.read',
+  'POST /partner/clients/invite': 'partner.manage',
+  'POST /partner/clients/:id/impersonate': 'partner.manage',
+  'GET /partner/links': 'partner.read',
+  'POST /partner/links': 'partner.manage',
+  'GET /partner/links/:id': 'partner.read',
+  'PATCH /partner/links/:id': 'partner.manage',
+  'DELETE /partner/links/:id': 'partner.manage',
+  'GET /r/:code': 'public',
+  'GET /admin/partners': 'admin.partners',
+  'POST /admin/partners/:id/approve': 'admin.partners',
+  'POST /admin/partners/:id/reject': 'admin.partners',
+  'POST /admin/partners/:id/suspend': 'admin.partners',
+  'PATCH /admin/partners/:id': 'admin.partners',
 };
 
 // Public routes that authenticate their caller by a shared secret instead of a user's credential: without
@@ -145,10 +162,10 @@ const SHARED_SECRET = new Set(['POST /messenger/webhook']);
 // Path ids that name nothing of the caller's own: an allowed caller gets 404 and nothing changes.
 const MISSING: Record<string, string> = {
   op_id: 'op_01JSWEEP0000000000000000000', token: 'SweepSweepSweepSweepSwee', id: '999999999', delivery_id: '999999999',
-  operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep', member_id: '999999999',
+  operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep', member_id: '999999999', code: 'sweepcode00',
 };
 // Path parameters that are not a tenant's ids (nothing to isolate).
-const NOT_TENANT_IDS = new Set(['phone']);
+const NOT_TENANT_IDS = new Set(['phone', 'code']);
 
 let t: TestApp;
 let routes: DeclaredRoute[];
@@ -187,6 +204,16 @@ beforeAll(async () => {
   foreign.id = String(hook.json().id);
   const sent = await t.app.inject({ method: 'POST', url: `/me/webhooks/${foreign.id}/test`, headers: bearer(b), payload: {} });
   foreign.delivery_id = String(sent.json().delivery_id);
+  // Both are active partners: B's client and link are what A's partner calls must not reach.
+  for (const who of [a, b]) {
+    await t.app.inject({ method: 'POST', url: '/partner/auth/register', headers: bearer(who), payload: { company_name: 'Sweep partner' } });
+  }
+  await t.runtime.deps.db.query(`UPDATE partners SET status = 'active' WHERE client_id = ANY($1::bigint[])`, [[aClient, (await idsOf(t.runtime.deps.db, b)).clientId]]);
+  const bClient = await newMerchant(t.app);
+  const bPartner = (await t.runtime.deps.db.query<{ id: number }>('SELECT id FROM partners WHERE client_id = $1', [(await idsOf(t.runtime.deps.db, b)).clientId])).rows[0].id;
+  await t.runtime.deps.db.query('UPDATE clients SET partner_id = $2, partner_origin = $3 WHERE id = $1', [(await idsOf(t.runtime.deps.db, bClient)).clientId, bPartner, 'invite']);
+  foreign.partnerClient = String((await idsOf(t.runtime.deps.db, bClient)).clientId);
+  foreign.link = String((await t.app.inject({ method: 'POST', url: '/partner/links', headers: bearer(b), payload: {} })).json().id);
   const ticket = await t.app.inject({ method: 'POST', url: '/me/tickets', headers: bearer(b), payload: { subject: 'B', body: 'B' } });
   foreign.ticket = String(ticket.json().id);
   foreign.member_id = String((await idsOf(t.runtime.deps.db, b)).userId);
@@ -204,7 +231,9 @@ const jwtLike = (r: DeclaredRoute) => r.config.auth.includes('jwt') || r.config.
 const isAdminApi = (r: DeclaredRoute) => r.config.auth.includes('admin_jwt');
 /** Another tenant's value of a route's path parameters (`:id` names a webhook, or a ticket). */
 const foreignFor = (r: DeclaredRoute) => (r.url.startsWith('/me/tickets/') ? { ...foreign, id: foreign.ticket }
-  : r.url.startsWith('/me/provider/accounts/') ? { ...foreign, id: foreign.account } : foreign);
+  : r.url.startsWith('/me/provider/accounts/') ? { ...foreign, id: foreign.account }
+  : r.url.startsWith('/partner/clients/') ? { ...foreign, id: foreign.partnerClient }
+  : r.url.startsWith('/partner/links/') ? { ...foreign, id: foreign.link } : foreign);
 
 function send(r: DeclaredRoute, headers: Record<string, string>, values: Record<string, string> = {}, query = '', payload?: object): Promise<LightMyRequestResponse> {
   const hasBody = !['GET', 'DELETE'].includes(r.method);
@@ -222,6 +251,7 @@ const VALID_BODY: Record<string, object> = {
   'PATCH /me/team/:member_id': { role: 'viewer' },
   'POST /me/tickets/:id/messages': { body: 'sweep' },
   'PATCH /me/provider/accounts/:id': { display_name: 'sweep' },
+  'PATCH /partner/links/:id': { name: 'sweep' },
 };
 
 /** The error code of either envelope (v1 answers {Data, StatusCode, Message}). */

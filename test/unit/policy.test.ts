@@ -24,7 +24,8 @@ const EXPECTED: Record<string, Role[]> = {
   'messenger.link': [...ROLES], 'organization.write': ['owner', 'admin'],
   'team.manage': ['owner'], 'impersonation.manage': ['owner'], 'provider_accounts.delete': ['owner'],
   'provider_accounts.write': ['owner', 'admin'], 'onboarding.write': ['owner', 'admin'], 'subscription.pay': ['owner', 'admin'],
-  'admin.tickets': [], 'admin.clients': [], 'admin.outbox': [], 'admin.audit': [], 'admin.sandbox_pay': [],
+  'admin.tickets': [], 'admin.clients': [], 'admin.outbox': [], 'admin.audit': [], 'admin.sandbox_pay': [], 'admin.partners': [],
+  'partner.read': [...ROLES], 'partner.manage': ['owner', 'admin'], 'partner.owner': ['owner'],
 };
 
 describe('policy table', () => {

@@ -61,12 +61,17 @@ export const ACTIONS = {
   'team.manage': { grant: 'owner', blockedUnderImpersonation: true },
   'impersonation.manage': { grant: 'owner', blockedUnderImpersonation: true },
   'provider_accounts.delete': { grant: 'owner', blockedUnderImpersonation: true },
+  // The partner cabinet (decisions 16, 21): its own users by role; never under impersonation.
+  'partner.read': { grant: 'everyone', blockedUnderImpersonation: true },
+  'partner.manage': { grant: 'managers', blockedUnderImpersonation: true },
+  'partner.owner': { grant: 'owner', blockedUnderImpersonation: true },
   // The operator's admin API (decisions 23): every call audited.
   'admin.tickets': { grant: 'platform_admin' },
   'admin.clients': { grant: 'platform_admin' },
   'admin.outbox': { grant: 'platform_admin' },
   'admin.audit': { grant: 'platform_admin' },
   'admin.sandbox_pay': { grant: 'platform_admin' },
+  'admin.partners': { grant: 'platform_admin' },
   // The operator's own endpoints (decisions 25: /metrics with METRICS_TOKEN).
   'metrics.read': { grant: 'operator' },
 } as const satisfies Record<string, Rule>;

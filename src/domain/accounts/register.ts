@@ -8,6 +8,7 @@ import { issueTokenPair, type TokenPair } from './tokens.ts';
 import { verifyIdToken } from './oidc.ts';
 import { createProviderAccount } from '../payments/provider-accounts.ts';
 import { acceptInvite } from './team.ts';
+import { attributeNewClient } from '../partners/referrals.ts';
 
 export const TRIAL_DAYS = 14;
 
@@ -17,8 +18,10 @@ export interface RegisterInput {
   password?: string;
   provider?: string;
   id_token?: string;
-  /** joining a team (decisions 17) instead of creating a client */
+  /** joining a team (decisions 17: inv_...), or a partner's invitation to a new client (decisions 21: pinv_...) */
   invite_token?: string;
+  /** a partner's referral link's code (decisions 21) */
+  referral_code?: string;
 }
 
 export interface Registered extends TokenPair {
@@ -27,7 +30,8 @@ export interface Registered extends TokenPair {
 }
 
 export async function register(deps: Deps, input: RegisterInput): Promise<Registered> {
-  if (input.invite_token !== undefined) {
+  const partnerInvite = input.invite_token?.startsWith('pinv_') ? input.invite_token : undefined;
+  if (input.invite_token !== undefined && !partnerInvite) {
     if (input.id_token !== undefined || input.provider !== undefined) {
       throw new AppError('invalid_parameter', 'an invitation is accepted with a password', { param: 'id_token' });
     }
@@ -71,6 +75,7 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Regist
       });
     const live = await issueApiKey(tx, clientId, 'live');
     const test = await issueApiKey(tx, clientId, 'test');
+    await attributeNewClient(tx, clientId, email, { referralCode: input.referral_code, partnerInviteToken: partnerInvite });
     // Test mode works from the first minute: its sandbox provider account exists from registration.
     await createProviderAccount(tx, { clientId, mode: 'test', driver: 'sandbox', displayName: 'Sandbox', isDefault: true });
     const pair = await issueTokenPair(deps, tx, { id: user.rows[0].id, client_id: clientId, role: 'owner' });

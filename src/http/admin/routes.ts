@@ -7,6 +7,7 @@ import { getTicket, listTickets, setTicketStatus, supportReply, type TicketStatu
 import { searchClients, updateClient } from '../../domain/admin/clients.ts';
 import { listAudit } from '../../domain/admin/audit.ts';
 import { adminSandboxPay } from '../../domain/admin/sandbox-pay.ts';
+import { listPartners, movePartner, setCommissionRate, PARTNER_STATUSES, type PartnerStatus } from '../../domain/partners/profile.ts';
 import { toPaymentStatus, PaymentStatus } from '../shapes/payment.ts';
 import { listOutbox } from '../../domain/channels/outbox.ts';
 import { CHANNELS, type Channel } from '../../channels/types.ts';
@@ -136,5 +137,28 @@ export function adminRoutes(app: App, deps: Deps): void {
     method: 'POST', url: '/admin/sandbox/payments/:op_id/pay', auth, permission: 'admin.sandbox_pay', errors: [404],
     schema: { tags, summary: 'Pay a live payment of a sandbox provider account (a plan QR) as its customer', params: OpParams, body: Type.Optional(Body({})), response: { 200: PaymentStatus } },
     handler: async (req) => toPaymentStatus(await adminSandboxPay(deps, req.params.op_id)),
+  });
+
+  const Partner = Type.Object({
+    id: Type.Integer(), client_id: Type.Integer(), company_name: Type.String(), website: Nullable(Type.String()), contact_phone: Nullable(Type.String()),
+    status: Type.String({ enum: [...PARTNER_STATUSES] }), commission_rate_bps: Type.Integer(), created_at: Timestamp,
+  }, { title: 'AdminPartner' });
+  const partnerId = (raw: string) => numericId(raw, 'partner_not_found', 'partner');
+  route(app, {
+    method: 'GET', url: '/admin/partners', auth, permission: 'admin.partners',
+    schema: { tags, summary: 'Partner applications and partners, newest first', querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: [...PARTNER_STATUSES] })) }), response: { 200: Page(Partner) } },
+    handler: async (req) => listPartners(deps, { status: req.query.status as PartnerStatus | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+  for (const action of ['approve', 'reject', 'suspend'] as const) {
+    route(app, {
+      method: 'POST', url: `/admin/partners/:id/${action}`, auth, permission: 'admin.partners', errors: [404, 409],
+      schema: { tags, summary: `${action[0].toUpperCase()}${action.slice(1)} a partner`, params: IdParams, body: Type.Optional(Body({})), response: { 200: Partner } },
+      handler: async (req) => movePartner(deps, partnerId(req.params.id), action),
+    });
+  }
+  route(app, {
+    method: 'PATCH', url: '/admin/partners/:id', auth, permission: 'admin.partners', errors: [404],
+    schema: { tags, summary: 'A partner\'s commission rate', params: IdParams, body: Body({ commission_rate_bps: Type.Integer({ minimum: 0, maximum: 10000 }) }, 'AdminPartnerPatch'), response: { 200: Partner } },
+    handler: async (req) => setCommissionRate(deps, partnerId(req.params.id), req.body.commission_rate_bps),
   });
 }

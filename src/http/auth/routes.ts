@@ -36,7 +36,8 @@ const RegisterBody = Body({
   password: Type.Optional(Password),
   provider: Type.Optional(Provider),
   id_token: Type.Optional(IdToken),
-  invite_token: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'join a team: the token of POST /me/team/invite' })),
+  invite_token: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'a team invitation (POST /me/team/invite), or a partner\'s invitation (POST /partner/clients/invite)' })),
+  referral_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a partner\'s referral link code (/r/{code})' })),
 });
 
 const LoginBody = Body({

@@ -1,0 +1,69 @@
+// A partner's clients (decisions 21): each client has at most one partner, with the origin that brought it.
+// Status is derived on read: pending (no live provider account yet), active, or restricted with a reason
+// (the plan lapsed, or the live account's session did).
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { page, type PageResult, type Position } from '../pagination.ts';
+import { OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
+
+export const CLIENT_STATUSES = ['pending', 'active', 'restricted'] as const;
+export type ClientStatus = (typeof CLIENT_STATUSES)[number];
+
+export interface PartnerClient {
+  id: number; name: string; email: string; external_id: string | null; origin: string; status: ClientStatus;
+  status_reason: 'plan_inactive' | 'session_expired' | null; plan: string; plan_active: boolean; provider_connected: boolean;
+  onboarding_state: string; impersonation_allowed: boolean; created_at: Date;
+}
+
+// One derivation for the list, its filter and the detail. `now` is $1.
+const DERIVED = `
+  SELECT c.id, c.name, c.email, c.external_id, c.partner_origin AS origin, c.plan, c.created_at,
+         c.allow_partner_impersonation AS impersonation_allowed, c.partner_id,
+         (CASE WHEN c.plan = 'trial' THEN c.trial_ends_at > $1 ELSE c.plan_expires_at IS NULL OR c.plan_expires_at > $1 END) AS plan_active,
+         (a.id IS NOT NULL) AS provider_connected, COALESCE(a.session_alive, false) AS session_alive,
+         COALESCE(ob.state, CASE WHEN a.id IS NOT NULL THEN 'connected' ELSE 'idle' END) AS onboarding_state
+    FROM clients c
+    LEFT JOIN LATERAL (SELECT id, session_alive FROM provider_accounts
+                        WHERE client_id = c.id AND mode = 'live' AND deleted_at IS NULL ORDER BY is_default DESC LIMIT 1) a ON true
+    LEFT JOIN onboarding ob ON ob.client_id = c.id AND ob.mode = 'live'`;
+
+const STATUS = `CASE WHEN NOT d.provider_connected THEN 'pending'
+                     WHEN NOT d.plan_active OR NOT d.session_alive THEN 'restricted' ELSE 'active' END`;
+const REASON = `CASE WHEN NOT d.provider_connected THEN NULL WHEN NOT d.plan_active THEN 'plan_inactive'
+                     WHEN NOT d.session_alive THEN 'session_expired' END`;
+
+type Row = Omit<PartnerClient, 'status' | 'status_reason'> & { status: ClientStatus; status_reason: PartnerClient['status_reason'] };
+
+export async function listPartnerClients(deps: Deps, partnerId: number, q: { status?: ClientStatus; cursor?: string; limit: number }): Promise<PageResult<PartnerClient>> {
+  return page(
+    { secret: deps.secrets.appSecret, endpoint: '/partner/clients', filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    async (after: Position | undefined, take: number) => {
+      const params: unknown[] = [deps.clock.now(), partnerId];
+      const where = ['d.partner_id = $2'];
+      if (q.status) where.push(`(${STATUS}) = $${params.push(q.status)}`);
+      if (after) where.push(`(d.created_at, d.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
+      const r = await deps.db.query<Row>(
+        `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason, d.plan, d.plan_active,
+                d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.created_at
+           FROM (${DERIVED} WHERE c.partner_id = $2) d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${take}`,
+        params,
+      );
+      return r.rows;
+    },
+    (c) => String(c.id),
+  );
+}
+
+/** One client of the partner, with its last 20 live payments (commissions come with the balance). */
+export async function partnerClientDetail(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient & { payments: Operation[] }> {
+  const r = await deps.db.query<Row>(
+    `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason, d.plan, d.plan_active,
+            d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.created_at
+       FROM (${DERIVED} WHERE c.id = $3 AND c.partner_id = $2) d`,
+    [deps.clock.now(), partnerId, clientId],
+  );
+  if (!r.rows[0]) throw new AppError('client_not_found', `client ${clientId} not found`);
+  const payments = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS_O} FROM operations o WHERE o.client_id = $1 AND o.mode = 'live' ORDER BY o.created_at DESC, o.id DESC LIMIT 20`, [clientId]);
+  return { ...r.rows[0], payments: payments.rows };
+}

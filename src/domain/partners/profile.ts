@@ -1,0 +1,84 @@
+// Partner profiles (decisions 12, 21): a client applies to be a partner; an admin approves it (or
+// PARTNER_AUTO_APPROVE does); until it is active, every /partner/* call but its profile is 403
+// partner_not_active.
+import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../errors.ts';
+import { page, type PageResult, type Position } from '../pagination.ts';
+
+export const PARTNER_STATUSES = ['pending', 'active', 'rejected', 'suspended'] as const;
+export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
+
+export interface Partner {
+  id: number;
+  client_id: number;
+  company_name: string;
+  website: string | null;
+  contact_phone: string | null;
+  status: PartnerStatus;
+  commission_rate_bps: number;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, client_id, company_name, website, contact_phone, status, commission_rate_bps, created_at';
+
+export async function registerPartner(deps: Deps, clientId: number, input: { company_name: string; website?: string; contact_phone?: string }): Promise<Partner> {
+  const status: PartnerStatus = deps.config.partnerAutoApprove ? 'active' : 'pending';
+  const r = await deps.db.query<Partner>(
+    `INSERT INTO partners (client_id, company_name, website, contact_phone, status) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (client_id) DO NOTHING RETURNING ${COLUMNS}`,
+    [clientId, input.company_name.trim(), input.website ?? null, input.contact_phone ?? null, status],
+  );
+  if (!r.rows[0]) throw new AppError('partner_exists', 'this account already has a partner profile');
+  return r.rows[0];
+}
+
+export async function partnerOfClient(db: Queryable, clientId: number): Promise<Partner | undefined> {
+  return (await db.query<Partner>(`SELECT ${COLUMNS} FROM partners WHERE client_id = $1`, [clientId])).rows[0];
+}
+
+/** The caller's partner, active; anything else is 403 partner_not_active. */
+export async function activePartner(deps: Deps, clientId: number): Promise<Partner> {
+  const p = await partnerOfClient(deps.db, clientId);
+  if (!p) throw new AppError('partner_not_active', 'this account has no partner profile; POST /partner/auth/register first');
+  if (p.status !== 'active') throw new AppError('partner_not_active', `the partner profile is ${p.status}`);
+  return p;
+}
+
+// The admin's side (decisions 23).
+export async function listPartners(deps: Deps, q: { status?: PartnerStatus; cursor?: string; limit: number }): Promise<PageResult<Partner>> {
+  return page(
+    { secret: deps.secrets.appSecret, endpoint: '/admin/partners', filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    async (after: Position | undefined, take: number) => {
+      const params: unknown[] = [];
+      const where: string[] = [];
+      if (q.status) where.push(`status = $${params.push(q.status)}`);
+      if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
+      return (await deps.db.query<Partner>(
+        `SELECT ${COLUMNS} FROM partners ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params,
+      )).rows;
+    },
+    (p) => String(p.id),
+  );
+}
+
+const MOVES: Record<'approve' | 'reject' | 'suspend', { to: PartnerStatus; from: PartnerStatus[] }> = {
+  approve: { to: 'active', from: ['pending', 'suspended', 'rejected'] },
+  reject: { to: 'rejected', from: ['pending'] },
+  suspend: { to: 'suspended', from: ['active'] },
+};
+
+export async function movePartner(deps: Deps, id: number, action: keyof typeof MOVES): Promise<Partner> {
+  const m = MOVES[action];
+  const r = await deps.db.query<Partner>(`UPDATE partners SET status = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${COLUMNS}`, [id, m.to, m.from]);
+  if (r.rows[0]) return r.rows[0];
+  const exists = await deps.db.query<{ status: string }>('SELECT status FROM partners WHERE id = $1', [id]);
+  if (!exists.rows[0]) throw new AppError('partner_not_found', `partner ${id} not found`);
+  throw new AppError('partner_state', `a ${exists.rows[0].status} partner cannot be ${action === 'approve' ? 'approved' : `${action}ed`}`);
+}
+
+export async function setCommissionRate(deps: Deps, id: number, bps: number): Promise<Partner> {
+  const r = await deps.db.query<Partner>(`UPDATE partners SET commission_rate_bps = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, bps]);
+  if (!r.rows[0]) throw new AppError('partner_not_found', `partner ${id} not found`);
+  return r.rows[0];
+}

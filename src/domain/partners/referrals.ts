@@ -1,0 +1,117 @@
+// How clients come to a partner (decisions 21): referral links (a click on /r/{code} is counted and sent
+// to registration with the code) and e-mail invites (a one-time token, 7 days). Registering with either
+// attributes the new client to the partner, in the registration's transaction.
+import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../db/db.ts';
+import { AppError } from '../../errors.ts';
+import { randomToken, sha256Hex } from '../../crypto.ts';
+import { enqueueMessage } from '../channels/outbox.ts';
+import { page, type PageResult, type Position } from '../pagination.ts';
+
+export const INVITE_DAYS = 7;
+
+export interface ReferralLink {
+  id: number; code: string; url: string; name: string | null; is_active: boolean; clicks: number; registrations: number; created_at: Date;
+}
+
+const LINK = 'id, code, name, is_active, clicks, registrations, created_at';
+export const referralUrl = (publicBaseUrl: string, code: string) => `${publicBaseUrl}/r/${code}`;
+const withUrl = (deps: Deps) => (l: Omit<ReferralLink, 'url'>): ReferralLink => ({ ...l, url: referralUrl(deps.config.publicBaseUrl, l.code) });
+
+export async function createLink(deps: Deps, partnerId: number, name?: string): Promise<ReferralLink> {
+  // Short enough to type, long enough not to guess: 10 characters of base64url.
+  const r = await deps.db.query<Omit<ReferralLink, 'url'>>(
+    `INSERT INTO referral_links (partner_id, code, name) VALUES ($1, $2, $3) RETURNING ${LINK}`, [partnerId, randomToken(8).slice(0, 10), name ?? null]);
+  return withUrl(deps)(r.rows[0]);
+}
+
+export async function listLinks(deps: Deps, partnerId: number, q: { cursor?: string; limit: number }): Promise<PageResult<ReferralLink>> {
+  const p = await page(
+    { secret: deps.secrets.appSecret, endpoint: '/partner/links', filters: {}, cursor: q.cursor, limit: q.limit },
+    async (after: Position | undefined, take: number) => {
+      const params: unknown[] = [partnerId];
+      const more = after ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})` : '';
+      return (await deps.db.query<Omit<ReferralLink, 'url'>>(
+        `SELECT ${LINK} FROM referral_links WHERE partner_id = $1 AND deleted_at IS NULL${more} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params)).rows;
+    },
+    (l) => String(l.id),
+  );
+  return { ...p, data: p.data.map(withUrl(deps)) };
+}
+
+export async function getLink(deps: Deps, partnerId: number, id: number): Promise<ReferralLink> {
+  const r = await deps.db.query<Omit<ReferralLink, 'url'>>(`SELECT ${LINK} FROM referral_links WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`, [id, partnerId]);
+  if (!r.rows[0]) throw new AppError('referral_link_not_found', `link ${id} not found`);
+  return withUrl(deps)(r.rows[0]);
+}
+
+export async function patchLink(deps: Deps, partnerId: number, id: number, p: { name?: string | null; is_active?: boolean }): Promise<ReferralLink> {
+  await getLink(deps, partnerId, id);
+  await deps.db.query(
+    `UPDATE referral_links SET name = CASE WHEN $3::boolean THEN $4 ELSE name END, is_active = COALESCE($5, is_active) WHERE id = $1 AND partner_id = $2`,
+    [id, partnerId, p.name !== undefined, p.name ?? null, p.is_active ?? null],
+  );
+  return getLink(deps, partnerId, id);
+}
+
+export async function deleteLink(deps: Deps, partnerId: number, id: number): Promise<void> {
+  const r = await deps.db.query('UPDATE referral_links SET deleted_at = now(), is_active = false WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL', [id, partnerId]);
+  if (!r.rowCount) throw new AppError('referral_link_not_found', `link ${id} not found`);
+}
+
+/** GET /r/{code}: counts the click of an active link; null when there is none (the page says so). */
+export async function clickLink(deps: Deps, code: string): Promise<string | null> {
+  const r = await deps.db.query<{ code: string }>(
+    `UPDATE referral_links l SET clicks = clicks + 1 FROM partners p
+      WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active' RETURNING l.code`, [code]);
+  return r.rows[0]?.code ?? null;
+}
+
+export async function invitePartnerClient(deps: Deps, partnerId: number, input: { email: string; name?: string }) {
+  const token = `pinv_${randomToken(32)}`;
+  const email = input.email.trim().toLowerCase();
+  return deps.db.tx(async (tx) => {
+    const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
+    if (taken.rows.length) throw new AppError('email_taken', 'a user with this e-mail exists', { param: 'email' });
+    const r = await tx.query<{ id: number; expires_at: Date; company: string }>(
+      `INSERT INTO partner_invites (partner_id, email, name, token_hash, expires_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(days => ${INVITE_DAYS}))
+       RETURNING id, expires_at, (SELECT company_name FROM partners WHERE id = $1) AS company`,
+      [partnerId, email, input.name ?? null, sha256Hex(token)],
+    );
+    const url = `${deps.config.dashboardUrl}/register?invite_token=${encodeURIComponent(token)}`;
+    await enqueueMessage(tx, {
+      channel: 'email', recipient: email, purpose: 'partner_invite', subject: `${r.rows[0].company} invites you to Tolem`,
+      body: `${r.rows[0].company} invites you to accept payments with Tolem.\n\nRegister (valid ${INVITE_DAYS} days):\n${url}\n`,
+    });
+    return { id: r.rows[0].id, email, status: 'invited' as const, invite_token: token, invite_url: url, expires_at: r.rows[0].expires_at };
+  });
+}
+
+/**
+ * In the registration's transaction: the partner a new client belongs to, from a referral code or a
+ * partner's invite token. An unknown or inactive code refuses the registration (400), so a client never
+ * believes it came through a partner it did not.
+ */
+export async function attributeNewClient(tx: Queryable, clientId: number, email: string, by: { referralCode?: string; partnerInviteToken?: string }): Promise<void> {
+  if (by.partnerInviteToken) {
+    const r = await tx.query<{ partner_id: number }>(
+      `UPDATE partner_invites i SET client_id = $2 FROM partners p
+        WHERE i.token_hash = $1 AND i.client_id IS NULL AND i.expires_at > now() AND lower(i.email) = $3 AND p.id = i.partner_id AND p.status = 'active'
+        RETURNING i.partner_id`,
+      [sha256Hex(by.partnerInviteToken), clientId, email.toLowerCase()],
+    );
+    if (!r.rows[0]) throw new AppError('invite_invalid', 'this invitation is not valid, was used, is for another e-mail, or has expired', { param: 'invite_token' });
+    await tx.query(`UPDATE clients SET partner_id = $2, partner_origin = 'invite' WHERE id = $1`, [clientId, r.rows[0].partner_id]);
+    return;
+  }
+  if (by.referralCode) {
+    const r = await tx.query<{ id: number; partner_id: number }>(
+      `UPDATE referral_links l SET registrations = registrations + 1 FROM partners p
+        WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active' RETURNING l.id, l.partner_id`,
+      [by.referralCode],
+    );
+    if (!r.rows[0]) throw new AppError('invalid_parameter', 'this referral code is not valid', { param: 'referral_code' });
+    await tx.query(`UPDATE clients SET partner_id = $2, partner_origin = 'referral', referral_link_id = $3 WHERE id = $1`, [clientId, r.rows[0].partner_id, r.rows[0].id]);
+  }
+}

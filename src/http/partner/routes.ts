@@ -1,0 +1,166 @@
+// The partner cabinet, part one (decisions 21): the profile, its clients, invites, referral links and
+// impersonation. A JWT of a user of the partner's own client; roles as decisions 16 say for partners;
+// nothing here is allowed under impersonation. Every call but the profile needs an active partner.
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { activePartner, partnerOfClient, registerPartner, PARTNER_STATUSES, type Partner } from '../../domain/partners/profile.ts';
+import { listPartnerClients, partnerClientDetail, CLIENT_STATUSES, type ClientStatus } from '../../domain/partners/clients.ts';
+import { clickLink, createLink, deleteLink, getLink, invitePartnerClient, listLinks, patchLink } from '../../domain/partners/referrals.ts';
+import { impersonate } from '../../domain/partners/impersonate.ts';
+import { parseLimit } from '../../domain/pagination.ts';
+import { AppError } from '../../errors.ts';
+import { cabinetUser } from '../context.ts';
+import { IdParams, IgnoredModeQuery, numericId, PageQuery } from '../params.ts';
+import { route, type App } from '../route.ts';
+import { Body, Nullable, Page, Timestamp } from '../schemas.ts';
+import { PaymentItem, toPaymentItem } from '../shapes/payment.ts';
+
+const PartnerProfile = Type.Object({
+  id: Type.Integer(), company_name: Type.String(), website: Nullable(Type.String()), contact_phone: Nullable(Type.String()),
+  status: Type.String({ enum: [...PARTNER_STATUSES] }), commission_rate_bps: Type.Integer(),
+  messenger_linked: Type.Boolean({ description: 'the calling user\'s messenger chat (withdrawal codes go there)' }),
+  bank_details_set: Type.Boolean(), created_at: Timestamp,
+}, { title: 'PartnerProfile' });
+
+const ClientItem = Type.Object({
+  id: Type.Integer(), name: Type.String(), email: Type.String(), external_id: Nullable(Type.String()),
+  origin: Type.String({ enum: ['referral', 'invite', 'api'] }), status: Type.String({ enum: [...CLIENT_STATUSES] }),
+  status_reason: Nullable(Type.String({ enum: ['plan_inactive', 'session_expired'] })), plan: Type.String(), plan_active: Type.Boolean(),
+  provider_connected: Type.Boolean(), onboarding_state: Type.String(), impersonation_allowed: Type.Boolean(), created_at: Timestamp,
+}, { title: 'PartnerClient' });
+
+const ClientDetail = Type.Object({
+  ...ClientItem.properties,
+  payments: Type.Array(PaymentItem, { description: 'the last 20 live payments' }),
+  commissions: Type.Array(Type.Object({ id: Type.Integer() }), { description: 'commissions on its plan payments (with the balance, next part)' }),
+}, { title: 'PartnerClientDetail' });
+
+const Link = Type.Object({
+  id: Type.Integer(), code: Type.String(), url: Type.String({ description: 'the public /r/{code}' }), name: Nullable(Type.String()),
+  is_active: Type.Boolean(), clicks: Type.Integer(), registrations: Type.Integer(), created_at: Timestamp,
+}, { title: 'ReferralLink' });
+
+const tags = ['partner'];
+const querystring = Type.Object(IgnoredModeQuery);
+const clientId = (raw: string) => numericId(raw, 'client_not_found', 'client');
+const linkId = (raw: string) => numericId(raw, 'referral_link_not_found', 'link');
+
+async function profileView(deps: Deps, p: Partner, userId: number) {
+  const linked = await deps.db.query('SELECT 1 FROM users WHERE id = $1 AND messenger_chat_id IS NOT NULL', [userId]);
+  return { ...p, messenger_linked: linked.rows.length > 0, bank_details_set: false };
+}
+
+export function partnerRoutes(app: App, deps: Deps): void {
+  const partner = (req: FastifyRequest) => activePartner(deps, cabinetUser(req).clientId);
+
+  route(app, {
+    method: 'POST', url: '/partner/auth/register', auth: ['jwt'], permission: 'partner.owner', errors: [409],
+    schema: {
+      tags, summary: 'Apply to be a partner (approved by an admin, or at once with PARTNER_AUTO_APPROVE)', querystring,
+      body: Body({
+        company_name: Type.String({ minLength: 1, maxLength: 200 }), website: Type.Optional(Type.String({ maxLength: 300 })),
+        contact_phone: Type.Optional(Type.String({ maxLength: 32 })),
+      }, 'PartnerRegisterRequest'),
+      response: { 201: PartnerProfile },
+    },
+    handler: async (req, reply) => {
+      const u = cabinetUser(req);
+      return reply.status(201).send(await profileView(deps, await registerPartner(deps, u.clientId, req.body), u.userId));
+    },
+  });
+  route(app, {
+    method: 'GET', url: '/partner/me', auth: ['jwt'], permission: 'partner.read', errors: [404],
+    schema: { tags, summary: 'The partner profile, whatever its status', querystring, response: { 200: PartnerProfile } },
+    handler: async (req) => {
+      const u = cabinetUser(req);
+      const p = await partnerOfClient(deps.db, u.clientId);
+      if (!p) throw new AppError('partner_not_found', 'this account has no partner profile');
+      return profileView(deps, p, u.userId);
+    },
+  });
+
+  route(app, {
+    method: 'GET', url: '/partner/clients', auth: ['jwt'], permission: 'partner.read',
+    schema: { tags, summary: 'The partner\'s clients, newest first', querystring: Type.Object({ ...IgnoredModeQuery, ...PageQuery, status: Type.Optional(Type.String({ enum: [...CLIENT_STATUSES] })) }), response: { 200: Page(ClientItem) } },
+    handler: async (req) => listPartnerClients(deps, (await partner(req)).id, { status: req.query.status as ClientStatus | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+  route(app, {
+    method: 'GET', url: '/partner/clients/:id', auth: ['jwt'], permission: 'partner.read', errors: [404],
+    schema: { tags, summary: 'One client with its recent live payments', params: IdParams, querystring, response: { 200: ClientDetail } },
+    handler: async (req) => {
+      const d = await partnerClientDetail(deps, (await partner(req)).id, clientId(req.params.id));
+      return { ...d, payments: d.payments.map(toPaymentItem), commissions: [] };
+    },
+  });
+  route(app, {
+    method: 'POST', url: '/partner/clients/invite', auth: ['jwt'], permission: 'partner.manage', errors: [409],
+    schema: {
+      tags, summary: 'Invite a new client by e-mail (the token and link shown once; 7 days)', querystring,
+      body: Body({ email: Type.String({ format: 'email', maxLength: 254 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, 'PartnerInviteRequest'),
+      response: { 201: Type.Object({ id: Type.Integer(), email: Type.String(), status: Type.Literal('invited'), invite_token: Type.String(), invite_url: Type.String(), expires_at: Timestamp }) },
+    },
+    handler: async (req, reply) => reply.status(201).send(await invitePartnerClient(deps, (await partner(req)).id, req.body)),
+  });
+  route(app, {
+    method: 'POST', url: '/partner/clients/:id/impersonate', auth: ['jwt'], permission: 'partner.manage', errors: [404],
+    schema: {
+      tags, summary: 'Enter the client\'s account for 15 minutes (when it allows it); no refresh token', params: IdParams, querystring, body: Type.Optional(Body({})),
+      response: { 201: Type.Object({ access_token: Type.String(), token_type: Type.Literal('Bearer'), expires_in: Type.Integer(), session_id: Type.Integer() }) },
+    },
+    handler: async (req, reply) => {
+      const u = cabinetUser(req);
+      return reply.status(201).send(await impersonate(deps, await partner(req), { userId: u.userId, ip: req.ip }, clientId(req.params.id)));
+    },
+  });
+
+  route(app, {
+    method: 'GET', url: '/partner/links', auth: ['jwt'], permission: 'partner.read',
+    schema: { tags, summary: 'Referral links, newest first', querystring: Type.Object({ ...IgnoredModeQuery, ...PageQuery }), response: { 200: Page(Link) } },
+    handler: async (req) => listLinks(deps, (await partner(req)).id, { cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+  route(app, {
+    method: 'POST', url: '/partner/links', auth: ['jwt'], permission: 'partner.manage',
+    schema: { tags, summary: 'A new referral link', querystring, body: Type.Optional(Body({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, 'ReferralLinkRequest')), response: { 201: Link } },
+    handler: async (req, reply) => reply.status(201).send(await createLink(deps, (await partner(req)).id, req.body?.name)),
+  });
+  route(app, {
+    method: 'GET', url: '/partner/links/:id', auth: ['jwt'], permission: 'partner.read', errors: [404],
+    schema: { tags, summary: 'One referral link', params: IdParams, querystring, response: { 200: Link } },
+    handler: async (req) => getLink(deps, (await partner(req)).id, linkId(req.params.id)),
+  });
+  route(app, {
+    method: 'PATCH', url: '/partner/links/:id', auth: ['jwt'], permission: 'partner.manage', errors: [404],
+    schema: {
+      tags, summary: 'Rename, switch on or off', params: IdParams, querystring,
+      body: Body({ name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))), is_active: Type.Optional(Type.Boolean()) }, 'ReferralLinkPatch'),
+      response: { 200: Link },
+    },
+    handler: async (req) => patchLink(deps, (await partner(req)).id, linkId(req.params.id), req.body),
+  });
+  route(app, {
+    method: 'DELETE', url: '/partner/links/:id', auth: ['jwt'], permission: 'partner.manage', errors: [404],
+    schema: { tags, summary: 'Delete a referral link (its code stops working)', params: IdParams, querystring, response: { 204: Type.Null({ description: 'deleted' }) } },
+    handler: async (req, reply) => {
+      await deleteLink(deps, (await partner(req)).id, linkId(req.params.id));
+      return reply.status(204).send(null);
+    },
+  });
+}
+
+/** GET /r/{code}: a referral link's public face. Counts the click, then registration with the code. */
+export function referralRedirectRoutes(app: App, deps: Deps): void {
+  route(app, {
+    method: 'GET', url: '/r/:code', auth: [], errors: [404],
+    schema: {
+      tags, summary: 'A partner\'s referral link: counts a click and redirects (302) to registration with the code',
+      params: Type.Object({ code: Type.String({ maxLength: 64 }) }),
+      response: { 302: Type.Null({ description: 'to DASHBOARD_URL/register?referral_code=<code>' }) },
+    },
+    handler: async (req, reply) => {
+      const code = await clickLink(deps, req.params.code);
+      if (!code) throw new AppError('referral_link_not_found', 'this referral link does not exist or is switched off');
+      return reply.redirect(`${deps.config.dashboardUrl}/register?referral_code=${encodeURIComponent(code)}`, 302);
+    },
+  });
+}
