@@ -148,6 +148,7 @@ const EXPECTED: Record<string, Permission> = {
   'PATCH /partner/links/:id': 'partner.manage',
   'DELETE /partner/links/:id': 'partner.manage',
   'GET /r/:code': 'public',
+  'POST /partner/integration/api-keys': 'partner.owner',
   'GET /admin/partners': 'admin.partners',
   'POST /admin/partners/:id/approve': 'admin.partners',
   'POST /admin/partners/:id/reject': 'admin.partners',

@@ -153,3 +153,22 @@ describe('impersonation', () => {
     expect(errorOf(await as(inside, 'GET', '/me')).code).toBe('impersonation_session_expired');
   });
 });
+
+describe('integration keys', () => {
+  it('one per mode, shown once, stored as a hash; a new one revokes the old; the owner\'s alone', async () => {
+    const p = await activePartner();
+    const live = await as(p, 'POST', '/partner/integration/api-keys');
+    expect(live.statusCode, live.body).toBe(201);
+    expect(live.json()).toMatchObject({ mode: 'live' });
+    expect(live.json().api_key).toMatch(/^pk_live_[0-9A-Za-z]{40}$/);
+    expect(live.json().prefix).toBe(live.json().api_key.slice(0, 12));
+    const test = (await as(p, 'POST', '/partner/integration/api-keys', { mode: 'test' })).json();
+    expect(test.api_key).toMatch(/^pk_test_/);
+    const again = (await as(p, 'POST', '/partner/integration/api-keys', { mode: 'live' })).json();
+    const rows = (await t.runtime.deps.db.query<{ mode: string; revoked: boolean; key_hash: string }>(
+      'SELECT mode, revoked_at IS NOT NULL AS revoked, key_hash FROM partner_api_keys WHERE partner_id = $1 ORDER BY id', [p.partnerId])).rows;
+    expect(rows.map((r) => [r.mode, r.revoked])).toEqual([['live', true], ['test', false], ['live', false]]);
+    expect(JSON.stringify(rows)).not.toContain(again.api_key);
+    expect((await as(p, 'POST', '/partner/integration/api-keys', { mode: 'sandbox' })).statusCode).toBe(400);
+  });
+});

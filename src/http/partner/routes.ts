@@ -8,6 +8,7 @@ import { activePartner, partnerOfClient, registerPartner, PARTNER_STATUSES, type
 import { listPartnerClients, partnerClientDetail, CLIENT_STATUSES, type ClientStatus } from '../../domain/partners/clients.ts';
 import { clickLink, createLink, deleteLink, getLink, invitePartnerClient, listLinks, patchLink } from '../../domain/partners/referrals.ts';
 import { impersonate } from '../../domain/partners/impersonate.ts';
+import { issuePartnerKey } from '../../domain/partners/keys.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { AppError } from '../../errors.ts';
 import { cabinetUser } from '../context.ts';
@@ -144,6 +145,22 @@ export function partnerRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) => {
       await deleteLink(deps, (await partner(req)).id, linkId(req.params.id));
       return reply.status(204).send(null);
+    },
+  });
+}
+
+/** Integration keys for the partner API: the owner's, shown once. */
+export function partnerKeyRoutes(app: App, deps: Deps): void {
+  route(app, {
+    method: 'POST', url: '/partner/integration/api-keys', auth: ['jwt'], permission: 'partner.owner',
+    schema: {
+      tags, summary: 'A partner API key of a mode (pk_live_/pk_test_), shown once; the previous one of that mode stops at once', querystring,
+      body: Type.Optional(Body({ mode: Type.Optional(Type.String({ enum: ['live', 'test'], description: 'default live' })) }, 'PartnerKeyRequest')),
+      response: { 201: Type.Object({ api_key: Type.String(), mode: Type.String({ enum: ['live', 'test'] }), prefix: Type.String(), created_at: Timestamp }, { title: 'PartnerKey' }) },
+    },
+    handler: async (req, reply) => {
+      const p = await activePartner(deps, cabinetUser(req).clientId);
+      return reply.status(201).send(await issuePartnerKey(deps, p.id, (req.body?.mode ?? 'live') as 'live' | 'test'));
     },
   });
 }
