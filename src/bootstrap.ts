@@ -10,6 +10,7 @@ import { Caches, listenForInvalidation } from './infra/cache.ts';
 import { wireDomainSubscribers } from './domain/subscribers.ts';
 import { channelDrivers } from './channels/index.ts';
 import { ensurePlatformAccount } from './domain/subscriptions/subscriptions.ts';
+import { setCommissionHoldDays } from './domain/partners/commissions.ts';
 import type { LogLine } from './channels/log.ts';
 
 export interface Runtime {
@@ -30,6 +31,7 @@ export interface BootstrapOptions {
 
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<Runtime> {
   wireDomainSubscribers();
+  setCommissionHoldDays(config.partnerCommissionHoldDays);
   const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax, pgliteFrom: opts.pgliteFrom });
   if (opts.migrate !== false) await migrate(db);
   const { secrets, warnings } = await loadSecrets(db, config);

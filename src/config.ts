@@ -62,6 +62,8 @@ export interface Config {
   amountMax: number;
   /** base of links into the web dashboard (invites, login links); decisions 25 */
   dashboardUrl: string;
+  /** days a partner's commission stays pending before it can be withdrawn (decisions 21) */
+  partnerCommissionHoldDays: number;
   /** tenge per 30 days of each plan that can be bought (decisions 20) */
   planPrices: Record<string, number>;
   /** the three channels (decisions 18): each unset is the `log` driver */
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dashboardUrl: (env.DASHBOARD_URL || `${publicBaseUrl}/dashboard`).replace(/\/+$/, ''),
     channels: channelConfig(env, publicBaseUrl),
     qrapi: qrapiConfig(env),
+    partnerCommissionHoldDays: int('PARTNER_COMMISSION_HOLD_DAYS', env.PARTNER_COMMISSION_HOLD_DAYS, 14),
     planPrices: json<Record<string, number>>('PLAN_PRICES', env.PLAN_PRICES, { starter: 10000, professional: 30000 }),
     ...overrides,
   };

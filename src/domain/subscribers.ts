@@ -9,6 +9,7 @@ import { afterPaymentPaid } from './payments/transition.ts';
 import { afterSessionLost } from './payments/provider-call.ts';
 import { notify } from './notifications/notify.ts';
 import { activateBoughtPlan } from './subscriptions/activate.ts';
+import { recordCommission, reverseOnRefund } from './partners/commissions.ts';
 import { enqueueDeliveries } from './webhooks/enqueue.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Operation } from './payments/operations.ts';
@@ -26,6 +27,10 @@ export function wireDomainSubscribers(): void {
   afterPaymentPaid.subscribe(onLinkPaymentPaid);
   // A paid plan QR buys the plan in the same transaction (decisions 20).
   afterPaymentPaid.subscribe(activateBoughtPlan);
+  // ... and earns its client's partner a commission, pending for the hold (decisions 21).
+  afterPaymentPaid.subscribe(recordCommission);
+  // A refunded plan QR takes its commission back.
+  afterEventAppended.subscribe(reverseOnRefund);
   // A live provider account whose session was lost: the client hears of it once.
   afterSessionLost.subscribe(notifySessionLost);
 }

@@ -9,6 +9,8 @@ import { listPartnerClients, partnerClientDetail, CLIENT_STATUSES, type ClientSt
 import { clickLink, createLink, deleteLink, getLink, invitePartnerClient, listLinks, patchLink } from '../../domain/partners/referrals.ts';
 import { impersonate } from '../../domain/partners/impersonate.ts';
 import { issuePartnerKey } from '../../domain/partners/keys.ts';
+import { listCommissions, COMMISSION_STATUSES, type CommissionStatus } from '../../domain/partners/commissions.ts';
+import { balanceOf, listLedger } from '../../domain/partners/ledger.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { AppError } from '../../errors.ts';
 import { cabinetUser } from '../context.ts';
@@ -31,10 +33,16 @@ const ClientItem = Type.Object({
   provider_connected: Type.Boolean(), onboarding_state: Type.String(), impersonation_allowed: Type.Boolean(), created_at: Timestamp,
 }, { title: 'PartnerClient' });
 
+const Commission = Type.Object({
+  id: Type.Integer(), client_id: Type.Integer(), client_name: Type.String(), operation_id: Type.String(), plan: Type.String(),
+  base_amount: Type.Integer(), rate_bps: Type.Integer(), amount: Type.Integer(), status: Type.String({ enum: [...COMMISSION_STATUSES] }),
+  available_at: Timestamp, created_at: Timestamp,
+}, { title: 'Commission' });
+
 const ClientDetail = Type.Object({
   ...ClientItem.properties,
   payments: Type.Array(PaymentItem, { description: 'the last 20 live payments' }),
-  commissions: Type.Array(Type.Object({ id: Type.Integer() }), { description: 'commissions on its plan payments (with the balance, next part)' }),
+  commissions: Type.Array(Commission, { description: 'the last 20 commissions on its plan payments' }),
 }, { title: 'PartnerClientDetail' });
 
 const Link = Type.Object({
@@ -90,8 +98,10 @@ export function partnerRoutes(app: App, deps: Deps): void {
     method: 'GET', url: '/partner/clients/:id', auth: ['jwt'], permission: 'partner.read', errors: [404],
     schema: { tags, summary: 'One client with its recent live payments', params: IdParams, querystring, response: { 200: ClientDetail } },
     handler: async (req) => {
-      const d = await partnerClientDetail(deps, (await partner(req)).id, clientId(req.params.id));
-      return { ...d, payments: d.payments.map(toPaymentItem), commissions: [] };
+      const p = await partner(req);
+      const d = await partnerClientDetail(deps, p.id, clientId(req.params.id));
+      const commissions = await listCommissions(deps, p.id, { clientId: d.id, limit: 20 });
+      return { ...d, payments: d.payments.map(toPaymentItem), commissions: commissions.data };
     },
   });
   route(app, {
@@ -146,6 +156,29 @@ export function partnerRoutes(app: App, deps: Deps): void {
       await deleteLink(deps, (await partner(req)).id, linkId(req.params.id));
       return reply.status(204).send(null);
     },
+  });
+}
+
+/** The money side, part one: commissions and the ledger-backed balance. */
+export function partnerMoneyRoutes(app: App, deps: Deps): void {
+  const partner = (req: FastifyRequest) => activePartner(deps, cabinetUser(req).clientId);
+  route(app, {
+    method: 'GET', url: '/partner/commissions', auth: ['jwt'], permission: 'partner.read',
+    schema: { tags, summary: 'Commissions, newest first', querystring: Type.Object({ ...IgnoredModeQuery, ...PageQuery, status: Type.Optional(Type.String({ enum: [...COMMISSION_STATUSES] })) }), response: { 200: Page(Commission) } },
+    handler: async (req) => listCommissions(deps, (await partner(req)).id, { status: req.query.status as CommissionStatus | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+  route(app, {
+    method: 'GET', url: '/partner/balance', auth: ['jwt'], permission: 'partner.read',
+    schema: { tags, summary: 'Available and pending tenge', querystring, response: { 200: Type.Object({ available_kzt: Type.Integer(), pending_kzt: Type.Integer(), updated_at: Nullable(Timestamp) }, { title: 'PartnerBalance' }) } },
+    handler: async (req) => balanceOf(deps, (await partner(req)).id),
+  });
+  route(app, {
+    method: 'GET', url: '/partner/balance/transactions', auth: ['jwt'], permission: 'partner.read',
+    schema: {
+      tags, summary: 'The ledger behind the balance, newest first', querystring: Type.Object({ ...IgnoredModeQuery, ...PageQuery }),
+      response: { 200: Page(Type.Object({ id: Type.Integer(), type: Type.String(), amount: Type.Integer({ description: 'signed tenge' }), available_after: Type.Integer(), pending_after: Type.Integer(), ref: Nullable(Type.String()), created_at: Timestamp }, { title: 'BalanceTransaction' })) },
+    },
+    handler: async (req) => listLedger(deps, (await partner(req)).id, { cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
   });
 }
 
