@@ -61,10 +61,17 @@ export async function deleteLink(deps: Deps, partnerId: number, id: number): Pro
 
 /** GET /r/{code}: counts the click of an active link; null when there is none (the page says so). */
 export async function clickLink(deps: Deps, code: string): Promise<string | null> {
-  const r = await deps.db.query<{ code: string }>(
-    `UPDATE referral_links l SET clicks = clicks + 1 FROM partners p
-      WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active' RETURNING l.code`, [code]);
-  return r.rows[0]?.code ?? null;
+  return deps.db.tx(async (tx) => {
+    const r = await tx.query<{ code: string; id: number; partner_id: number }>(
+      `UPDATE referral_links l SET clicks = clicks + 1 FROM partners p
+        WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active'
+        RETURNING l.code, l.id, l.partner_id`, [code]);
+    const link = r.rows[0];
+    if (!link) return null;
+    // The click's time, for the analytics funnel of a period (the counter is the link's total).
+    await tx.query('INSERT INTO referral_clicks (link_id, partner_id) VALUES ($1, $2)', [link.id, link.partner_id]);
+    return link.code;
+  });
 }
 
 export async function invitePartnerClient(deps: Deps, partnerId: number, input: { email: string; name?: string }) {

@@ -11,6 +11,7 @@ import { impersonate } from '../../domain/partners/impersonate.ts';
 import { issuePartnerKey } from '../../domain/partners/keys.ts';
 import { listCommissions, COMMISSION_STATUSES, type CommissionStatus } from '../../domain/partners/commissions.ts';
 import { balanceOf, listLedger } from '../../domain/partners/ledger.ts';
+import { funnel, incomeGraph, INTERVALS, PERIODS, summary, type Interval, type Period } from '../../domain/partners/analytics.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { AppError } from '../../errors.ts';
 import { cabinetUser } from '../context.ts';
@@ -179,6 +180,44 @@ export function partnerMoneyRoutes(app: App, deps: Deps): void {
       response: { 200: Page(Type.Object({ id: Type.Integer(), type: Type.String(), amount: Type.Integer({ description: 'signed tenge' }), available_after: Type.Integer(), pending_after: Type.Integer(), ref: Nullable(Type.String()), created_at: Timestamp }, { title: 'BalanceTransaction' })) },
     },
     handler: async (req) => listLedger(deps, (await partner(req)).id, { cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+  });
+}
+
+/** Analytics (decisions 21): UTC days, periods 7d, 30d (default), 90d, 365d, all. */
+export function partnerAnalyticsRoutes(app: App, deps: Deps): void {
+  const partner = (req: FastifyRequest) => activePartner(deps, cabinetUser(req).clientId);
+  const PeriodQuery = { ...IgnoredModeQuery, period: Type.Optional(Type.String({ enum: [...PERIODS], description: 'default 30d' })) };
+  const period = (q: { period?: string }) => (q.period ?? '30d') as Period;
+  route(app, {
+    method: 'GET', url: '/partner/analytics/summary', auth: ['jwt'], permission: 'partner.read',
+    schema: {
+      tags, summary: 'Clients, revenue and commissions of a period', querystring: Type.Object(PeriodQuery),
+      response: {
+        200: Type.Object({
+          period: Type.String(), from: Timestamp, to: Timestamp, clients_total: Type.Integer(), clients_new: Type.Integer(), clients_active: Type.Integer(),
+          clients_paying: Type.Integer(), revenue_kzt: Type.Integer(), commissions_kzt: Type.Integer(),
+          balance: Type.Object({ available_kzt: Type.Integer(), pending_kzt: Type.Integer() }),
+        }, { title: 'PartnerSummary' }),
+      },
+    },
+    handler: async (req) => summary(deps, await partner(req), period(req.query)),
+  });
+  route(app, {
+    method: 'GET', url: '/partner/analytics/funnel', auth: ['jwt'], permission: 'partner.read',
+    schema: {
+      tags, summary: 'Clicks, then the clients registered in the period step by step (never rising after the clicks)', querystring: Type.Object(PeriodQuery),
+      response: { 200: Type.Array(Type.Object({ step: Type.String({ enum: ['link_clicks', 'registered', 'provider_connected', 'first_live_payment', 'paid_subscription'] }), value: Type.Integer() })) },
+    },
+    handler: async (req) => funnel(deps, await partner(req), period(req.query)),
+  });
+  route(app, {
+    method: 'GET', url: '/partner/analytics/income-graph', auth: ['jwt'], permission: 'partner.read',
+    schema: {
+      tags, summary: 'Commissions and plan revenue per day, week or month, zero-filled',
+      querystring: Type.Object({ ...PeriodQuery, interval: Type.Optional(Type.String({ enum: [...INTERVALS], description: 'default day' })) }),
+      response: { 200: Type.Object({ data: Type.Array(Type.Object({ date: Type.String({ description: 'YYYY-MM-DD, the bucket\'s first UTC day' }), commissions_kzt: Type.Integer(), revenue_kzt: Type.Integer() })) }) },
+    },
+    handler: async (req) => incomeGraph(deps, await partner(req), period(req.query), (req.query.interval ?? 'day') as Interval),
   });
 }
 
