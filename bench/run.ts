@@ -17,6 +17,7 @@ import { cpuSampler } from './cpu.ts';
 import { samplePositions, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
+import { benchAnalytics, seedPartner, PARTNER_CLIENTS } from './analytics.ts';
 
 // The load generator runs on CPU 1, the servers and the database on CPU 0.
 if (hasTaskset && !process.env.BENCH_PINNED) {
@@ -160,6 +161,17 @@ function record(store: string, scenario: string, c: number, tolem: Figures, base
 async function runStore(store: 'pg' | 'pglite') {
   console.log(`\n== ${store}: seeding ${OPERATIONS} operations over ${CLIENTS} clients`);
   const prep = store === 'pg' ? await preparePg() : await preparePglite();
+  // Partner analytics, in process on the app's store before its server holds it (PGlite is one process's).
+  if (want('partner_analytics')) {
+    const db = await connect({ databaseUrl: prep.tolemEnv.DATABASE_URL, dataDir: prep.tolemEnv.DATA_DIR });
+    const partner = await seedPartner(db, prep.seeded);
+    const figures = await benchAnalytics(db, partner, QUICK ? 20 : 200);
+    for (const [name, f] of Object.entries(figures)) {
+      record(store, `partner_analytics_${name}`, 1, f.tolem, f.base, {});
+    }
+    console.log(`${store} partner analytics over ${PARTNER_CLIENTS} clients: see partner_analytics_* (sequential calls, ms)`);
+    await db.close();
+  }
   const unpin = store === 'pg' ? pinPostgres() : () => {};
   const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9, checkout_get: 1e9 }) };
   let tolem: Server | undefined;

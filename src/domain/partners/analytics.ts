@@ -1,10 +1,9 @@
 // Partner analytics (decisions 21), in UTC days. A period `7d`, `30d`, `90d` or `365d` runs from the
 // start of the UTC day N-1 days ago to now; `all` from the partner's first day. Each figure is one SQL
 // statement over indexed columns (the partner's clients, the platform's plan QRs by buyer, commissions
-// by partner), so it stays fast for a partner with many clients.
+// by partner), so it stays fast for a partner with many clients (bench/analytics.ts: 10,000 clients).
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { balanceOf } from './ledger.ts';
 import type { Partner } from './profile.ts';
 
 export const PERIODS = ['7d', '30d', '90d', '365d', 'all'] as const;
@@ -26,10 +25,8 @@ const PLAN_PAYMENTS = `
     FROM operations o JOIN clients c ON c.id = o.subscription_client_id
    WHERE c.partner_id = $1 AND o.source = 'subscription' AND o.paid_at >= $2 AND o.paid_at <= $3`;
 
-export async function summary(deps: Deps, partner: Partner, period: Period) {
-  const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
-  const r = await deps.db.query<Record<string, string>>(
-    `SELECT
+/** The statements, exported so the bench can run the same SQL bare (bench/analytics.ts). */
+export const SUMMARY_SQL = `SELECT
        (SELECT count(*) FROM clients WHERE partner_id = $1 AND created_at <= $3) AS clients_total,
        (SELECT count(*) FROM clients WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS clients_new,
        (SELECT count(*) FROM clients c WHERE c.partner_id = $1
@@ -37,15 +34,18 @@ export async function summary(deps: Deps, partner: Partner, period: Period) {
            AND EXISTS (SELECT 1 FROM provider_accounts a WHERE a.client_id = c.id AND a.mode = 'live' AND a.deleted_at IS NULL AND a.session_alive)) AS clients_active,
        (SELECT count(DISTINCT client_id) FROM (${PLAN_PAYMENTS}) p) AS clients_paying,
        (SELECT COALESCE(sum(net), 0) FROM (${PLAN_PAYMENTS}) p) AS revenue_kzt,
-       (SELECT COALESCE(sum(amount), 0) FROM commissions WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS commissions_kzt`,
-    [partner.id, from, to],
-  );
-  const n = (k: string) => Number(r.rows[0][k]);
-  const b = await balanceOf(deps, partner.id);
+       (SELECT COALESCE(sum(amount), 0) FROM commissions WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS commissions_kzt,
+       (SELECT available_kzt FROM partner_balances WHERE partner_id = $1) AS available_kzt,
+       (SELECT pending_kzt FROM partner_balances WHERE partner_id = $1) AS pending_kzt`;
+
+export async function summary(deps: Deps, partner: Partner, period: Period) {
+  const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
+  const r = await deps.db.query<Record<string, string>>(SUMMARY_SQL, [partner.id, from, to]);
+  const n = (k: string) => Number(r.rows[0][k] ?? 0);
   return {
     period, from, to, clients_total: n('clients_total'), clients_new: n('clients_new'), clients_active: n('clients_active'),
     clients_paying: n('clients_paying'), revenue_kzt: n('revenue_kzt'), commissions_kzt: n('commissions_kzt'),
-    balance: { available_kzt: b.available_kzt, pending_kzt: b.pending_kzt },
+    balance: { available_kzt: n('available_kzt'), pending_kzt: n('pending_kzt') },
   };
 }
 
@@ -54,10 +54,7 @@ export async function summary(deps: Deps, partner: Partner, period: Period) {
  * step before, so the funnel never rises after the clicks: registered, then a live provider account
  * (ever connected), then a paid live payment, then a paid plan.
  */
-export async function funnel(deps: Deps, partner: Partner, period: Period) {
-  const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
-  const r = await deps.db.query<Record<string, string>>(
-    `WITH reg AS (
+export const FUNNEL_SQL = `WITH reg AS (
        SELECT c.id,
               EXISTS (SELECT 1 FROM provider_accounts a WHERE a.client_id = c.id AND a.mode = 'live') AS connected,
               EXISTS (SELECT 1 FROM operations o WHERE o.client_id = c.id AND o.mode = 'live' AND o.paid_at IS NOT NULL) AS paid_live,
@@ -68,9 +65,11 @@ export async function funnel(deps: Deps, partner: Partner, period: Period) {
             count(*) FILTER (WHERE connected) AS provider_connected,
             count(*) FILTER (WHERE connected AND paid_live) AS first_live_payment,
             count(*) FILTER (WHERE connected AND paid_live AND paid_plan) AS paid_subscription
-       FROM reg`,
-    [partner.id, from, to],
-  );
+       FROM reg`;
+
+export async function funnel(deps: Deps, partner: Partner, period: Period) {
+  const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
+  const r = await deps.db.query<Record<string, string>>(FUNNEL_SQL, [partner.id, from, to]);
   return ['link_clicks', 'registered', 'provider_connected', 'first_live_payment', 'paid_subscription'].map((step) => ({ step, value: Number(r.rows[0][step]) }));
 }
 
