@@ -39,7 +39,7 @@ import { adminRoutes } from './http/admin/routes.ts';
 import { onboardingRoutes } from './http/onboarding/routes.ts';
 import { providerAccountRoutes } from './http/cabinet/provider-accounts.ts';
 import { subscriptionRoutes } from './http/subscription/routes.ts';
-import { partnerAnalyticsRoutes, partnerKeyRoutes, partnerMoneyRoutes, partnerRoutes, referralRedirectRoutes } from './http/partner/routes.ts';
+import { partnerAnalyticsRoutes, partnerKeyRoutes, partnerMoneyRoutes, partnerPayoutRoutes, partnerRoutes, referralRedirectRoutes } from './http/partner/routes.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
@@ -161,6 +161,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   partnerKeyRoutes(app, deps);
   partnerMoneyRoutes(app, deps);
   partnerAnalyticsRoutes(app, deps);
+  partnerPayoutRoutes(app, deps);
   // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
   v1Routes(app, deps);
 

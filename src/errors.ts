@@ -52,6 +52,7 @@ export const ERROR_STATUS = {
   provider_account_not_found: 404,
   partner_not_found: 404,
   referral_link_not_found: 404,
+  withdrawal_not_found: 404,
   ticket_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
@@ -86,6 +87,10 @@ export const ERROR_STATUS = {
   /** decisions 21 */
   partner_exists: 409,
   partner_state: 409,
+  bank_details_required: 409,
+  messenger_not_linked: 409,
+  withdrawal_in_progress: 409,
+  withdrawal_state: 409,
   ticket_closed: 409,
   /** decisions 24: an invoice creation whose answer was lost; a retry could push a second one */
   provider_outcome_unknown: 409,

@@ -12,6 +12,7 @@ import { closeIdleTickets } from '../domain/support/tickets.ts';
 import { pollWatchedQrs } from '../domain/payments/watch.ts';
 import { wipeReleasedCredentials } from '../domain/onboarding/accounts.ts';
 import { releaseDueCommissions } from '../domain/partners/commissions.ts';
+import { cancelExpiredWithdrawals } from '../domain/partners/money.ts';
 import { noticeExpiringCertificates } from '../domain/notifications/certificate-notices.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
 import { pruneDeliveries, pruneEvents, pruneIdempotencyKeys, pruneOutbox, pruneRequestLogs } from './retention.ts';
@@ -39,6 +40,7 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),
     new JobLoop('certificate-notices', 3600_000, log, async () => (await noticeExpiringCertificates(deps.db, deps.clock.now()), false)),
     new JobLoop('commission-release', 60_000, log, async () => full(500)(await releaseDueCommissions(deps, 500))),
+    new JobLoop('withdrawal-expiry', 30_000, log, async () => full(200)(await cancelExpiredWithdrawals(deps))),
     new JobLoop('credential-wipe', 600_000, log, async () => full(100)(await wipeReleasedCredentials(deps))),
     new JobLoop('idempotency-retention', 600_000, log, async () => full(5000)(await pruneIdempotencyKeys(deps))),
     new JobLoop('event-retention', 3600_000, log, async () => full(5000)(await pruneEvents(deps))),

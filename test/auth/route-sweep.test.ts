@@ -155,6 +155,15 @@ const EXPECTED: Record<string, Permission> = {
   'GET /partner/analytics/summary': 'partner.read',
   'GET /partner/analytics/funnel': 'partner.read',
   'GET /partner/analytics/income-graph': 'partner.read',
+  'POST /partner/clients/:id/pay-subscription': 'partner.manage',
+  'GET /partner/settings/bank': 'partner.owner',
+  'PATCH /partner/settings/bank': 'partner.owner',
+  'POST /partner/withdrawals': 'partner.owner',
+  'POST /partner/withdrawals/:id/confirm': 'partner.owner',
+  'GET /partner/withdrawals': 'partner.read',
+  'GET /admin/withdrawals': 'admin.partners',
+  'POST /admin/withdrawals/:id/mark-paid': 'admin.partners',
+  'POST /admin/withdrawals/:id/reject': 'admin.partners',
   'GET /admin/partners': 'admin.partners',
   'POST /admin/partners/:id/approve': 'admin.partners',
   'POST /admin/partners/:id/reject': 'admin.partners',
@@ -221,6 +230,11 @@ beforeAll(async () => {
   await t.runtime.deps.db.query('UPDATE clients SET partner_id = $2, partner_origin = $3 WHERE id = $1', [(await idsOf(t.runtime.deps.db, bClient)).clientId, bPartner, 'invite']);
   foreign.partnerClient = String((await idsOf(t.runtime.deps.db, bClient)).clientId);
   foreign.link = String((await t.app.inject({ method: 'POST', url: '/partner/links', headers: bearer(b), payload: {} })).json().id);
+  // B's withdrawal, straight into the table (its money path is tested on its own).
+  const bPartnerUser = (await idsOf(t.runtime.deps.db, b)).userId;
+  foreign.withdrawal = String((await t.runtime.deps.db.query<{ id: number }>(
+    `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_hash, code_expires_at, bank_sealed) VALUES ($1, 30000, 'confirmation_required', $2, 'x', now() + interval '1 hour', 'x') RETURNING id`,
+    [bPartner, bPartnerUser])).rows[0].id);
   const ticket = await t.app.inject({ method: 'POST', url: '/me/tickets', headers: bearer(b), payload: { subject: 'B', body: 'B' } });
   foreign.ticket = String(ticket.json().id);
   foreign.member_id = String((await idsOf(t.runtime.deps.db, b)).userId);
@@ -240,6 +254,7 @@ const isAdminApi = (r: DeclaredRoute) => r.config.auth.includes('admin_jwt');
 const foreignFor = (r: DeclaredRoute) => (r.url.startsWith('/me/tickets/') ? { ...foreign, id: foreign.ticket }
   : r.url.startsWith('/me/provider/accounts/') ? { ...foreign, id: foreign.account }
   : r.url.startsWith('/partner/clients/') ? { ...foreign, id: foreign.partnerClient }
+  : r.url.startsWith('/partner/withdrawals/') ? { ...foreign, id: foreign.withdrawal }
   : r.url.startsWith('/partner/links/') ? { ...foreign, id: foreign.link } : foreign);
 
 function send(r: DeclaredRoute, headers: Record<string, string>, values: Record<string, string> = {}, query = '', payload?: object): Promise<LightMyRequestResponse> {
@@ -259,6 +274,8 @@ const VALID_BODY: Record<string, object> = {
   'POST /me/tickets/:id/messages': { body: 'sweep' },
   'PATCH /me/provider/accounts/:id': { display_name: 'sweep' },
   'PATCH /partner/links/:id': { name: 'sweep' },
+  'POST /partner/clients/:id/pay-subscription': { plan: 'starter' },
+  'POST /partner/withdrawals/:id/confirm': { code: '000000' },
 };
 
 /** The error code of either envelope (v1 answers {Data, StatusCode, Message}). */

@@ -7,6 +7,7 @@ import { getTicket, listTickets, setTicketStatus, supportReply, type TicketStatu
 import { searchClients, updateClient } from '../../domain/admin/clients.ts';
 import { listAudit } from '../../domain/admin/audit.ts';
 import { adminSandboxPay } from '../../domain/admin/sandbox-pay.ts';
+import { listWithdrawals, markPaid, rejectWithdrawal } from '../../domain/partners/money.ts';
 import { listPartners, movePartner, setCommissionRate, PARTNER_STATUSES, type PartnerStatus } from '../../domain/partners/profile.ts';
 import { toPaymentStatus, PaymentStatus } from '../shapes/payment.ts';
 import { listOutbox } from '../../domain/channels/outbox.ts';
@@ -160,5 +161,26 @@ export function adminRoutes(app: App, deps: Deps): void {
     method: 'PATCH', url: '/admin/partners/:id', auth, permission: 'admin.partners', errors: [404],
     schema: { tags, summary: 'A partner\'s commission rate', params: IdParams, body: Body({ commission_rate_bps: Type.Integer({ minimum: 0, maximum: 10000 }) }, 'AdminPartnerPatch'), response: { 200: Partner } },
     handler: async (req) => setCommissionRate(deps, partnerId(req.params.id), req.body.commission_rate_bps),
+  });
+
+  const Withdrawal = Type.Object({
+    id: Type.Integer(), partner_id: Type.Integer(), amount: Type.Integer(), status: Type.String(), reference: Nullable(Type.String()), reason: Nullable(Type.String()),
+    paid_at: NullableTimestamp, created_at: Timestamp,
+  }, { title: 'AdminWithdrawal' });
+  const withdrawalId = (raw: string) => numericId(raw, 'withdrawal_not_found', 'withdrawal');
+  route(app, {
+    method: 'GET', url: '/admin/withdrawals', auth, permission: 'admin.partners',
+    schema: { tags, summary: 'Partner withdrawals, newest first', querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: ['confirmation_required', 'processing', 'paid', 'rejected', 'cancelled'] })) }), response: { 200: Page(Withdrawal) } },
+    handler: async (req) => listWithdrawals(deps, { status: req.query.status, cursor: req.query.cursor, limit: parseLimit(req.query.limit), endpoint: '/admin/withdrawals' }),
+  });
+  route(app, {
+    method: 'POST', url: '/admin/withdrawals/:id/mark-paid', auth, permission: 'admin.partners', errors: [404, 409],
+    schema: { tags, summary: 'The money was sent: paid, with the bank reference', params: IdParams, body: Body({ reference: Type.String({ minLength: 1, maxLength: 200 }) }, 'MarkPaidRequest'), response: { 200: Withdrawal } },
+    handler: async (req) => markPaid(deps, withdrawalId(req.params.id), req.body.reference),
+  });
+  route(app, {
+    method: 'POST', url: '/admin/withdrawals/:id/reject', auth, permission: 'admin.partners', errors: [404, 409],
+    schema: { tags, summary: 'Refuse it: the amount goes back to the balance', params: IdParams, body: Body({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, 'RejectRequest'), response: { 200: Withdrawal } },
+    handler: async (req) => rejectWithdrawal(deps, withdrawalId(req.params.id), req.body.reason),
   });
 }

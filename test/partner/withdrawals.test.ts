@@ -1,0 +1,135 @@
+// Withdrawals and bank details (decisions 21) through HTTP: the refusals, the messenger code from the
+// outbox, confirmation, the admin's payout, wrong codes, concurrency, and paying a client's plan from the
+// balance; the ledger invariant after every scenario.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { callAs, errorOf, idem, newAdmin, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { releaseDueCommissions } from '../../src/domain/partners/commissions.ts';
+import { ledgerMismatch } from '../../src/domain/partners/ledger.ts';
+
+let t: TestApp;
+let admin: Merchant;
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = await newAdmin(t.app, t.runtime.deps.db);
+});
+afterAll(() => t?.close());
+const as = callAs(() => t.app);
+const withKey = (who: Merchant, method: string, url: string, payload?: object, k = idem()) =>
+  t.app.inject({ method: method as 'POST', url, headers: { authorization: `Bearer ${who.access}`, ...k }, ...(payload ? { payload } : {}) });
+
+const BANK = { recipient_name: 'ТОО Агентство', bin: '990140001233', iban: 'KZ86125KZT5004100100', bik: 'KCJBKZKX', bank_name: 'Bank', kbe: '17' };
+
+/** A partner whose available balance is 6000 x `plans` (professional plans bought by its client). */
+async function richPartner(plans: number): Promise<Merchant & { partnerId: number; clientId: number }> {
+  const p = await newMerchant(t.app);
+  const reg = await as(p, 'POST', '/partner/auth/register', { company_name: 'Payout Co' });
+  await as(admin, 'POST', `/admin/partners/${reg.json().id}/approve`);
+  const link = (await as(p, 'POST', '/partner/links')).json();
+  const c = (await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Buyer', email: uniqueEmail('buyer'), password: 'a long password 1', referral_code: link.code } })).json();
+  for (let i = 0; i < plans; i++) {
+    const q = await t.app.inject({ method: 'POST', url: '/v1/subscription/pay', headers: { authorization: `Bearer ${c.access_token}`, ...idem() }, payload: { plan: 'professional' } });
+    await as(admin, 'POST', `/admin/sandbox/payments/${q.json().operation_id}/pay`);
+  }
+  await t.runtime.deps.db.query(`UPDATE commissions SET available_at = now() WHERE partner_id = $1`, [reg.json().id]);
+  await releaseDueCommissions(t.runtime.deps);
+  const clientId = (await as(p, 'GET', '/partner/clients')).json().data[0].id;
+  return { ...p, partnerId: reg.json().id, clientId };
+}
+
+const linkMessenger = (m: Merchant, chat: string) => t.runtime.deps.db.query('UPDATE users SET messenger_chat_id = $2 WHERE email = $1', [m.email, chat]);
+const codeSentTo = async (chat: string) => {
+  const r = await t.runtime.deps.db.query<{ body: string }>(`SELECT body FROM outbox_messages WHERE channel = 'messenger' AND recipient = $1 ORDER BY id DESC LIMIT 1`, [chat]);
+  return /(\d{6})/.exec(r.rows[0].body)![1];
+};
+const invariant = async (partnerId: number) => expect(await ledgerMismatch(t.runtime.deps.db, partnerId)).toBeNull();
+
+describe('withdrawals', () => {
+  it('refusals in order; then 202 -> the messenger code -> processing -> paid, commissions paid out; bank frozen meanwhile', async () => {
+    const p = await richPartner(6); // 36,000 available
+    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 36000, pending_kzt: 0 });
+    expect(errorOf(await withKey(p, 'POST', '/partner/withdrawals', { amount: 29999 })).code).toBe('withdrawal_below_minimum');
+    expect(errorOf(await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).code).toBe('bank_details_required');
+    const bank = await as(p, 'PATCH', '/partner/settings/bank', BANK);
+    expect(bank.statusCode, bank.body).toBe(200);
+    expect(bank.json().iban).toBe('KZ86************0100');
+    expect(errorOf(await as(p, 'PATCH', '/partner/settings/bank', { iban: 'KZ00125KZT5004100100' })).param).toBe('iban');
+    expect(errorOf(await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).code).toBe('messenger_not_linked');
+    const chat = `chat-${p.partnerId}`;
+    await linkMessenger(p, chat);
+    expect(errorOf(await withKey(p, 'POST', '/partner/withdrawals', { amount: 40000 })).code).toBe('insufficient_balance');
+
+    const w = await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 });
+    expect(w.statusCode, w.body).toBe(202);
+    expect(w.json()).toMatchObject({ amount: 30000, status: 'confirmation_required', attempts_left: 5 });
+    expect((await as(p, 'GET', '/partner/balance')).json().available_kzt).toBe(6000);
+    expect(errorOf(await as(p, 'PATCH', '/partner/settings/bank', { bank_name: 'Other' })).code).toBe('withdrawal_in_progress');
+    const code = await codeSentTo(chat);
+    const ok = await as(p, 'POST', `/partner/withdrawals/${w.json().id}/confirm`, { code });
+    expect(ok.json().status).toBe('processing');
+    expect(errorOf(await as(p, 'POST', `/partner/withdrawals/${w.json().id}/confirm`, { code })).code).toBe('withdrawal_state');
+
+    const paid = await as(admin, 'POST', `/admin/withdrawals/${w.json().id}/mark-paid`, { reference: 'PP-0001' });
+    expect(paid.json()).toMatchObject({ status: 'paid', reference: 'PP-0001' });
+    expect((await as(p, 'GET', '/partner/commissions?status=paid_out')).json().data).toHaveLength(5);
+    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 6000, pending_kzt: 0 });
+    expect((await as(p, 'GET', '/partner/withdrawals')).json().data[0]).toMatchObject({ status: 'paid' });
+    expect((await as(p, 'PATCH', '/partner/settings/bank', { bank_name: 'Other' })).statusCode).toBe(200);
+    await invariant(p.partnerId);
+  });
+
+  it('five wrong codes cancel it and release the hold; an admin\'s rejection releases it too', async () => {
+    const p = await richPartner(5);
+    await as(p, 'PATCH', '/partner/settings/bank', BANK);
+    await linkMessenger(p, `chat-${p.partnerId}`);
+    const w = (await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).json();
+    for (let left = 4; left >= 1; left--) {
+      const bad = await as(p, 'POST', `/partner/withdrawals/${w.id}/confirm`, { code: '99999x' });
+      expect(errorOf(bad)).toMatchObject({ code: 'confirmation_invalid', attempts_left: left });
+    }
+    expect(errorOf(await as(p, 'POST', `/partner/withdrawals/${w.id}/confirm`, { code: '99999x' })).attempts_left).toBe(0);
+    expect((await as(p, 'GET', '/partner/withdrawals')).json().data[0].status).toBe('cancelled');
+    expect((await as(p, 'GET', '/partner/balance')).json().available_kzt).toBe(30000);
+
+    const again = (await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).json();
+    await as(p, 'POST', `/partner/withdrawals/${again.id}/confirm`, { code: await codeSentTo(`chat-${p.partnerId}`) });
+    expect((await as(admin, 'POST', `/admin/withdrawals/${again.id}/reject`, { reason: 'wrong IBAN' })).json()).toMatchObject({ status: 'rejected', reason: 'wrong IBAN' });
+    expect((await as(p, 'GET', '/partner/balance')).json().available_kzt).toBe(30000);
+    expect(errorOf(await as(admin, 'POST', `/admin/withdrawals/${again.id}/mark-paid`, { reference: 'x' })).code).toBe('withdrawal_state');
+    await invariant(p.partnerId);
+  });
+
+  it('20 concurrent withdrawals never take more than the balance', async () => {
+    const p = await richPartner(6);
+    await as(p, 'PATCH', '/partner/settings/bank', BANK);
+    await linkMessenger(p, `chat-${p.partnerId}`);
+    const all = await Promise.all(Array.from({ length: 20 }, () => withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })));
+    expect(all.filter((r) => r.statusCode === 202)).toHaveLength(1);
+    expect(all.every((r) => r.statusCode === 202 || r.statusCode === 409)).toBe(true);
+    expect((await as(p, 'GET', '/partner/balance')).json().available_kzt).toBe(6000);
+    await invariant(p.partnerId);
+  });
+});
+
+describe('paying a client\'s plan from the balance', () => {
+  it('debits the balance, activates the plan, earns no commission; idempotent; 409 beyond the balance; another partner\'s client 404', async () => {
+    const p = await richPartner(2); // 12,000 available
+    const k = idem();
+    const paid = await withKey(p, 'POST', `/partner/clients/${p.clientId}/pay-subscription`, { plan: 'starter' }, k);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ client_id: p.clientId, plan: 'starter', amount: 10000 });
+    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 2000, pending_kzt: 0 });
+    expect((await as(p, 'GET', `/partner/clients/${p.clientId}`)).json().plan).toBe('starter');
+    expect((await as(p, 'GET', '/partner/commissions')).json().data).toHaveLength(2);
+    const replay = await withKey(p, 'POST', `/partner/clients/${p.clientId}/pay-subscription`, { plan: 'starter' }, k);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect((await as(p, 'GET', '/partner/balance')).json().available_kzt).toBe(2000);
+    expect(errorOf(await withKey(p, 'POST', `/partner/clients/${p.clientId}/pay-subscription`, { plan: 'starter' })).code).toBe('insufficient_balance');
+    const other = await richPartner(0);
+    expect((await withKey(other, 'POST', `/partner/clients/${p.clientId}/pay-subscription`, { plan: 'starter' })).statusCode).toBe(404);
+    const tx = (await as(p, 'GET', '/partner/balance/transactions?limit=1')).json().data[0];
+    expect(tx).toMatchObject({ type: 'subscription', amount: -10000, available_after: 2000 });
+    await invariant(p.partnerId);
+    await invariant(other.partnerId);
+  });
+});
