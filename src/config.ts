@@ -62,6 +62,8 @@ export interface Config {
   amountMax: number;
   /** base of links into the web dashboard (invites, login links); decisions 25 */
   dashboardUrl: string;
+  /** the operator's requisites printed on partner acts (decisions 25); unset: the act says so */
+  operator: { name?: string; bin?: string; address?: string; iban?: string; bank?: string };
   /** days a partner's commission stays pending before it can be withdrawn (decisions 21) */
   partnerCommissionHoldDays: number;
   /** tenge per 30 days of each plan that can be bought (decisions 20) */
@@ -194,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dashboardUrl: (env.DASHBOARD_URL || `${publicBaseUrl}/dashboard`).replace(/\/+$/, ''),
     channels: channelConfig(env, publicBaseUrl),
     qrapi: qrapiConfig(env),
+    operator: {
+      name: env.OPERATOR_NAME || undefined, bin: env.OPERATOR_BIN || undefined, address: env.OPERATOR_ADDRESS || undefined,
+      iban: env.OPERATOR_IBAN || undefined, bank: env.OPERATOR_BANK || undefined,
+    },
     partnerCommissionHoldDays: int('PARTNER_COMMISSION_HOLD_DAYS', env.PARTNER_COMMISSION_HOLD_DAYS, 14),
     planPrices: json<Record<string, number>>('PLAN_PRICES', env.PLAN_PRICES, { starter: 10000, professional: 30000 }),
     ...overrides,

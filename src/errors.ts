@@ -91,6 +91,7 @@ export const ERROR_STATUS = {
   messenger_not_linked: 409,
   withdrawal_in_progress: 409,
   withdrawal_state: 409,
+  withdrawal_not_paid: 409,
   ticket_closed: 409,
   /** decisions 24: an invoice creation whose answer was lost; a retry could push a second one */
   provider_outcome_unknown: 409,

@@ -161,6 +161,7 @@ const EXPECTED: Record<string, Permission> = {
   'POST /partner/withdrawals': 'partner.owner',
   'POST /partner/withdrawals/:id/confirm': 'partner.owner',
   'GET /partner/withdrawals': 'partner.read',
+  'GET /partner/withdrawals/:id/act': 'partner.read',
   'GET /admin/withdrawals': 'admin.partners',
   'POST /admin/withdrawals/:id/mark-paid': 'admin.partners',
   'POST /admin/withdrawals/:id/reject': 'admin.partners',

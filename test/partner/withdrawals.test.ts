@@ -133,3 +133,38 @@ describe('paying a client\'s plan from the balance', () => {
     await invariant(other.partnerId);
   });
 });
+
+describe('the act', () => {
+  it('a paid withdrawal\'s act is a PDF holding its number, the partner\'s requisites and the total in words, the same bytes twice; unpaid 409', async () => {
+    const { PDFParse } = await import('pdf-parse');
+    const { writeFileSync } = await import('node:fs');
+    const p = await richPartner(5);
+    await as(p, 'PATCH', '/partner/settings/bank', BANK);
+    await linkMessenger(p, `chat-act-${p.partnerId}`);
+    const w = (await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).json();
+    expect(errorOf(await as(p, 'GET', `/partner/withdrawals/${w.id}/act`)).code).toBe('withdrawal_not_paid');
+    await as(p, 'POST', `/partner/withdrawals/${w.id}/confirm`, { code: await codeSentTo(`chat-act-${p.partnerId}`) });
+    await as(admin, 'POST', `/admin/withdrawals/${w.id}/mark-paid`, { reference: 'PP-77' });
+    const first = await as(p, 'GET', `/partner/withdrawals/${w.id}/act`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('application/pdf');
+    const bytes = first.rawPayload;
+    expect(bytes.subarray(0, 4).toString()).toBe('%PDF');
+    const second = await as(p, 'GET', `/partner/withdrawals/${w.id}/act`);
+    expect(Buffer.compare(second.rawPayload, bytes)).toBe(0);
+    const text = (await new PDFParse({ data: new Uint8Array(bytes) }).getText()).text.replace(/\s+/g, ' ');
+    const year = new Date().getUTCFullYear();
+    expect(text).toContain(`W-${year}-${w.id}`);
+    expect(text).toContain('ТОО Агентство');
+    expect(text).toContain('990140001233');
+    expect(text).toContain('KZ86125KZT5004100100');
+    expect(text).toContain('Тридцать тысяч тенге 00 тиын');
+    expect(text).toContain('PP-77');
+    // ACT_SAMPLE_DIR=dir keeps the act for looking at it (docs/images/act-sample.png was made so).
+    if (process.env.ACT_SAMPLE_DIR) writeFileSync(`${process.env.ACT_SAMPLE_DIR}/act-sample.pdf`, bytes);
+    // Another partner cannot read it.
+    const other = await richPartner(0);
+    expect((await as(other, 'GET', `/partner/withdrawals/${w.id}/act`)).statusCode).toBe(404);
+    await invariant(p.partnerId);
+  });
+});

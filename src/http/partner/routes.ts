@@ -11,6 +11,8 @@ import { impersonate } from '../../domain/partners/impersonate.ts';
 import { issuePartnerKey } from '../../domain/partners/keys.ts';
 import { listCommissions, COMMISSION_STATUSES, type CommissionStatus } from '../../domain/partners/commissions.ts';
 import { balanceOf, listLedger } from '../../domain/partners/ledger.ts';
+import { actOf } from '../../domain/partners/act.ts';
+import { renderAct } from '../../web/act-pdf.ts';
 import { confirmWithdrawal, getBank, listWithdrawals, patchBank, payClientPlan, requestWithdrawal, WITHDRAWAL_MIN } from '../../domain/partners/money.ts';
 import { funnel, incomeGraph, INTERVALS, PERIODS, summary, type Interval, type Period } from '../../domain/partners/analytics.ts';
 import { parseLimit } from '../../domain/pagination.ts';
@@ -245,6 +247,18 @@ export function partnerPayoutRoutes(app: App, deps: Deps): void {
       body: Body({ code: Type.String({ minLength: 1, maxLength: 12 }) }, 'WithdrawalConfirmRequest'), response: { 200: WithdrawalShape },
     },
     handler: async (req) => confirmWithdrawal(deps, (await partner(req)).id, withdrawalId(req.params.id), req.body.code),
+  });
+  route(app, {
+    method: 'GET', url: '/partner/withdrawals/:id/act', auth: ['jwt'], permission: 'partner.read', errors: [404, 409],
+    schema: {
+      tags, summary: 'The act of a paid withdrawal: an A4 PDF in Russian, the same bytes on every download', params: IdParams, querystring,
+      response: { 200: { description: 'the act', content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } } } },
+    },
+    handler: async (req, reply) => {
+      const act = await actOf(deps, (await partner(req)).id, withdrawalId(req.params.id));
+      reply.type('application/pdf').header('Content-Disposition', `attachment; filename="act-${act.number}.pdf"`);
+      return reply.send(await renderAct(act));
+    },
   });
   route(app, {
     method: 'GET', url: '/partner/withdrawals', auth: ['jwt'], permission: 'partner.read',
