@@ -10,6 +10,7 @@ export interface EmulatorFiles {
   dir: string;
   ca: string;
   caPem: string;
+  caKey: string;
   serverKey: string;
   serverCert: string;
   clientPfx: string;
@@ -66,11 +67,14 @@ export function makeClientPfx(caCertPem: string, caKeyPem: string, password: str
   return Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary');
 }
 
+const FILES = ['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem', 'client.p12', 'client.password', 'api-key.txt'];
+
+/** The files of DIR, made when any is missing (they belong together: one CA signed the rest). */
 export function ensureCertificates(dirIn: string): EmulatorFiles {
   const dir = path.resolve(dirIn);
   mkdirSync(dir, { recursive: true });
   const f = (name: string) => path.join(dir, name);
-  if (!existsSync(f('client.p12'))) {
+  if (!FILES.every((name) => existsSync(f(name)))) {
     const ca = keyPair();
     const caCert = makeCertificate({ cn: 'qrapi emulator CA', publicKey: ca.publicKey, signer: ca.privateKey, ca: true });
     const caPem = forge.pki.certificateToPem(caCert);
@@ -86,7 +90,7 @@ export function ensureCertificates(dirIn: string): EmulatorFiles {
     writeFileSync(f('api-key.txt'), `test_${randomUUID()}`, { mode: 0o600 });
   }
   return {
-    dir, ca: f('ca.pem'), caPem: readFileSync(f('ca.pem'), 'utf8'),
+    dir, ca: f('ca.pem'), caPem: readFileSync(f('ca.pem'), 'utf8'), caKey: f('ca-key.pem'),
     serverKey: readFileSync(f('server-key.pem'), 'utf8'), serverCert: readFileSync(f('server.pem'), 'utf8'),
     clientPfx: f('client.p12'), clientPassword: readFileSync(f('client.password'), 'utf8').trim(),
     apiKey: readFileSync(f('api-key.txt'), 'utf8').trim(),
