@@ -25,6 +25,10 @@ export function planActive(c: PlanState, now: Date): boolean {
   return c.plan_expires_at === null || c.plan_expires_at.getTime() > now.getTime();
 }
 
+/** planActive as SQL over a `clients` row aliased `c`, at the instant in parameter `$at` (e.g. '$1'). */
+export const planActiveSql = (at: string) =>
+  `(CASE WHEN c.plan = 'trial' THEN c.trial_ends_at > ${at} ELSE c.plan_expires_at IS NULL OR c.plan_expires_at > ${at} END)`;
+
 /** Start of the UTC calendar month containing `now`. */
 export function monthStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

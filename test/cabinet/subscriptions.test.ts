@@ -1,17 +1,13 @@
 // Buying a plan (decisions 20) through HTTP: the plan QR on the platform client, paid by an admin with the
 // sandbox live driver, the plan activated in the paid transition (plan.changed, a notification), the
 // check, the rules; and these routes live outside v1's envelope and sunset.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, idem, key, type Merchant, newAdmin, newMerchant } from '../helpers/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, withAdmin, type TestApp } from '../helpers/app.ts';
+import { bearer, callAs, errorOf, idem, key, type Merchant, newMerchant } from '../helpers/factories.ts';
 
 let t: TestApp;
 let admin: Merchant;
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await newAdmin(t.app, t.runtime.deps.db);
-});
-afterAll(() => t?.close());
+withAdmin((w) => ({ t, admin } = w));
 const as = callAs(() => t.app);
 const pay = (m: Merchant, plan: string, k = idem()) => t.app.inject({ method: 'POST', url: '/v1/subscription/pay', headers: { ...bearer(m), ...k }, payload: { plan } });
 const adminPay = (opId: string) => as(admin, 'POST', `/admin/sandbox/payments/${opId}/pay`);

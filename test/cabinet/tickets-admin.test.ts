@@ -1,18 +1,14 @@
 // Tickets (decisions 17) and the admin API (decisions 23) through HTTP: ticket -> admin reply
 // (`answered`, notification) -> client message (`open`) -> closed -> 409 ticket_closed; the admin guard
 // and its audit; a disabled client's keys and tokens stop at once; the outbox as the operator sees it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, idsOf, key, type Merchant, newAdmin, newMerchant } from '../helpers/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { withAdmin, type TestApp } from '../helpers/app.ts';
+import { bearer, callAs, errorOf, idsOf, key, type Merchant, newMerchant } from '../helpers/factories.ts';
 import { closeIdleTickets } from '../../src/domain/support/tickets.ts';
 
 let t: TestApp;
 let admin: Merchant;
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await newAdmin(t.app, t.runtime.deps.db);
-});
-afterAll(() => t?.close());
+withAdmin((w) => ({ t, admin } = w));
 
 const as = callAs(() => t.app);
 

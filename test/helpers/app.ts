@@ -3,7 +3,7 @@
 // fresh merchant each (see factories.ts), not by resetting. A fixed JWT key spares each file a key pair.
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig, type Config, type RateLimits } from '../../src/config.ts';
 import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
 import { buildApp } from '../../src/app.ts';
@@ -64,3 +64,17 @@ export async function buildTestApp(overrides: Partial<Config> = {}, opts: { cloc
   return t;
 }
 
+
+/**
+ * The file's app and an admin of it (a user with is_admin), made before its tests and closed after:
+ * `let t, admin; withAdmin((w) => ({ t, admin } = w));`.
+ */
+export function withAdmin(set: (w: { t: TestApp; admin: import('./factories.ts').Merchant }) => void, overrides: Partial<Config> = {}): void {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    const { newAdmin } = await import('./factories.ts');
+    t = await buildTestApp(overrides);
+    set({ t, admin: await newAdmin(t.app, t.runtime.deps.db) });
+  });
+  afterAll(() => t?.close());
+}

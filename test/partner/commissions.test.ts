@@ -1,9 +1,9 @@
 // Commissions and the ledger-backed balance (decisions 21) through HTTP: a referred client buys a plan ->
 // a pending commission -> the hold passes -> available; refunds take it back, pending or available; the
 // balance equals the sum of the ledger after every step.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { callAs, idem, newAdmin, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { withAdmin, type TestApp } from '../helpers/app.ts';
+import { callAs, idem, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
 import { releaseDueCommissions } from '../../src/domain/partners/commissions.ts';
 import { ledgerMismatch } from '../../src/domain/partners/ledger.ts';
 import { refundPayment } from '../../src/domain/payments/refund.ts';
@@ -11,11 +11,7 @@ import { platformClientId } from '../../src/domain/subscriptions/subscriptions.t
 
 let t: TestApp;
 let admin: Merchant;
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await newAdmin(t.app, t.runtime.deps.db);
-});
-afterAll(() => t?.close());
+withAdmin((w) => ({ t, admin } = w));
 const as = callAs(() => t.app);
 
 async function partnerWithClient(): Promise<{ p: Merchant & { partnerId: number }; client: { access: string } }> {

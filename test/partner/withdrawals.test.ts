@@ -1,19 +1,15 @@
 // Withdrawals and bank details (decisions 21) through HTTP: the refusals, the messenger code from the
 // outbox, confirmation, the admin's payout, wrong codes, concurrency, and paying a client's plan from the
 // balance; the ledger invariant after every scenario.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { callAs, errorOf, idem, newAdmin, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { withAdmin, type TestApp } from '../helpers/app.ts';
+import { callAs, errorOf, idem, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
 import { releaseDueCommissions } from '../../src/domain/partners/commissions.ts';
 import { ledgerMismatch } from '../../src/domain/partners/ledger.ts';
 
 let t: TestApp;
 let admin: Merchant;
-beforeAll(async () => {
-  t = await buildTestApp();
-  admin = await newAdmin(t.app, t.runtime.deps.db);
-});
-afterAll(() => t?.close());
+withAdmin((w) => ({ t, admin } = w));
 const as = callAs(() => t.app);
 const withKey = (who: Merchant, method: string, url: string, payload?: object, k = idem()) =>
   t.app.inject({ method: method as 'POST', url, headers: { authorization: `Bearer ${who.access}`, ...k }, ...(payload ? { payload } : {}) });
@@ -96,6 +92,22 @@ describe('withdrawals', () => {
     expect((await as(admin, 'POST', `/admin/withdrawals/${again.id}/reject`, { reason: 'wrong IBAN' })).json()).toMatchObject({ status: 'rejected', reason: 'wrong IBAN' });
     expect((await as(p, 'GET', '/partner/balance')).json().available_kzt).toBe(30000);
     expect(errorOf(await as(admin, 'POST', `/admin/withdrawals/${again.id}/mark-paid`, { reference: 'x' })).code).toBe('withdrawal_state');
+    await invariant(p.partnerId);
+  });
+
+  it('a code left past its 10 minutes: the job cancels the withdrawal and releases the hold', async () => {
+    const { cancelExpiredWithdrawals } = await import('../../src/domain/partners/money.ts');
+    const p = await richPartner(5);
+    await as(p, 'PATCH', '/partner/settings/bank', BANK);
+    await linkMessenger(p, `chat-exp-${p.partnerId}`);
+    const w = (await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).json();
+    await cancelExpiredWithdrawals(t.runtime.deps);
+    expect((await as(p, 'GET', '/partner/withdrawals')).json().data[0].status).toBe('confirmation_required');
+    await t.runtime.deps.db.query(`UPDATE withdrawals SET code_expires_at = now() - interval '1 second' WHERE id = $1`, [w.id]);
+    expect(await cancelExpiredWithdrawals(t.runtime.deps)).toBeGreaterThanOrEqual(1);
+    expect((await as(p, 'GET', '/partner/withdrawals')).json().data[0]).toMatchObject({ status: 'cancelled', reason: 'the code expired' });
+    expect((await as(p, 'GET', '/partner/balance')).json().available_kzt).toBe(30000);
+    expect(errorOf(await as(p, 'POST', `/partner/withdrawals/${w.id}/confirm`, { code: '000000' })).code).toBe('withdrawal_state');
     await invariant(p.partnerId);
   });
 

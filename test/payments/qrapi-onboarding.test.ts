@@ -74,6 +74,29 @@ describe('official-API onboarding', () => {
   });
 });
 
+describe('deleting a qrapi account', () => {
+  it('wipes its credentials and deletes its device at the provider once nothing waits on it; a waiting payment defers it to the job', async () => {
+    const { wipeReleasedCredentials } = await import('../../src/domain/onboarding/accounts.ts');
+    const m = await w.liveMerchant();
+    const sealed = async (id: number) => (await w.t.runtime.deps.db.query<{ c: string | null; d: string | null }>(
+      'SELECT credentials_sealed AS c, device_token AS d FROM provider_accounts WHERE id = $1', [id])).rows[0];
+    // A second account to delete (the default goes last).
+    await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, credentials: r3(), force: true, display_name: 'Second' });
+    const second = (await as(m, 'POST', '/onboarding/provider/verify', { trade_point_id: 2 })).json().account_id;
+    const token = (await sealed(second)).d!;
+    // A QR still waiting through it keeps the credentials until it is settled.
+    const qr = await w.t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem(), 'x-provider-account': String(second) }, payload: { amount: 500 } });
+    expect(qr.statusCode, qr.body).toBe(201);
+    expect((await as(m, 'DELETE', `/me/provider/accounts/${second}`)).statusCode).toBe(204);
+    expect((await sealed(second)).c).not.toBeNull();
+    await w.t.runtime.deps.db.query(`UPDATE operations SET status = 'expired' WHERE id = $1`, [qr.json().operation_id]);
+    expect(await wipeReleasedCredentials(w.t.runtime.deps)).toBeGreaterThanOrEqual(1);
+    expect(await sealed(second)).toEqual({ c: null, d: null });
+    expect(w.emu.state.requests.some((r) => r.path.endsWith('device/delete'))).toBe(true);
+    expect([...w.emu.state.devices.values()].find((d) => d.DeviceToken === token)?.active ?? false).toBe(false);
+  });
+});
+
 describe('the platform client through the official API', () => {
   it('admin connect-platform lists trade points, then connects; a plan QR is then paid at the provider and buys the plan', async () => {
     const { connectPlatform } = await import('../../src/cli/connect-platform.ts');

@@ -5,6 +5,7 @@
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Partner } from './profile.ts';
+import { planActiveSql } from '../plans.ts';
 
 export const PERIODS = ['7d', '30d', '90d', '365d', 'all'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -30,7 +31,7 @@ export const SUMMARY_SQL = `SELECT
        (SELECT count(*) FROM clients WHERE partner_id = $1 AND created_at <= $3) AS clients_total,
        (SELECT count(*) FROM clients WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS clients_new,
        (SELECT count(*) FROM clients c WHERE c.partner_id = $1
-           AND (CASE WHEN c.plan = 'trial' THEN c.trial_ends_at > $3 ELSE c.plan_expires_at IS NULL OR c.plan_expires_at > $3 END)
+           AND ${planActiveSql('$3')}
            AND EXISTS (SELECT 1 FROM provider_accounts a WHERE a.client_id = c.id AND a.mode = 'live' AND a.deleted_at IS NULL AND a.session_alive)) AS clients_active,
        (SELECT count(DISTINCT client_id) FROM (${PLAN_PAYMENTS}) p) AS clients_paying,
        (SELECT COALESCE(sum(net), 0) FROM (${PLAN_PAYMENTS}) p) AS revenue_kzt,

@@ -4,6 +4,7 @@
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
+import { planActiveSql } from '../plans.ts';
 import { OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
 
 export const CLIENT_STATUSES = ['pending', 'active', 'restricted'] as const;
@@ -19,7 +20,7 @@ export interface PartnerClient {
 const DERIVED = `
   SELECT c.id, c.name, c.email, c.external_id, c.partner_origin AS origin, c.plan, c.created_at,
          c.allow_partner_impersonation AS impersonation_allowed, c.partner_id,
-         (CASE WHEN c.plan = 'trial' THEN c.trial_ends_at > $1 ELSE c.plan_expires_at IS NULL OR c.plan_expires_at > $1 END) AS plan_active,
+         ${planActiveSql('$1')} AS plan_active,
          (a.id IS NOT NULL) AS provider_connected, COALESCE(a.session_alive, false) AS session_alive,
          COALESCE(ob.state, CASE WHEN a.id IS NOT NULL THEN 'connected' ELSE 'idle' END) AS onboarding_state
     FROM clients c

@@ -10,6 +10,7 @@ import { sha256Hex, safeEqual } from '../../crypto.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
 import { checkBik, checkBin, checkIban, checkKbe } from '../organization/requisites.ts';
 import { applyPlan } from '../subscriptions/activate.ts';
+import { purchasablePrice } from '../subscriptions/subscriptions.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 import { post } from './ledger.ts';
 
@@ -25,10 +26,7 @@ async function lockBalance(tx: Queryable, partnerId: number): Promise<number> {
 
 /** POST /partner/clients/{id}/pay-subscription: the plan from the available balance, no commission on it. */
 export async function payClientPlan(deps: Deps, partnerId: number, clientId: number, plan: string, save?: (tx: Queryable, answer: object) => Promise<void>) {
-  if (plan === 'trial') throw new AppError('trial_already_used', 'the trial is given once, at registration');
-  if (plan === 'enterprise') throw new AppError('plan_not_purchasable', 'enterprise is arranged with the operator');
-  const price = deps.config.planPrices[plan];
-  if (price === undefined) throw new AppError('invalid_parameter', `no plan "${plan}"`, { param: 'plan' });
+  const price = purchasablePrice(deps, plan);
   return deps.db.tx(async (tx) => {
     const c = await tx.query('SELECT 1 FROM clients WHERE id = $1 AND partner_id = $2', [clientId, partnerId]);
     if (!c.rows.length) throw new AppError('client_not_found', `client ${clientId} not found`);

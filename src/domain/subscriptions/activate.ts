@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { Operation } from '../payments/operations.ts';
 import { appendEvent } from '../events/append.ts';
 import { notify } from '../notifications/notify.ts';
-import { invalidate } from '../../infra/cache.ts';
+import { forgetClientKeys } from '../accounts/api-keys.ts';
 import { PERIOD_DAYS } from './subscriptions.ts';
 
 export async function activateBoughtPlan(tx: Queryable, op: Operation): Promise<void> {
@@ -33,7 +33,6 @@ export async function applyPlan(tx: Queryable, clientId: number, plan: string, p
   await notify(tx, sub.client_id, 'plan.changed', `Plan ${sub.plan} active until ${expires.toISOString().slice(0, 10)}`,
     extend ? `The ${sub.plan} plan is extended by ${PERIOD_DAYS} days.` : `The ${sub.plan} plan replaces ${c.plan} from now, for ${PERIOD_DAYS} days.`);
   // API keys carry the plan in their cache entry: every instance forgets this client's.
-  const keys = await tx.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE client_id = $1 AND revoked_at IS NULL', [sub.client_id]);
-  for (const k of keys.rows) await invalidate(tx, `key:${k.key_hash}`);
+  await forgetClientKeys(tx, sub.client_id);
   return { expires_at: expires };
 }

@@ -45,14 +45,20 @@ export interface PlanQr {
   operation_id: string; plan: string; amount: number; qr_token: string; deep_link: string; expires_at: Date; status: string;
 }
 
+/** What a plan costs for 30 days; the plans that cannot be bought are refused (decisions 20). */
+export function purchasablePrice(deps: Deps, plan: string): number {
+  if (plan === 'trial') throw new AppError('trial_already_used', 'the trial is given once, at registration; choose a paid plan');
+  if (plan === 'enterprise') throw new AppError('plan_not_purchasable', 'enterprise is arranged with the operator');
+  const price = deps.config.planPrices[plan];
+  if (price === undefined) throw new AppError('invalid_parameter', `no plan "${plan}" (${Object.keys(deps.config.planPrices).join(', ')})`, { param: 'plan' });
+  return price;
+}
+
 export async function payPlan(
   deps: Deps, clientId: number, plan: string,
   ctx: { requestId?: string; save?: (tx: Queryable, answer: PlanQr) => Promise<void> },
 ): Promise<PlanQr> {
-  if (plan === 'trial') throw new AppError('trial_already_used', 'the trial is given once, at registration; choose a paid plan');
-  if (plan === 'enterprise') throw new AppError('plan_not_purchasable', 'enterprise is arranged with the operator');
-  const amount = deps.config.planPrices[plan];
-  if (amount === undefined) throw new AppError('invalid_parameter', `no plan "${plan}" (${Object.keys(deps.config.planPrices).join(', ')})`, { param: 'plan' });
+  const amount = purchasablePrice(deps, plan);
   const platform = await platformClientId(deps.db);
   // The platform's live account of the driver this deployment runs (its default first): one store may
   // hold accounts of several drivers over time.
