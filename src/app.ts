@@ -39,6 +39,7 @@ import { adminRoutes } from './http/admin/routes.ts';
 import { onboardingRoutes } from './http/onboarding/routes.ts';
 import { providerAccountRoutes } from './http/cabinet/provider-accounts.ts';
 import { subscriptionRoutes } from './http/subscription/routes.ts';
+import { partnerApiRoutes } from './http/partner/api.ts';
 import { partnerAnalyticsRoutes, partnerKeyRoutes, partnerMoneyRoutes, partnerPayoutRoutes, partnerRoutes, referralRedirectRoutes } from './http/partner/routes.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
@@ -162,6 +163,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   partnerMoneyRoutes(app, deps);
   partnerAnalyticsRoutes(app, deps);
   partnerPayoutRoutes(app, deps);
+  partnerApiRoutes(app, deps);
   // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
   v1Routes(app, deps);
 

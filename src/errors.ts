@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   account_disabled: 403,
   /** decisions 21 */
   partner_not_active: 403,
+  /** decisions 22: key rotation and login links are for clients of origin api */
+  client_not_managed: 403,
   // 404
   not_found: 404,
   payment_link_not_found: 404,

@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { isTenantPrincipal, type ImpersonationPrincipal, type Principal, type TenantPrincipal, type UserPrincipal } from '../domain/access/principal.ts';
+import { isTenantPrincipal, type ImpersonationPrincipal, type PartnerKeyPrincipal, type Principal, type TenantPrincipal, type UserPrincipal } from '../domain/access/principal.ts';
 
 export function principal(req: FastifyRequest): Principal {
   if (!req.principal) throw new AppError('invalid_token', 'authentication required');
@@ -34,4 +34,11 @@ export function cabinetUser(req: FastifyRequest): UserPrincipal | ImpersonationP
 export function accountOf(req: FastifyRequest): string | undefined {
   const v = req.headers['x-provider-account'];
   return typeof v === 'string' ? v : undefined;
+}
+
+/** A partner's integration key on the partner API: the partner and the mode of everything it touches. */
+export function partnerKey(req: FastifyRequest): PartnerKeyPrincipal {
+  const p = principal(req);
+  if (p.kind !== 'partner_key') throw new AppError('invalid_api_key', 'X-Partner-API-Key header is required');
+  return p;
 }

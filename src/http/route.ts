@@ -141,7 +141,7 @@ export function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.map(cap).join('');
 }
 
-/** Security schemes no operation uses are left out of the document (PartnerKey until the partner API lands). */
+/** Security schemes no operation uses are left out of the document (MetricsToken without METRICS_TOKEN). */
 export function pruneUnusedSchemes(doc: { paths?: Record<string, Record<string, { security?: Record<string, unknown>[] }>>; components?: { securitySchemes?: Record<string, unknown> } }): void {
   const used = new Set(Object.values(doc.paths ?? {}).flatMap((ops) => Object.values(ops).flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s)))));
   for (const name of Object.keys(doc.components?.securitySchemes ?? {})) if (!used.has(name)) delete doc.components!.securitySchemes![name];

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, decodeProtectedHeader, decodeJwt } from 'jose';
 import { buildTestApp, HIGH_LIMITS, type TestApp } from '../helpers/app.ts';
 import { bearer, errorOf, newMerchant, uniqueEmail } from '../helpers/factories.ts';
-import { issueMagicToken } from '../../src/domain/accounts/tokens.ts';
+import { issueMagicToken, LOGIN_LINK_PURPOSE } from '../../src/domain/accounts/tokens.ts';
 
 let t: TestApp;
 const BOSS = uniqueEmail('boss');
@@ -213,7 +213,7 @@ describe('magic exchange', () => {
   it('trades a magic token once for a token pair', async () => {
     const m = await newMerchant(t.app);
     const id = await userId(m.email);
-    const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, 'login_link'));
+    const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, LOGIN_LINK_PURPOSE));
     const res = await post('/auth/magic-exchange', { token });
     expect(res.statusCode).toBe(200);
     const me = (await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: res.json().access_token }) })).json();
@@ -223,10 +223,19 @@ describe('magic exchange', () => {
     expect(errorOf(again).code).toBe('invalid_token');
   });
 
+  it('a magic token of another purpose (the messenger binding\'s) never signs in', async () => {
+    const m = await newMerchant(t.app);
+    const id = await userId(m.email);
+    const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, 'messenger_link'));
+    const res = await post('/auth/magic-exchange', { token });
+    expect(res.statusCode).toBe(401);
+    expect(errorOf(res).code).toBe('invalid_token');
+  });
+
   it('refuses an expired magic token', async () => {
     const m = await newMerchant(t.app);
     const id = await userId(m.email);
-    const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, 'login_link'));
+    const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, LOGIN_LINK_PURPOSE));
     await t.runtime.deps.db.query(`UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`);
     const res = await post('/auth/magic-exchange', { token });
     expect(errorOf(res).code).toBe('token_expired');

@@ -170,6 +170,21 @@ const EXPECTED: Record<string, Permission> = {
   'POST /admin/partners/:id/reject': 'admin.partners',
   'POST /admin/partners/:id/suspend': 'admin.partners',
   'PATCH /admin/partners/:id': 'admin.partners',
+  'GET /partner/v1/ping': 'partner_api.read',
+  'POST /partner/v1/clients': 'partner_api.write',
+  'GET /partner/v1/clients': 'partner_api.read',
+  'GET /partner/v1/clients/:client_ref': 'partner_api.read',
+  'POST /partner/v1/clients/:client_ref/provider/start': 'partner_api.write',
+  'POST /partner/v1/clients/:client_ref/provider/verify': 'partner_api.write',
+  'POST /partner/v1/clients/:client_ref/provider/resend': 'partner_api.write',
+  'GET /partner/v1/clients/:client_ref/provider/status': 'partner_api.read',
+  'GET /partner/v1/clients/:client_ref/webhooks': 'partner_api.read',
+  'POST /partner/v1/clients/:client_ref/webhooks': 'partner_api.write',
+  'POST /partner/v1/clients/:client_ref/api-key/rotate': 'partner_api.write',
+  'POST /partner/v1/clients/:client_ref/login-link': 'partner_api.write',
+  'POST /partner/v1/checkout': 'partner_api.write',
+  'GET /partner/v1/payments': 'partner_api.read',
+  'GET /partner/v1/payments/:operation_id': 'partner_api.read',
 };
 
 // Public routes that authenticate their caller by a shared secret instead of a user's credential: without
@@ -180,6 +195,7 @@ const SHARED_SECRET = new Set(['POST /messenger/webhook']);
 const MISSING: Record<string, string> = {
   op_id: 'op_01JSWEEP0000000000000000000', token: 'SweepSweepSweepSweepSwee', id: '999999999', delivery_id: '999999999',
   operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep', member_id: '999999999', code: 'sweepcode00',
+  client_ref: 'sweep-no-such-client', operation_id: 'op_01JSWEEP0000000000000000000',
 };
 // Path parameters that are not a tenant's ids (nothing to isolate).
 const NOT_TENANT_IDS = new Set(['phone', 'code']);
@@ -189,6 +205,9 @@ let routes: DeclaredRoute[];
 let a: Merchant;
 let aClient: number;
 const tokens = {} as Record<Role | 'partner' | 'expired' | 'platformAdmin', string>;
+/** A's partner integration key (test mode) */
+let partnerKey: string;
+const partnerHeader = (k: string) => ({ 'x-partner-api-key': k });
 const foreign: Record<string, string> = {};
 
 async function userToken(role: Role): Promise<string> {
@@ -231,6 +250,9 @@ beforeAll(async () => {
   await t.runtime.deps.db.query('UPDATE clients SET partner_id = $2, partner_origin = $3 WHERE id = $1', [(await idsOf(t.runtime.deps.db, bClient)).clientId, bPartner, 'invite']);
   foreign.partnerClient = String((await idsOf(t.runtime.deps.db, bClient)).clientId);
   foreign.link = String((await t.app.inject({ method: 'POST', url: '/partner/links', headers: bearer(b), payload: {} })).json().id);
+  // B's client's payment (made after the client became B's: an operation takes its client's partner).
+  foreign.partnerPayment = (await createQr(t.app, bClient.testKey)).operation_id;
+  partnerKey = (await t.app.inject({ method: 'POST', url: '/partner/integration/api-keys', headers: bearer(a), payload: { mode: 'test' } })).json().api_key;
   // B's withdrawal, straight into the table (its money path is tested on its own).
   const bPartnerUser = (await idsOf(t.runtime.deps.db, b)).userId;
   foreign.withdrawal = String((await t.runtime.deps.db.query<{ id: number }>(
@@ -255,6 +277,7 @@ const isAdminApi = (r: DeclaredRoute) => r.config.auth.includes('admin_jwt');
 const foreignFor = (r: DeclaredRoute) => (r.url.startsWith('/me/tickets/') ? { ...foreign, id: foreign.ticket }
   : r.url.startsWith('/me/provider/accounts/') ? { ...foreign, id: foreign.account }
   : r.url.startsWith('/partner/clients/') ? { ...foreign, id: foreign.partnerClient }
+  : r.url.startsWith('/partner/v1/') ? { ...foreign, client_ref: foreign.partnerClient, operation_id: foreign.partnerPayment }
   : r.url.startsWith('/partner/withdrawals/') ? { ...foreign, id: foreign.withdrawal }
   : r.url.startsWith('/partner/links/') ? { ...foreign, id: foreign.link } : foreign);
 
@@ -277,6 +300,7 @@ const VALID_BODY: Record<string, object> = {
   'PATCH /partner/links/:id': { name: 'sweep' },
   'POST /partner/clients/:id/pay-subscription': { plan: 'starter' },
   'POST /partner/withdrawals/:id/confirm': { code: '000000' },
+  'POST /partner/v1/clients/:client_ref/webhooks': { url: 'https://example.kz/sweep', events: ['payment.completed'] },
 };
 
 /** The error code of either envelope (v1 answers {Data, StatusCode, Message}). */
@@ -393,12 +417,24 @@ describe('route sweep', () => {
     }
   });
 
+  it('a partner key reaches every partner API route; a malformed, unknown or client\'s key does not', async () => {
+    const partnerApi = routes.filter((x) => x.config.auth.includes('partner'));
+    expect(partnerApi.length).toBeGreaterThanOrEqual(14);
+    for (const r of partnerApi) {
+      expectAllowed(await send(r, partnerHeader(partnerKey)), name(r));
+      expectRefused(await send(r, partnerHeader(`pk_test_${'x'.repeat(40)}`)), 401, 'invalid_api_key', `${name(r)} unknown key`);
+      expectRefused(await send(r, partnerHeader('pk_test_short')), 401, 'invalid_api_key', `${name(r)} malformed key`);
+      expectRefused(await send(r, partnerHeader(a.testKey)), 401, 'invalid_api_key', `${name(r)} a client key as a partner key`);
+    }
+  });
+
   it("another tenant's ids: 404", async () => {
     // The admin API sees every client by design; everything else is a tenant's.
     const isolated = routes.filter((x) => x.config.auth.length && !isAdminApi(x) && paramsOf(x.url).some((p) => !NOT_TENANT_IDS.has(p)));
     expect(isolated.length).toBeGreaterThan(20);
     for (const r of isolated) {
-      const headers = { ...(r.config.auth[0] === 'jwt' ? bearer(a) : key(a.testKey)), ...(r.method === 'GET' ? {} : idem()) };
+      const own = r.config.auth[0] === 'jwt' ? bearer(a) : r.config.auth[0] === 'partner' ? partnerHeader(partnerKey) : key(a.testKey);
+      const headers = { ...own, ...(r.method === 'GET' ? {} : idem()) };
       const res = await send(r, headers, foreignFor(r), r.config.auth[0] === 'jwt' ? '?mode=test' : '', VALID_BODY[name(r)] ?? {});
       expect(res.statusCode, `${name(r)}: ${res.body.slice(0, 200)}`).toBe(404);
     }
@@ -409,9 +445,11 @@ describe('route sweep', () => {
       ['POST', '/v2/refunds', key(a.testKey), { operation_id: foreign.op_id, amount: 1 }],
       ['POST', '/v1/invoice/cancel', key(a.testKey), { operation_id: foreign.operationId }],
       ['POST', '/v1/refund', key(a.testKey), { operation_id: foreign.operationId, items: [{ price: 1 }] }],
+      ['POST', '/partner/v1/checkout', partnerHeader(partnerKey), { client_ref: foreign.partnerClient, amount: 100, description: 'sweep' }],
+      ['GET', `/partner/v1/payments?client_ref=${foreign.partnerClient}`, partnerHeader(partnerKey), {}],
     ];
     for (const [method, url, headers, payload] of cases) {
-      const res = await t.app.inject({ method: method as 'POST', url, headers: { ...headers, ...idem() }, payload });
+      const res = await t.app.inject({ method: method as 'POST', url, headers: { ...headers, ...idem() }, ...(method === 'GET' ? {} : { payload }) });
       expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 200)}`).toBe(404);
     }
   });

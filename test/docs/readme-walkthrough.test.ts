@@ -1,61 +1,25 @@
 // The README's first-payment walk-through, run as pasted: the block between the walkthrough markers is
 // executed by bash against a server started as `npm start` starts it (on a fresh embedded store), and
 // every step answers what the README says it does.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROOT, shellBlock, startServer, type RunningServer } from '../helpers/server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-let server: ChildProcess;
+let server: RunningServer;
 let base: string;
 let dir: string;
 
-const freePort = () => new Promise<number>((ok) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as { port: number };
-    s.close(() => ok(port));
-  });
-});
-
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'tolem-readme-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  server.stdout!.on('data', (c) => (out += c));
-  server.stderr!.on('data', (c) => (out += c));
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const up = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (Date.now() > end || server.exitCode !== null) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  server = await startServer();
+  ({ base, dir } = server);
 }, 60_000);
 
-afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((ok) => server.once('exit', ok));
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => server?.stop());
 
-function walkthrough(): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const m = /<!-- walkthrough -->\s*```sh\n([\s\S]*?)```\s*<!-- \/walkthrough -->/.exec(readme);
-  if (!m) throw new Error('README has no walkthrough block');
-  return m[1];
-}
+const walkthrough = () => shellBlock(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), 'walkthrough');
 
 it('the README walk-through answers what it documents, step by step', async () => {
   const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', walkthrough()], { cwd: dir, env: { ...process.env, BASE: base }, timeout: 60_000 });

@@ -184,8 +184,9 @@ describe('system endpoints', () => {
   it('openapi.json is OpenAPI 3.1 with security schemes and error responses', async () => {
     const doc = await inlinedDoc(t.app);
     expect(doc.openapi).toBe('3.1.0');
-    // Only the schemes some operation uses (PartnerKey arrives with the partner API).
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'BearerAuth']);
+    // Only the schemes some operation uses (MetricsToken only where METRICS_TOKEN is set).
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['ApiKey', 'BearerAuth', 'PartnerKey']);
+    expect(doc.paths['/partner/v1/ping'].get.security).toEqual([{ PartnerKey: [] }]);
     const me = doc.paths['/me'].get;
     expect(me.security).toEqual([{ BearerAuth: [] }]);
     expect(Object.keys(me.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500']));

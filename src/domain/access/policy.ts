@@ -16,6 +16,8 @@ const GRANTS = {
   operator: [],
   // Not a team's: a user with is_admin on the admin API (decisions 23).
   platform_admin: [],
+  // Not a team's: a partner's integration key on the partner API (decisions 22).
+  partner_integration: [],
 } as const satisfies Record<string, readonly Role[]>;
 type Grant = keyof typeof GRANTS;
 
@@ -65,6 +67,9 @@ export const ACTIONS = {
   'partner.read': { grant: 'everyone', blockedUnderImpersonation: true },
   'partner.manage': { grant: 'managers', blockedUnderImpersonation: true },
   'partner.owner': { grant: 'owner', blockedUnderImpersonation: true },
+  // The partner integration API (decisions 22): a partner key (pk_live_/pk_test_) alone.
+  'partner_api.read': { grant: 'partner_integration' },
+  'partner_api.write': { grant: 'partner_integration' },
   // The operator's admin API (decisions 23): every call audited.
   'admin.tickets': { grant: 'platform_admin' },
   'admin.clients': { grant: 'platform_admin' },
@@ -90,6 +95,7 @@ export const blockedUnderImpersonation = (action: Action): boolean =>
 export function denial(p: Principal, action: Action): AppError | null {
   const rule: Rule = ACTIONS[action];
   if (rule.grant === 'platform_admin') return p.kind === 'admin' ? null : new AppError('forbidden_role', 'the admin API needs a user with is_admin');
+  if (rule.grant === 'partner_integration') return p.kind === 'partner_key' ? null : new AppError('forbidden_role', 'the partner API needs a partner key');
   if (p.kind === 'admin') return new AppError('forbidden_role', 'an admin token acts on the admin API only');
   if (p.kind === 'operator') return rule.grant === 'operator' ? null : new AppError('forbidden_role', 'this credential may not act in a client account');
   if (rule.grant === 'operator') return new AppError('forbidden_role', 'only the operator\'s token may do this');

@@ -47,6 +47,8 @@ export interface ImpersonationPrincipal extends TenantBound {
 export interface PartnerKeyPrincipal {
   kind: 'partner_key';
   partnerId: number;
+  /** the partner's own client account: where its idempotency keys are kept */
+  partnerClientId: number;
   mode: Mode;
   apiKeyId: number;
   keyPrefix: string;

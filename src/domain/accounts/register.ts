@@ -1,6 +1,7 @@
 // Registration: a new client (merchant) on the trial plan, its owner, and its live and test API keys,
 // all in one transaction. The keys are returned once, here.
 import type { Deps } from '../../deps.ts';
+import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { hashPassword } from './passwords.ts';
 import { issueApiKey } from './api-keys.ts';
@@ -55,30 +56,48 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Regist
   }
   const isAdmin = deps.config.adminEmails.includes(email);
   return deps.db.tx(async (tx) => {
-    const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
-    if (taken.rows.length) throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
-    const client = await tx.query<{ id: number }>(
-      `INSERT INTO clients (name, email, trial_ends_at) VALUES ($1, $2, now() + make_interval(days => $3)) RETURNING id`,
-      [input.name, email, TRIAL_DAYS],
-    );
-    const clientId = client.rows[0].id;
-    // The unique index on lower(email) settles a race between two registrations of one e-mail.
-    const user = await tx
-      .query<{ id: number }>(
-        `INSERT INTO users (client_id, email, name, password_hash, oidc_issuer, oidc_subject, role, is_admin)
-         VALUES ($1, $2, $3, $4, $5, $6, 'owner', $7) RETURNING id`,
-        [clientId, email, input.name, passwordHash, oidc?.issuer ?? null, oidc?.subject ?? null, isAdmin],
-      )
-      .catch((err: { code?: string }) => {
-        if (err.code === '23505') throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
-        throw err;
-      });
-    const live = await issueApiKey(tx, clientId, 'live');
-    const test = await issueApiKey(tx, clientId, 'test');
-    await attributeNewClient(tx, clientId, email, { referralCode: input.referral_code, partnerInviteToken: partnerInvite });
-    // Test mode works from the first minute: its sandbox provider account exists from registration.
-    await createProviderAccount(tx, { clientId, mode: 'test', driver: 'sandbox', displayName: 'Sandbox', isDefault: true });
-    const pair = await issueTokenPair(deps, tx, { id: user.rows[0].id, client_id: clientId, role: 'owner' });
-    return { ...pair, api_keys: { live: live.api_key, test: test.api_key } };
+    const opened = await openClient(tx, { name: input.name, email, passwordHash, oidc, isAdmin });
+    await attributeNewClient(tx, opened.clientId, email, { referralCode: input.referral_code, partnerInviteToken: partnerInvite });
+    const pair = await issueTokenPair(deps, tx, { id: opened.userId, client_id: opened.clientId, role: 'owner' });
+    return { ...pair, api_keys: opened.api_keys };
   });
+}
+
+export interface NewClient {
+  name: string;
+  email: string;
+  /** null: a password-less owner (signs in by OpenID Connect, or by a partner's login link) */
+  passwordHash: string | null;
+  oidc?: { issuer: string; subject: string } | null;
+  isAdmin?: boolean;
+}
+
+/**
+ * A new client on the trial plan with its owner, its live and test API keys and its test-mode sandbox
+ * account, in the caller's transaction: registration and the partner API's upsert make clients alike.
+ */
+export async function openClient(tx: Queryable, c: NewClient): Promise<{ clientId: number; userId: number; api_keys: { live: string; test: string } }> {
+  const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = $1', [c.email]);
+  if (taken.rows.length) throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
+  const client = await tx.query<{ id: number }>(
+    `INSERT INTO clients (name, email, trial_ends_at) VALUES ($1, $2, now() + make_interval(days => $3)) RETURNING id`,
+    [c.name, c.email, TRIAL_DAYS],
+  );
+  const clientId = client.rows[0].id;
+  // The unique index on lower(email) settles a race between two registrations of one e-mail.
+  const user = await tx
+    .query<{ id: number }>(
+      `INSERT INTO users (client_id, email, name, password_hash, oidc_issuer, oidc_subject, role, is_admin)
+       VALUES ($1, $2, $3, $4, $5, $6, 'owner', $7) RETURNING id`,
+      [clientId, c.email, c.name, c.passwordHash, c.oidc?.issuer ?? null, c.oidc?.subject ?? null, c.isAdmin ?? false],
+    )
+    .catch((err: { code?: string }) => {
+      if (err.code === '23505') throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
+      throw err;
+    });
+  const live = await issueApiKey(tx, clientId, 'live');
+  const test = await issueApiKey(tx, clientId, 'test');
+  // Test mode works from the first minute: its sandbox provider account exists from registration.
+  await createProviderAccount(tx, { clientId, mode: 'test', driver: 'sandbox', displayName: 'Sandbox', isDefault: true });
+  return { clientId, userId: user.rows[0].id, api_keys: { live: live.api_key, test: test.api_key } };
 }

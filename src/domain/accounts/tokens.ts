@@ -133,6 +133,9 @@ export async function refreshTokens(deps: Deps, token: string): Promise<TokenPai
   return (outcome as { pair: TokenPair }).pair;
 }
 
+/** The purpose of a sign-in magic token; other magic tokens (the messenger binding's) never sign in. */
+export const LOGIN_LINK_PURPOSE = 'login_link';
+
 export async function issueMagicToken(tx: Queryable, userId: number, purpose: string): Promise<{ token: string; expires_at: Date }> {
   const token = `mt_${randomToken(32)}`;
   const r = await tx.query<{ expires_at: Date }>(
@@ -149,9 +152,9 @@ export async function exchangeMagicToken(deps: Deps, token: string): Promise<Tok
     const r = await tx.query<TokenUser & { expired: boolean }>(
       `UPDATE magic_tokens m SET used_at = now()
          FROM users u
-        WHERE m.token_hash = $1 AND m.used_at IS NULL AND u.id = m.user_id AND u.disabled_at IS NULL
+        WHERE m.token_hash = $1 AND m.purpose = $2 AND m.used_at IS NULL AND u.id = m.user_id AND u.disabled_at IS NULL AND u.status = 'active'
         RETURNING u.id, u.client_id, u.role, m.expires_at <= now() AS expired`,
-      [hash],
+      [hash, LOGIN_LINK_PURPOSE],
     );
     const user = r.rows[0];
     if (!user) throw new AppError('invalid_token', 'magic token is not valid or was already used');

@@ -13,12 +13,12 @@ export type ClientStatus = (typeof CLIENT_STATUSES)[number];
 export interface PartnerClient {
   id: number; name: string; email: string; external_id: string | null; origin: string; status: ClientStatus;
   status_reason: 'plan_inactive' | 'session_expired' | null; plan: string; plan_active: boolean; provider_connected: boolean;
-  onboarding_state: string; impersonation_allowed: boolean; created_at: Date;
+  onboarding_state: string; impersonation_allowed: boolean; phone: string | null; metadata: Record<string, unknown> | null; created_at: Date;
 }
 
 // One derivation for the list, its filter and the detail. `now` is $1.
 const DERIVED = `
-  SELECT c.id, c.name, c.email, c.external_id, c.partner_origin AS origin, c.plan, c.created_at,
+  SELECT c.id, c.name, c.email, c.external_id, c.partner_origin AS origin, c.plan, c.created_at, c.phone, c.metadata,
          c.allow_partner_impersonation AS impersonation_allowed, c.partner_id,
          ${planActiveSql('$1')} AS plan_active,
          (a.id IS NOT NULL) AS provider_connected, COALESCE(a.session_alive, false) AS session_alive,
@@ -45,7 +45,7 @@ export async function listPartnerClients(deps: Deps, partnerId: number, q: { sta
       if (after) where.push(`(d.created_at, d.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Row>(
         `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason, d.plan, d.plan_active,
-                d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.created_at
+                d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone, d.metadata, d.created_at
            FROM (${DERIVED} WHERE c.partner_id = $2) d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${take}`,
         params,
       );
@@ -55,16 +55,22 @@ export async function listPartnerClients(deps: Deps, partnerId: number, q: { sta
   );
 }
 
-/** One client of the partner, with its last 20 live payments (commissions come with the balance). */
-export async function partnerClientDetail(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient & { payments: Operation[] }> {
+/** One client of the partner; another partner's is not found. */
+export async function partnerClient(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient> {
   const r = await deps.db.query<Row>(
     `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason, d.plan, d.plan_active,
-            d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.created_at
+            d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone, d.metadata, d.created_at
        FROM (${DERIVED} WHERE c.id = $3 AND c.partner_id = $2) d`,
     [deps.clock.now(), partnerId, clientId],
   );
   if (!r.rows[0]) throw new AppError('client_not_found', `client ${clientId} not found`);
+  return r.rows[0];
+}
+
+/** One client of the partner, with its last 20 live payments (commissions come with the balance). */
+export async function partnerClientDetail(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient & { payments: Operation[] }> {
+  const client = await partnerClient(deps, partnerId, clientId);
   const payments = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS_O} FROM operations o WHERE o.client_id = $1 AND o.mode = 'live' ORDER BY o.created_at DESC, o.id DESC LIMIT 20`, [clientId]);
-  return { ...r.rows[0], payments: payments.rows };
+  return { ...client, payments: payments.rows };
 }

@@ -20,3 +20,30 @@ export async function issuePartnerKey(deps: Deps, partnerId: number, mode: Mode)
     return { api_key: key, mode, prefix, created_at: r.rows[0].created_at };
   });
 }
+
+export const PARTNER_KEY_RE = /^pk_(live|test)_[0-9A-Za-z]{40}$/;
+
+export interface PartnerKeyOwner {
+  key_id: number;
+  partner_id: number;
+  partner_client_id: number;
+  mode: Mode;
+  prefix: string;
+  partner_status: string;
+  client_disabled: boolean;
+}
+
+/**
+ * The partner behind an integration key, read on every call (no cache): a reissued key must stop at once
+ * on every instance, and the partner API's 120 calls a minute per key make the indexed read cheap.
+ */
+export async function findPartnerKey(deps: Deps, key: string): Promise<PartnerKeyOwner | undefined> {
+  const r = await deps.db.query<PartnerKeyOwner>(
+    `SELECT k.id AS key_id, k.partner_id, p.client_id AS partner_client_id, k.mode, k.prefix, p.status AS partner_status,
+            c.disabled_at IS NOT NULL AS client_disabled
+       FROM partner_api_keys k JOIN partners p ON p.id = k.partner_id JOIN clients c ON c.id = p.client_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    [sha256Hex(key)],
+  );
+  return r.rows[0];
+}

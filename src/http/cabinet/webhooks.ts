@@ -10,7 +10,7 @@ import { IdParams, IgnoredModeQuery, ModeQuery, numericId, PageQuery } from '../
 import { route, type App } from '../route.ts';
 import { Body, Nullable, Page } from '../schemas.ts';
 import {
-  Delivery, EventList, TestResult, toDelivery, toWebhook, toWebhookListItem, toWebhookWithSecret, Webhook, WebhookListItem, WebhookWithSecret,
+  Delivery, EventList, TestResult, WebhookCreateBody, toDelivery, toWebhook, toWebhookListItem, toWebhookWithSecret, Webhook, WebhookListItem, WebhookWithSecret,
 } from '../shapes/webhook.ts';
 
 const tags = ['webhooks'];
@@ -25,9 +25,7 @@ export function webhookRoutes(app: App, deps: Deps): void {
     schema: {
       tags, summary: 'Create a webhook (mode from ?mode=test, live otherwise); the secret is shown only here',
       querystring: Type.Object(ModeQuery),
-      body: Body({
-        url: Type.String(), events: EventList, description: Type.Optional(Nullable(Type.String())), secret: Type.Optional(Type.String()),
-      }),
+      body: WebhookCreateBody,
       response: { 201: WebhookWithSecret },
     },
     handler: async (req, reply) => {

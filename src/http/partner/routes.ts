@@ -30,11 +30,12 @@ const PartnerProfile = Type.Object({
   bank_details_set: Type.Boolean(), created_at: Timestamp,
 }, { title: 'PartnerProfile' });
 
-const ClientItem = Type.Object({
+export const ClientItem = Type.Object({
   id: Type.Integer(), name: Type.String(), email: Type.String(), external_id: Nullable(Type.String()),
   origin: Type.String({ enum: ['referral', 'invite', 'api'] }), status: Type.String({ enum: [...CLIENT_STATUSES] }),
   status_reason: Nullable(Type.String({ enum: ['plan_inactive', 'session_expired'] })), plan: Type.String(), plan_active: Type.Boolean(),
-  provider_connected: Type.Boolean(), onboarding_state: Type.String(), impersonation_allowed: Type.Boolean(), created_at: Timestamp,
+  provider_connected: Type.Boolean(), onboarding_state: Type.String(), impersonation_allowed: Type.Boolean(),
+  phone: Nullable(Type.String()), metadata: Nullable(Type.Record(Type.String(), Type.Unknown())), created_at: Timestamp,
 }, { title: 'PartnerClient' });
 
 const Commission = Type.Object({

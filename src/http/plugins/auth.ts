@@ -13,6 +13,7 @@ import { safeEqual } from '../../crypto.ts';
 import { findApiKey } from '../../domain/accounts/api-keys.ts';
 import { verifyAccessToken } from '../../domain/accounts/tokens.ts';
 import { touchImpersonation } from '../../domain/accounts/impersonation.ts';
+import { findPartnerKey, PARTNER_KEY_RE } from '../../domain/partners/keys.ts';
 import type { AuthKind, RouteConfig } from '../route.ts';
 
 declare module 'fastify' {
@@ -73,6 +74,16 @@ async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string
   return { kind: 'user', ...tenant, role: user.role };
 }
 
+/** A partner's integration key: the partner API in the key's mode, while the partner is active. */
+async function resolvePartnerKey(deps: Deps, key: string): Promise<Principal> {
+  if (!PARTNER_KEY_RE.test(key)) throw new AppError('invalid_api_key', 'partner key is malformed');
+  const owner = await findPartnerKey(deps, key);
+  if (!owner) throw new AppError('invalid_api_key', 'partner key is not valid or was revoked');
+  if (owner.client_disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
+  if (owner.partner_status !== 'active') throw new AppError('partner_not_active', `the partner profile is ${owner.partner_status}`);
+  return { kind: 'partner_key', partnerId: owner.partner_id, partnerClientId: owner.partner_client_id, mode: owner.mode, apiKeyId: owner.key_id, keyPrefix: owner.prefix };
+}
+
 /** The operator's metrics token, compared in constant time. */
 function resolveMetricsToken(deps: Deps, authorization: string): Principal {
   const m = /^Bearer\s+(\S+)$/i.exec(authorization);
@@ -90,7 +101,7 @@ export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: r
   if (bearer && kinds.includes('jwt')) return resolveJwt(deps, req, bearer, 'cabinet');
   if (bearer && kinds.includes('admin_jwt')) return resolveJwt(deps, req, bearer, 'admin');
   if (bearer && kinds.includes('metrics_token')) return resolveMetricsToken(deps, bearer);
-  if (partner && kinds.includes('partner')) throw new AppError('invalid_api_key', 'partner key is not valid');
+  if (partner && kinds.includes('partner')) return resolvePartnerKey(deps, partner);
   // No accepted credential: name what this route takes, whatever else was sent (wrong kind).
   throw MISSING[kinds[0]];
 }

@@ -90,9 +90,11 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
       throw new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { param: 'Idempotency-Key' });
     }
     const p = req.principal;
-    // Keys are scoped to a client and mode (decisions 6); a route without a tenant cannot be idempotent.
-    if (!isTenantPrincipal(p)) throw new Error(`${req.routeOptions.url}: idempotency needs a client-bound credential`);
-    const scope = [p.clientId, p.mode, req.method, canonicalPath(req), key];
+    // Keys are scoped to a client and mode (decisions 6); a partner key's to the partner's own client (its
+    // paths are its own); a route without either cannot be idempotent.
+    const owner = isTenantPrincipal(p) ? p : p.kind === 'partner_key' ? { clientId: p.partnerClientId, mode: p.mode } : undefined;
+    if (!owner) throw new Error(`${req.routeOptions.url}: idempotency needs a client-bound credential`);
+    const scope = [owner.clientId, owner.mode, req.method, canonicalPath(req), key];
     const fp = fingerprint(req);
     // Relaxed commit: the claim becomes durable with the request's own final commit (see Db.relaxed);
     // other requests see it at once either way.

@@ -1,7 +1,7 @@
 // The payment-link resource on the wire: the link record of the merchant API (decisions 9, plus
-// livemode), the QR a link issues, and their mappers. Imported by v2, the checkout and later partners.
+// livemode), the QR a link issues, and their mappers. Imported by v2, the checkout and the partner API.
 import { Type } from 'typebox';
-import { Amount, Nullable, Timestamp } from '../schemas.ts';
+import { Amount, Body, Nullable, Timestamp } from '../schemas.ts';
 import { LINK_STATUSES, linkUrl, type Link } from '../../domain/links/links.ts';
 import type { ShownQr } from '../../domain/links/qr.ts';
 import { qrSvg } from '../../web/qr-svg.ts';
@@ -65,3 +65,19 @@ export async function toQrView(op: ShownQr) {
     svg: await qrSvg(op.qr_token!),
   };
 }
+
+// The input of a new link: the v2 API's and the partner API's checkout.
+export const Url = Type.String({ maxLength: 2083, description: 'https (http only for localhost)' });
+export const Description = Type.String({ minLength: 1, maxLength: 500 });
+export const ExpiresIn = Type.Integer({ minimum: 5, maximum: 43200, description: 'minutes from now' });
+
+export const LinkCreateBody = Body({
+  amount: Amount,
+  description: Description,
+  success_url: Type.Optional(Url),
+  cancel_url: Type.Optional(Url),
+  expires_in_minutes: Type.Optional(ExpiresIn),
+  allow_repeat: Type.Optional(Type.Boolean({ default: false })),
+  email_required: Type.Optional(Type.Boolean({ default: false })),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'at most 50 keys, 4 KiB of JSON' })),
+});

@@ -1,12 +1,16 @@
 // The webhook resource on the wire: subscriptions (with the secret shown once), the delivery log and the
-// answer of a test send. Shown by the cabinet and, later, the partner API (the client's webhooks).
+// answer of a test send. Shown by the cabinet and the partner API (the client's webhooks).
 import { Type } from 'typebox';
-import { Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
+import { Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import type { ListedWebhook } from '../../domain/webhooks/manage.ts';
 import type { DeliveryRow, WebhookRow } from '../../domain/webhooks/store.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/events/types.ts';
 
 export const EventList = Type.Array(Type.String(), { description: 'payment.completed, payment.cancelled, payment.expired, payment.refunded, webhook.test' });
+
+export const WebhookCreateBody = Body({
+  url: Type.String(), events: EventList, description: Type.Optional(Nullable(Type.String())), secret: Type.Optional(Type.String()),
+});
 
 export const WebhookProps = {
   id: Type.Integer(),

@@ -11,23 +11,10 @@ import { tenant } from '../context.ts';
 import { ModeQuery as ModeProps, PageQuery, TokenParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Amount, Body, Nullable, Page } from '../schemas.ts';
-import { LinkRecord, LinkStatus, LinkWithQr, toLinkRecord, toQrView } from '../shapes/link.ts';
+import { Description, ExpiresIn, LinkCreateBody, LinkRecord, LinkStatus, LinkWithQr, toLinkRecord, toQrView, Url } from '../shapes/link.ts';
 
 const ModeQuery = Type.Object(ModeProps);
-const Url = Type.String({ maxLength: 2083, description: 'https (http only for localhost)' });
-const Description = Type.String({ minLength: 1, maxLength: 500 });
-const ExpiresIn = Type.Integer({ minimum: 5, maximum: 43200, description: 'minutes from now' });
 
-const CreateBody = Body({
-  amount: Amount,
-  description: Description,
-  success_url: Type.Optional(Url),
-  cancel_url: Type.Optional(Url),
-  expires_in_minutes: Type.Optional(ExpiresIn),
-  allow_repeat: Type.Optional(Type.Boolean({ default: false })),
-  email_required: Type.Optional(Type.Boolean({ default: false })),
-  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'at most 50 keys, 4 KiB of JSON' })),
-});
 
 const PatchBody = Body({
   description: Type.Optional(Description),
@@ -48,7 +35,7 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
 
   route(app, {
     method: 'POST', url: '/v2/payment-links', ...write, idempotent: 'optional', errors: [403, 409],
-    schema: { tags, summary: 'Create a payment link', querystring: ModeQuery, body: CreateBody, response: { 201: LinkRecord } },
+    schema: { tags, summary: 'Create a payment link', querystring: ModeQuery, body: LinkCreateBody, response: { 201: LinkRecord } },
     handler: async (req, reply) => {
       const link = await createLink(deps, {
         ...tenant(req),
