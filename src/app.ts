@@ -40,6 +40,7 @@ import { onboardingRoutes } from './http/onboarding/routes.ts';
 import { providerAccountRoutes } from './http/cabinet/provider-accounts.ts';
 import { subscriptionRoutes } from './http/subscription/routes.ts';
 import { partnerApiRoutes } from './http/partner/api.ts';
+import { dashboardRoutes } from './http/dashboard/routes.ts';
 import { partnerAnalyticsRoutes, partnerKeyRoutes, partnerMoneyRoutes, partnerPayoutRoutes, partnerRoutes, referralRedirectRoutes } from './http/partner/routes.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
@@ -164,6 +165,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   partnerAnalyticsRoutes(app, deps);
   partnerPayoutRoutes(app, deps);
   partnerApiRoutes(app, deps);
+  dashboardRoutes(app, deps);
   // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
   v1Routes(app, deps);
 

@@ -110,6 +110,8 @@ export const ERROR_STATUS = {
   provider_capability_unavailable: 501,
   provider_error: 502,
   session_expired: 503,
+  /** added: the web dashboard's files are absent (packages/dashboard not built; npm run build:dashboard) */
+  dashboard_not_built: 503,
   payment_unavailable: 503,
   qr_creation_failed: 503,
   qr_failed: 503,

@@ -170,6 +170,8 @@ const EXPECTED: Record<string, Permission> = {
   'POST /admin/partners/:id/reject': 'admin.partners',
   'POST /admin/partners/:id/suspend': 'admin.partners',
   'PATCH /admin/partners/:id': 'admin.partners',
+  'GET /dashboard': 'public',
+  'GET /dashboard/*': 'public',
   'GET /partner/v1/ping': 'partner_api.read',
   'POST /partner/v1/clients': 'partner_api.write',
   'GET /partner/v1/clients': 'partner_api.read',

@@ -84,6 +84,9 @@ describe('cabinet payments', () => {
     expect(s.month).toEqual({ count: 1, amount: 1000 });
     expect(s.all_time).toEqual({ count: 1, amount: 1000 });
     expect(s.week).toHaveLength(7);
+    expect(s.days_14).toHaveLength(14);
+    expect(s.days_14.slice(7)).toEqual(s.week);
+    expect(s.days_14.at(-1)).toMatchObject({ count: 1, amount: 1000 });
     expect(s.conversion).toBe(0.5);
     const csv = await jwt(m, 'GET', '/me/payments/export?mode=test');
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);

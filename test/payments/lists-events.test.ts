@@ -113,6 +113,19 @@ describe('GET /v2/events', () => {
     expect(errorOf(await get(m.testKey, '/v2/events?type=payment.nope')).param).toBe('type');
   });
 
+  it('operation_id: the events of one payment only, newest first', async () => {
+    const m = await merchantWithEvents();
+    const all = (await get(m.testKey, '/v2/events')).json().data as { type: string; data: { operation_id?: string } }[];
+    const paid = all.find((e) => e.type === 'payment.refunded')!.data.operation_id!;
+    const own = (await get(m.testKey, `/v2/events?operation_id=${paid}`)).json().data as { type: string; data: { operation_id?: string } }[];
+    expect(own.map((e) => e.type)).toEqual(['payment.refunded', 'payment.completed']);
+    expect(own.every((e) => e.data.operation_id === paid)).toBe(true);
+    expect((await get(m.testKey, '/v2/events?operation_id=op_01NOSUCHOPERATION000000000')).json().data).toEqual([]);
+    // Another client's payment: nothing.
+    const other = await newMerchant(t.app);
+    expect((await get(other.testKey, `/v2/events?operation_id=${paid}`)).json().data).toEqual([]);
+  });
+
   it('since and until are inclusive; a bare until date covers the whole day', async () => {
     const m = await merchantWithEvents();
     const all = (await get(m.testKey, '/v2/events')).json().data;

@@ -32,7 +32,7 @@ export function parseTypes(value: string | undefined): string[] | undefined {
 export async function listEvents(
   deps: Deps,
   scope: { clientId: number; mode: Mode },
-  q: { type?: string; since?: string; until?: string; cursor?: string },
+  q: { type?: string; since?: string; until?: string; operation_id?: string; cursor?: string },
   limit: number,
 ): Promise<PageResult<JournalEvent>> {
   const types = parseTypes(q.type);
@@ -41,7 +41,7 @@ export async function listEvents(
   return page(
     {
       secret: deps.secrets.appSecret, endpoint: 'v2.events', cursor: q.cursor, limit,
-      filters: { mode: scope.mode, type: types?.join(','), since: since?.toISOString(), until: until?.toISOString() },
+      filters: { mode: scope.mode, type: types?.join(','), since: since?.toISOString(), until: until?.toISOString(), op: q.operation_id },
     },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];
@@ -49,6 +49,8 @@ export async function listEvents(
       // One type by equality: events_type_page_idx (client, mode, type, created_at) then yields the page
       // in order, where `= ANY` would read and sort every event of the type. (Several types are rarer.)
       if (types) where.push(types.length === 1 ? `type = $${params.push(types[0])}` : `type = ANY($${params.push(types)})`);
+      // events_operation_idx: its predicate (data ? 'operation_id') is implied by the equality.
+      if (q.operation_id) where.push(`data ? 'operation_id' AND data->>'operation_id' = $${params.push(q.operation_id)}`);
       if (since) where.push(`created_at >= $${params.push(since)}`);
       if (until) where.push(`created_at <= $${params.push(until)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);

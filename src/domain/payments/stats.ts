@@ -49,11 +49,13 @@ export async function stats(deps: Deps, clientId: number, mode: Mode) {
     [clientId, mode, monthStart(now), new Date(now.getTime() - 30 * 86400_000)],
   );
   const s = r.rows[0];
-  const byDay = await paidByDay(deps, clientId, mode, new Date(startOfDay(now).getTime() - 6 * 86400_000));
+  const byDay = await paidByDay(deps, clientId, mode, new Date(startOfDay(now).getTime() - 13 * 86400_000));
   const today = byDay.get(day(now)) ?? { count: 0, amount: 0 };
   return {
     today,
     week: days(now, 7).map((date) => ({ date, ...(byDay.get(date) ?? { count: 0, amount: 0 }) })),
+    // Added for the dashboard's overview chart: the same, over 14 days.
+    days_14: days(now, 14).map((date) => ({ date, ...(byDay.get(date) ?? { count: 0, amount: 0 }) })),
     month: { count: s.month_count, amount: s.month_amount },
     all_time: { count: s.all_count, amount: s.all_amount },
     // Share of the payments created in the last 30 days that were paid.

@@ -102,6 +102,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       response: {
         200: Type.Object({
           today: Counter, week: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer(), amount: Amount })),
+          days_14: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer(), amount: Amount }), { description: 'the last 14 UTC days, oldest first (added)' }),
           month: Counter, all_time: Counter, conversion: Type.Number({ description: 'paid / created, 0..1, last 30 days' }),
         }),
       },

@@ -19,6 +19,7 @@ export function v2EventRoutes(app: App, deps: Deps): void {
         type: Type.Optional(Type.String({ description: 'one or more types, comma-separated' })),
         since: Type.Optional(Type.String({ description: 'ISO date or timestamp, inclusive' })),
         until: Type.Optional(Type.String({ description: 'ISO date (whole day) or timestamp, inclusive' })),
+        operation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the events of one payment (op_…)' })),
         ...ModeQuery,
       }),
       response: { 200: Page(EventItem) },

@@ -1,0 +1,69 @@
+// The signed-in session. The access token (15 minutes) lives in memory only; the refresh token (single
+// use, 7 days, reuse revokes its family) is kept in localStorage so a reload or a second tab stays signed
+// in. The API hands tokens out in JSON bodies (no cookie session), so a script on the page could read the
+// refresh token: the server's Content-Security-Policy for /dashboard allows scripts of this origin only,
+// which is what keeps foreign scripts off the page (docs/api-notes.md, Dashboard).
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+const REFRESH_KEY = 'tolem.refresh';
+let access: { token: string; expiresAt: number } | null = null;
+let refreshing: Promise<boolean> | null = null;
+const listeners = new Set<() => void>();
+
+export function storePair(p: TokenPair): void {
+  access = { token: p.access_token, expiresAt: Date.now() + p.expires_in * 1000 };
+  localStorage.setItem(REFRESH_KEY, p.refresh_token);
+  listeners.forEach((l) => l());
+}
+
+export function signOut(): void {
+  access = null;
+  localStorage.removeItem(REFRESH_KEY);
+  listeners.forEach((l) => l());
+}
+
+export const hasSession = () => access !== null || localStorage.getItem(REFRESH_KEY) !== null;
+
+export function onSessionChange(l: () => void): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+/** Trades the refresh token for a new pair; one at a time, so parallel calls share one refresh. */
+export function refresh(): Promise<boolean> {
+  refreshing ??= (async () => {
+    const token = localStorage.getItem(REFRESH_KEY);
+    if (!token) return false;
+    try {
+      const res = await fetch('/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) });
+      if (!res.ok) {
+        // A refresh token used by another tab a moment ago: that tab stored the new one.
+        if (localStorage.getItem(REFRESH_KEY) !== token) return refreshFromOtherTab();
+        signOut();
+        return false;
+      }
+      storePair((await res.json()) as TokenPair);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+async function refreshFromOtherTab(): Promise<boolean> {
+  refreshing = null;
+  return refresh();
+}
+
+/** A valid access token, refreshed silently when it is about to expire. */
+export async function accessToken(): Promise<string | null> {
+  if (access && access.expiresAt - Date.now() > 30_000) return access.token;
+  return (await refresh()) ? access!.token : null;
+}

@@ -1,0 +1,21 @@
+// An API error as the user sees it: the message, and the code and request id support will ask for.
+import { Alert, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/client.ts';
+
+export function ErrorAlert({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  const e = error instanceof ApiError ? error : null;
+  return (
+    <Alert color="red" title={t('common.error')} role="alert">
+      <Text size="sm">{e ? e.body.message : String((error as Error)?.message ?? error)}</Text>
+      {e && (
+        <Text size="xs" c="dimmed">
+          {e.code}
+          {e.body.request_id ? ` · ${t('common.requestId')}: ${e.body.request_id}` : ''}
+        </Text>
+      )}
+    </Alert>
+  );
+}

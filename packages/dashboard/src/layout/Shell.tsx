@@ -1,0 +1,116 @@
+// The signed-in frame: a header (menu button on phones, the test-data switch, language, sign out), the
+// navigation by section (the shop; partners; administration for admins), a banner while test data is
+// shown, and the page.
+import { AppShell, Burger, Group, NavLink, ScrollArea, Select, Switch, Text, Button, Alert, Divider } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { signOut } from '../api/session.ts';
+import { useMe } from '../api/me.ts';
+import { useMode } from '../mode.tsx';
+import { LANGUAGES, setLanguage, type Language } from '../i18n/index.ts';
+
+import { merchantRoutes } from '../pages/merchant/routes.ts';
+import { partnerRoutes } from '../pages/partner/routes.ts';
+import { adminRoutes } from '../pages/admin/routes.ts';
+import type { PageRoute } from '../pages/types.ts';
+
+const navOf = (base: string, routes: PageRoute[]) =>
+  routes.filter((r) => r.nav).map((r) => [[base, r.path].filter(Boolean).join('/'), r.nav!] as const);
+
+const LANG_NAMES: Record<Language, string> = { ru: 'Русский', kk: 'Қазақша', en: 'English' };
+
+export function Shell() {
+  const { t, i18n } = useTranslation();
+  const [opened, { toggle, close }] = useDisclosure();
+  const { mode, setMode } = useMode();
+  const me = useMe();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const { pathname } = useLocation();
+
+  const link = (to: string, label: string) => (
+    <NavLink
+      key={to}
+      component={RouterLink}
+      to={`/${to}`}
+      end={to === ''}
+      label={t(label)}
+      active={to === '' ? pathname === '/' : pathname.startsWith(`/${to}`)}
+      variant="filled"
+      onClick={close}
+    />
+  );
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.menu')} />
+            <Text fw={700} size="lg">Tolem</Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Switch
+              checked={mode === 'test'}
+              onChange={(e) => {
+                setMode(e.currentTarget.checked ? 'test' : 'live');
+                void queries.invalidateQueries();
+              }}
+              label={t('mode.test')}
+              color="orange"
+              data-testid="mode-switch"
+            />
+            <Select
+              aria-label={t('lang.label')}
+              data={LANGUAGES.map((l) => ({ value: l, label: LANG_NAMES[l] }))}
+              value={i18n.language}
+              onChange={(v) => v && setLanguage(v as Language)}
+              w={120}
+              size="xs"
+              allowDeselect={false}
+              visibleFrom="xs"
+            />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t('nav.menu')}>
+        <ScrollArea>
+          <Text size="xs" c="dimmed" px="sm" pt="xs">{me.data?.name ?? t('nav.merchant')}</Text>
+          {navOf('', merchantRoutes).map(([to, label]) => link(to, label))}
+          {partnerRoutes.length > 0 && (
+            <>
+              <Divider my="xs" label={t('nav.partner')} labelPosition="left" />
+              {navOf('partner', partnerRoutes).map(([to, label]) => link(to, label))}
+            </>
+          )}
+          {me.data?.is_admin && adminRoutes.length > 0 && (
+            <>
+              <Divider my="xs" label={t('nav.admin')} labelPosition="left" />
+              {navOf('admin', adminRoutes).map(([to, label]) => link(to, label))}
+            </>
+          )}
+          <Divider my="xs" />
+          <Select
+            aria-label={t('lang.label')}
+            data={LANGUAGES.map((l) => ({ value: l, label: LANG_NAMES[l] }))}
+            value={i18n.language}
+            onChange={(v) => v && setLanguage(v as Language)}
+            size="xs"
+            px="sm"
+            allowDeselect={false}
+            hiddenFrom="xs"
+          />
+          <Button variant="subtle" color="dark" fullWidth justify="flex-start" onClick={() => { signOut(); queries.clear(); navigate('/login'); }}>
+            {t('nav.signOut')}
+          </Button>
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        {mode === 'test' && <Alert color="orange" mb="md" data-testid="test-banner">{t('mode.testBanner')}</Alert>}
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,8 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './i18n/index.ts';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+
+createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);

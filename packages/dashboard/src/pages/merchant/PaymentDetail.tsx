@@ -1,0 +1,87 @@
+// One payment: its fields, its events from the journal, and a refund (whole or part) for finance roles.
+import { Card, Table, NumberInput, Button, Group, Text, Stack, Anchor } from '@mantine/core';
+import { notify } from '../../components/notify.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../../api/client.ts';
+import { useMode } from '../../mode.tsx';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { Page } from '../../components/Page.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { dateTime, tenge } from '../../format.ts';
+
+export default function PaymentDetail() {
+  const { t, i18n } = useTranslation();
+  const { opId = '' } = useParams();
+  const { mode } = useMode();
+  const queries = useQueryClient();
+  const payment = useQuery({ queryKey: ['payment', mode, opId], queryFn: () => unwrap(api.GET('/me/payments/status/{op_id}', { params: { path: { op_id: opId }, query: { mode } } })) });
+  const events = useQuery({ queryKey: ['payment-events', mode, opId], queryFn: () => unwrap(api.GET('/v2/events', { params: { query: { mode, operation_id: opId, limit: 50 } } })) });
+  const p = payment.data;
+  const refundable = p ? p.amount - p.refunded_amount : 0;
+  const [amount, setAmount] = useState<number | string>('');
+  const refund = useMutation({
+    mutationFn: () => unwrap(api.POST('/me/payments/{op_id}/refund', {
+      params: { path: { op_id: opId }, query: { mode } },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: { amount: Number(amount) || refundable },
+    })),
+    onSuccess: () => {
+      notify(t('payments.refundDone'));
+      setAmount('');
+      void queries.invalidateQueries();
+    },
+  });
+  return (
+    <Page title={`${t('payments.detail')} ${opId}`} actions={<Anchor component={Link} to="/payments">{t('common.back')}</Anchor>}>
+      <ErrorAlert error={payment.error} />
+      {p && (
+        <Card withBorder>
+          <Stack gap={4}>
+            <Group><StatusBadge status={p.status} /><Text fw={700} size="xl">{tenge(p.amount)}</Text></Group>
+            <Text size="sm">{t('common.created')}: {dateTime(p.created_at, i18n.language)}</Text>
+            {p.paid_at && <Text size="sm">{t('payments.paidAt')}: {dateTime(p.paid_at, i18n.language)}</Text>}
+            <Text size="sm">{t('payments.refunded')}: {tenge(p.refunded_amount)}</Text>
+            {p.comment && <Text size="sm">{p.comment}</Text>}
+          </Stack>
+        </Card>
+      )}
+      {p && refundable > 0 && ['paid', 'partially_refunded'].includes(p.status) && (
+        <Card withBorder>
+          <form onSubmit={(e) => { e.preventDefault(); refund.mutate(); }}>
+            <Group align="end">
+              <NumberInput
+                label={t('payments.refundAmount')}
+                description={`${t('payments.refundable')}: ${tenge(refundable)}`}
+                min={1}
+                max={refundable}
+                value={amount}
+                onChange={setAmount}
+                placeholder={String(refundable)}
+                allowDecimal={false}
+                thousandSeparator=" "
+              />
+              <Button type="submit" color="red.9" loading={refund.isPending}>{t('payments.refund')}</Button>
+            </Group>
+            <ErrorAlert error={refund.error} />
+          </form>
+        </Card>
+      )}
+      <Card withBorder>
+        <Text fw={600} mb="xs">{t('payments.events')}</Text>
+        <Table>
+          <Table.Tbody>
+            {events.data?.data.map((e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td ff="monospace">{e.type}</Table.Td>
+                <Table.Td>{dateTime(e.created_at, i18n.language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,99 @@
+// One webhook: its delivery log (the answer of each: HTTP status and, for failures, the start of the
+// receiver's body), retry of one delivery, a test event, switching it on or off, a new secret shown once.
+import { Table, Button, Group, Stack, Card, Text, Code, ScrollArea, Anchor } from '@mantine/core';
+import { notify } from '../../components/notify.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../../api/client.ts';
+import { useMode } from '../../mode.tsx';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { Page } from '../../components/Page.tsx';
+import { ShownOnce } from '../../components/ShownOnce.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { dateTime } from '../../format.ts';
+
+export default function WebhookDetail() {
+  const { t, i18n } = useTranslation();
+  const { mode } = useMode();
+  const id = useParams().id ?? '';
+  const queries = useQueryClient();
+  const path = { path: { id } };
+  const hook = useQuery({ queryKey: ['webhook', id], queryFn: () => unwrap(api.GET('/me/webhooks/{id}', { params: path })) });
+  const deliveries = useQuery({
+    queryKey: ['deliveries', id],
+    queryFn: () => unwrap(api.GET('/me/webhooks/{id}/deliveries', { params: { ...path, query: { mode, limit: 100 } } })),
+    refetchInterval: 5000,
+  });
+  const refresh = () => void queries.invalidateQueries({ queryKey: ['deliveries', id] });
+  const test = useMutation({
+    mutationFn: () => unwrap(api.POST('/me/webhooks/{id}/test', { params: path, body: {} })),
+    onSuccess: (r) => {
+      notify(`${t('webhooks.testSent')}: HTTP ${r.status_code}`, r.status_code >= 200 && r.status_code < 300 ? 'teal' : 'red');
+      refresh();
+    },
+  });
+  const retry = useMutation({
+    mutationFn: (deliveryId: number) => unwrap(api.POST('/me/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id: String(deliveryId) } }, body: {} })),
+    onSuccess: refresh,
+  });
+  const rotate = useMutation({ mutationFn: () => unwrap(api.POST('/me/webhooks/{id}/rotate-secret', { params: path, body: {} })) });
+  const toggle = useMutation({
+    mutationFn: (on: boolean) => unwrap(on ? api.POST('/me/webhooks/{id}/enable', { params: path }) : api.POST('/me/webhooks/{id}/disable', { params: path })),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['webhook', id] }),
+  });
+  const h = hook.data;
+  return (
+    <Page title={t('webhooks.title')} actions={<Anchor component={Link} to="/webhooks">{t('common.back')}</Anchor>}>
+      <ErrorAlert error={hook.error ?? test.error ?? retry.error ?? rotate.error ?? toggle.error} />
+      {h && (
+        <Card withBorder>
+          <Stack gap="xs">
+            <Code style={{ wordBreak: 'break-all' }}>{h.url}</Code>
+            <Text size="sm">{h.events.join(', ')}</Text>
+            <Group>
+              <Button variant="light" onClick={() => test.mutate()} loading={test.isPending}>{t('webhooks.test')}</Button>
+              <Button variant="default" onClick={() => toggle.mutate(!h.is_active)}>
+                {h.is_active ? t('webhooks.disable') : t('webhooks.enable')}
+              </Button>
+              <Button variant="default" onClick={() => rotate.mutate()} loading={rotate.isPending}>{t('webhooks.rotate')}</Button>
+            </Group>
+            {rotate.data && <ShownOnce label={t('webhooks.secret')} value={rotate.data.secret} />}
+          </Stack>
+        </Card>
+      )}
+      <Text fw={600}>{t('webhooks.deliveries')}</Text>
+      <ScrollArea>
+        <Table striped miw={640} data-testid="deliveries-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('webhooks.events')}</Table.Th>
+              <Table.Th>{t('common.status')}</Table.Th>
+              <Table.Th>{t('webhooks.response')}</Table.Th>
+              <Table.Th>{t('webhooks.attempts')}</Table.Th>
+              <Table.Th>{t('common.created')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {deliveries.data?.data.map((d) => (
+              <Table.Tr key={d.id}>
+                <Table.Td ff="monospace">{d.event_type}</Table.Td>
+                <Table.Td><StatusBadge status={d.status} /></Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {d.last_status ? `HTTP ${d.last_status}` : ''}{d.last_error ? ` ${d.last_error}` : ''}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{d.attempts}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(d.created_at, i18n.language)}</Table.Td>
+                <Table.Td><Button size="xs" variant="subtle" onClick={() => retry.mutate(d.id)}>{t('webhooks.retry')}</Button></Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {deliveries.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}
+    </Page>
+  );
+}

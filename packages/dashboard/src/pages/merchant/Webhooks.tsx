@@ -1,0 +1,78 @@
+// Webhooks of the mode: each with its last delivery; a new one shows its signing secret once.
+import { Table, Button, TextInput, MultiSelect, Stack, Anchor, Badge, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api, unwrap } from '../../api/client.ts';
+import { useMode } from '../../mode.tsx';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { Page } from '../../components/Page.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
+import { ShownOnce } from '../../components/ShownOnce.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { dateTime } from '../../format.ts';
+
+export const EVENT_TYPES = ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded'];
+
+function CreateWebhook() {
+  const { t } = useTranslation();
+  const { mode } = useMode();
+  const queries = useQueryClient();
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(EVENT_TYPES);
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/me/webhooks', { params: { query: { mode } }, body: { url, events } })),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['webhooks'] }),
+  });
+  if (create.data) return <ShownOnce label={t('webhooks.secret')} value={create.data.secret} />;
+  return (
+    <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+      <Stack>
+        <TextInput label={t('webhooks.url')} type="url" required placeholder="https://example.kz/hooks/tolem" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+        <MultiSelect label={t('webhooks.events')} data={EVENT_TYPES} value={events} onChange={setEvents} required />
+        <ErrorAlert error={create.error} />
+        <Button type="submit" loading={create.isPending}>{t('common.create')}</Button>
+      </Stack>
+    </form>
+  );
+}
+
+export default function Webhooks() {
+  const { t, i18n } = useTranslation();
+  const { mode } = useMode();
+  const [opened, { open, close }] = useDisclosure();
+  const hooks = useQuery({ queryKey: ['webhooks', mode], queryFn: () => unwrap(api.GET('/me/webhooks', { params: { query: { mode } } })) });
+  return (
+    <Page title={t('webhooks.title')} actions={<Button onClick={open}>{t('webhooks.new')}</Button>}>
+      <Dialog opened={opened} onClose={close} title={t('webhooks.new')}>{opened && <CreateWebhook />}</Dialog>
+      <ErrorAlert error={hooks.error} />
+      <ScrollArea>
+        <Table striped miw={600} data-testid="webhooks-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('webhooks.url')}</Table.Th>
+              <Table.Th>{t('webhooks.events')}</Table.Th>
+              <Table.Th>{t('common.status')}</Table.Th>
+              <Table.Th>{t('webhooks.lastDelivery')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {hooks.data?.data.map((h) => (
+              <Table.Tr key={h.id}>
+                <Table.Td><Anchor component={Link} to={`/webhooks/${h.id}`} style={{ wordBreak: 'break-all' }}>{h.url}</Anchor></Table.Td>
+                <Table.Td>{h.events.join(', ')}</Table.Td>
+                <Table.Td><Badge color={h.is_active ? 'green' : 'gray'} variant="dot">{h.is_active ? t('webhooks.enabled') : t('webhooks.disabled')}</Badge></Table.Td>
+                <Table.Td>
+                  {h.last_delivery_status ? <StatusBadge status={h.last_delivery_status} /> : '—'} {dateTime(h.last_delivery_at, i18n.language)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {hooks.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}
+    </Page>
+  );
+}

@@ -1,0 +1,19 @@
+// The dashboard is served by the Tolem server under /dashboard/ (src/http/dashboard/routes.ts): a single
+// page app built once into dist/. Charts go to their own chunk, loaded by the pages that draw them.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  base: '/dashboard/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+  },
+  server: {
+    // `npx vite` here during development, with the server on :8080.
+    proxy: Object.fromEntries(['/auth', '/me', '/v2', '/v1', '/partner', '/admin', '/onboarding', '/checkout'].map((p) => [p, 'http://127.0.0.1:8080'])),
+  },
+});
