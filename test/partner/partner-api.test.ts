@@ -297,6 +297,25 @@ describe('checkout links and payments', () => {
     expect((await api(p.live, 'GET', `/partner/v1/payments/${list.data[0].operation_id}`)).statusCode).toBe(404);
   });
 
+  it('every way of making a payment lands in the list (v1, cabinet), and a client attributed later brings its payments along', async () => {
+    const p = await platform();
+    const c = (await upsert(p.test)).json();
+    const v1 = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...key(c.api_key), ...idem() }, payload: { amount: 300 } });
+    expect(v1.statusCode, v1.body).toBe(200);
+    const login = await api(p.test, 'POST', `/partner/v1/clients/${c.id}/login-link`, {});
+    const pair = (await t.app.inject({ method: 'POST', url: '/auth/magic-exchange', payload: { token: login.json().token } })).json();
+    const cab = await t.app.inject({ method: 'POST', url: '/me/payments/create-qr?mode=test', headers: { ...bearer({ access: pair.access_token }), ...idem() }, payload: { amount: 400 } });
+    expect(cab.statusCode, cab.body).toBe(201);
+    const amounts = (await api(p.test, 'GET', '/partner/v1/payments')).json().data.map((x: { amount: number }) => x.amount).sort();
+    expect(amounts).toEqual([300, 400]);
+    // A merchant with a payment, then given to the partner (not a path of the API today, but the store keeps
+    // the list right whatever sets it).
+    const m = await newMerchant(t.app);
+    const op = (await createQr(t.app, m.testKey, 777)).operation_id;
+    await t.runtime.deps.db.query(`UPDATE clients SET partner_id = $1, partner_origin = 'invite' WHERE lower(email) = lower($2)`, [p.partnerId, m.email]);
+    expect((await api(p.test, 'GET', `/partner/v1/payments/${op}`)).json().amount).toBe(777);
+  });
+
   it('a live checkout needs the client\'s live provider account (409 provider_not_connected)', async () => {
     const p = await platform();
     const c = (await upsert(p.live)).json();
