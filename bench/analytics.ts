@@ -8,17 +8,22 @@ import type { Deps } from '../src/deps.ts';
 import { systemClock } from '../src/deps.ts';
 import { funnel, FUNNEL_SQL, periodRange, summary, SUMMARY_SQL } from '../src/domain/partners/analytics.ts';
 import type { Partner } from '../src/domain/partners/profile.ts';
+import { sha256Hex } from '../src/crypto.ts';
 import type { Figures } from './load.ts';
 import type { Seeded } from './seed.ts';
 
 export const PARTNER_CLIENTS = 10_000;
+/** The seeded partner's test-mode integration key (the partner payments list scenario). */
+export const PARTNER_KEY = `pk_test_benchpartner${'x'.repeat(28)}`;
 
 export async function seedPartner(db: Db, seeded: Seeded): Promise<Partner> {
   const owner = seeded.clients[0].id;
   const p = (await db.query<Partner>(
     `INSERT INTO partners (client_id, company_name, status, created_at) VALUES ($1, 'Bench partner', 'active', now() - interval '400 days')
      RETURNING id, client_id, company_name, website, contact_phone, status, commission_rate_bps, created_at`, [owner])).rows[0];
+  // (A trigger gives their million operations the partner too: the partner payments list reads them.)
   await db.query(`UPDATE clients SET partner_id = $1, partner_origin = 'referral' WHERE id = ANY($2::bigint[])`, [p.id, seeded.clients.map((c) => c.id)]);
+  await db.query(`INSERT INTO partner_api_keys (partner_id, mode, key_hash, prefix) VALUES ($1, 'test', $2, $3)`, [p.id, sha256Hex(PARTNER_KEY), PARTNER_KEY.slice(0, 12)]);
   // The rest, registered over the last year.
   await db.query(
     `INSERT INTO clients (name, email, trial_ends_at, partner_id, partner_origin, created_at)
@@ -66,6 +71,13 @@ async function time(n: number, fn: () => Promise<unknown>): Promise<Figures> {
   ms.sort((a, b) => a - b);
   const at = (q: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] * 100) / 100;
   return { rps: Math.round((n / (performance.now() - started)) * 1000 * 10) / 10, p50: at(0.5), p99: at(0.99), errors: 0 };
+}
+
+/** Positions across the partner's test-mode payments, for cursors into its list. */
+export async function partnerPositions(db: Db, partnerId: number, n: number): Promise<{ createdAt: Date; id: string }[]> {
+  const r = await db.query<{ created_at: Date; id: string }>(
+    `SELECT created_at, id FROM operations WHERE partner_id = $1 AND mode = 'test' ORDER BY random() LIMIT $2`, [partnerId, n]);
+  return r.rows.map((x) => ({ createdAt: x.created_at, id: x.id }));
 }
 
 /** summary and funnel of 30 days: through the domain, and the same SQL bare. */

@@ -87,6 +87,22 @@ app.get('/payments', {
   return { data: r.rows.slice(0, 20).map(item) };
 });
 
+// The partner API's payments list (issue 22): the same keyset SELECT over the partner's index and the
+// same item (the payment plus its client's ids).
+const PartnerItem = Type.Object({ ...PaymentItem.properties, client_id: Type.Integer(), external_id: Type.Union([Type.String(), Type.Null()]) });
+const OP_O = OP.split(', ').map((c) => `o.${c}`).join(', ');
+app.get('/partner/payments', {
+  schema: { querystring: Type.Object({ partner: Type.Integer(), t: Type.String(), id: Type.String() }), response: { 200: Type.Object({ data: Type.Array(PartnerItem) }) } },
+}, async (req) => {
+  const q = req.query as { partner: number; t: string; id: string };
+  const r = await db.query(
+    `SELECT ${OP_O}, o.client_id, c.external_id FROM operations o JOIN clients c ON c.id = o.client_id
+      WHERE o.partner_id = $1 AND o.mode = 'test' AND (o.created_at, o.id) < ($2, $3) ORDER BY o.created_at DESC, o.id DESC LIMIT 21`,
+    [q.partner, new Date(q.t), q.id],
+  );
+  return { data: r.rows.slice(0, 20).map((row) => ({ ...item(row), client_id: Number(row.client_id) })) };
+});
+
 app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }) } }, async (req) => {
   const r = await db.query(`SELECT * FROM payment_links WHERE token = $1`, [(req.params as { token: string }).token]);
   return r.rows[0] ?? {};

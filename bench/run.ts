@@ -17,7 +17,7 @@ import { cpuSampler } from './cpu.ts';
 import { samplePositions, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
-import { benchAnalytics, seedPartner, PARTNER_CLIENTS } from './analytics.ts';
+import { benchAnalytics, partnerPositions, seedPartner, PARTNER_CLIENTS, PARTNER_KEY } from './analytics.ts';
 
 // The load generator runs on CPU 1, the servers and the database on CPU 0.
 if (hasTaskset && !process.env.BENCH_PINNED) {
@@ -161,19 +161,26 @@ function record(store: string, scenario: string, c: number, tolem: Figures, base
 async function runStore(store: 'pg' | 'pglite') {
   console.log(`\n== ${store}: seeding ${OPERATIONS} operations over ${CLIENTS} clients`);
   const prep = store === 'pg' ? await preparePg() : await preparePglite();
-  // Partner analytics, in process on the app's store before its server holds it (PGlite is one process's).
-  if (want('partner_analytics')) {
-    const db = await connect({ databaseUrl: prep.tolemEnv.DATABASE_URL, dataDir: prep.tolemEnv.DATA_DIR });
-    const partner = await seedPartner(db, prep.seeded);
-    const figures = await benchAnalytics(db, partner, QUICK ? 20 : 200);
-    for (const [name, f] of Object.entries(figures)) {
-      record(store, `partner_analytics_${name}`, 1, f.tolem, f.base, {});
+  // A 10,000-client partner, seeded in both stores (the baseline's too: the partner list reads it), before
+  // their servers hold them (PGlite is one process's). Its analytics are timed in process on the app's.
+  let partner: { id: number; positions: { createdAt: Date; id: string }[] } | undefined;
+  if (want('partner_analytics') || want('partner_list_page')) {
+    for (const env of [prep.tolemEnv, prep.baseEnv]) {
+      const db = await connect({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+      const p = await seedPartner(db, prep.seeded);
+      if (env === prep.tolemEnv) {
+        partner = { id: p.id, positions: await partnerPositions(db, p.id, 1000) };
+        if (want('partner_analytics')) {
+          const figures = await benchAnalytics(db, p, QUICK ? 20 : 200);
+          for (const [name, f] of Object.entries(figures)) record(store, `partner_analytics_${name}`, 1, f.tolem, f.base, {});
+          console.log(`${store} partner analytics over ${PARTNER_CLIENTS} clients: see partner_analytics_* (sequential calls, ms)`);
+        }
+      }
+      await db.close();
     }
-    console.log(`${store} partner analytics over ${PARTNER_CLIENTS} clients: see partner_analytics_* (sequential calls, ms)`);
-    await db.close();
   }
   const unpin = store === 'pg' ? pinPostgres() : () => {};
-  const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9, checkout_get: 1e9 }) };
+  const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9, checkout_get: 1e9, partner: 1e9 }) };
   let tolem: Server | undefined;
   let base: Server | undefined;
   try {
@@ -219,6 +226,26 @@ async function runStore(store: 'pg' | 'pglite') {
       }, LOAD);
       const b = await measure({ ...on(base), connections: c, next: listQuery('/payments') }, LOAD);
       record(store, 'list_page', c, t, b);
+    }
+    // The partner API's payments list (issue 22): pages at random positions across a 10,000-client
+    // partner's million test payments, against the same keyset SELECT bare.
+    for (const c of want('partner_list_page') && partner ? CONCURRENCY : []) {
+      const at = () => partner!.positions[Math.floor(Math.random() * partner!.positions.length)];
+      const t = await measure({
+        ...on(tolem), connections: c,
+        next: () => {
+          const cursor = encodeCursor(APP_SECRET, 'partner.v1.payments', { mode: 'test' }, at());
+          return { method: 'GET', path: `/partner/v1/payments?cursor=${encodeURIComponent(cursor)}`, headers: { 'x-partner-api-key': PARTNER_KEY } };
+        },
+      }, LOAD);
+      const b = await measure({
+        ...on(base), connections: c,
+        next: () => {
+          const p = at();
+          return { method: 'GET' as const, path: `/partner/payments?partner=${partner!.id}&t=${p.createdAt.toISOString()}&id=${p.id}` };
+        },
+      }, LOAD);
+      record(store, 'partner_list_page', c, t, b);
     }
     // Checkout: returning visitors (cookie) of one link, each with a QR still fresh enough to show again.
     if (want('checkout')) {

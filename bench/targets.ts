@@ -30,6 +30,9 @@ export const TARGETS: Record<string, Check> = {
   webhook_fanout: (store) => (store === 'pg'
     ? { text: '>= 1000 deliveries/s, lag p99 <= 1000 ms at 1000/s offered, none lost', met: (e) => e.tolem.rps >= 1000 && e.tolem.p99 <= 1000 && e.tolem.errors === 0 }
     : undefined),
+  // Issue 22: the partner API's payments list, over all of a 10,000-client partner's payments, keeps pace
+  // with the same keyset SELECT served bare, as the client's own list does.
+  partner_list_page: (_store, c) => (c === 10 ? { text: '>= 0.75x baseline (the same SQL bare)', met: (e) => e.ratio >= 0.75 } : undefined),
   // Issue 20: a 10,000-client partner's analytics stay interactive, and the domain adds little to its SQL.
   partner_analytics_summary: (store) => (store === 'pg' ? { text: 'p99 <= 250 ms, >= 0.8x the bare SQL', met: (e) => e.tolem.p99 <= 250 && e.ratio >= 0.8 } : undefined),
   partner_analytics_funnel: (store) => (store === 'pg' ? { text: 'p99 <= 250 ms, >= 0.8x the bare SQL', met: (e) => e.tolem.p99 <= 250 && e.ratio >= 0.8 } : undefined),
