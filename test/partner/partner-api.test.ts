@@ -61,14 +61,19 @@ describe('partner keys', () => {
     expect((await api(next, 'GET', '/partner/v1/ping')).statusCode).toBe(200);
   });
 
-  it('a suspended partner\'s key is 403 partner_not_active; approved again, it works', async () => {
+  it('a suspended partner\'s key is 403 partner_not_active at once (the key cache forgets it); approved again, it works', async () => {
     const p = await platform();
+    expect((await api(p.test, 'GET', '/partner/v1/clients')).statusCode).toBe(200);
     await as(admin, 'POST', `/admin/partners/${p.partnerId}/suspend`);
     const r = await api(p.test, 'GET', '/partner/v1/clients');
     expect(r.statusCode).toBe(403);
     expect(errorOf(r).code).toBe('partner_not_active');
     await as(admin, 'POST', `/admin/partners/${p.partnerId}/approve`);
     expect((await api(p.test, 'GET', '/partner/v1/clients')).statusCode).toBe(200);
+    // The partner's own account disabled by the operator: its keys stop too.
+    const own = (await t.runtime.deps.db.query<{ client_id: number }>('SELECT client_id FROM partners WHERE id = $1', [p.partnerId])).rows[0].client_id;
+    expect((await as(admin, 'PATCH', `/admin/clients/${own}`, { disabled: true })).statusCode).toBe(200);
+    expect(errorOf(await api(p.test, 'GET', '/partner/v1/ping')).code).toBe('account_disabled');
   });
 
   it('120 requests a minute per key, then 429 with Retry-After; another key has its own budget', async () => {

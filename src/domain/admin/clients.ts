@@ -4,6 +4,7 @@
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { forgetClientKeys } from '../accounts/api-keys.ts';
+import { forgetPartnerKeys } from '../partners/keys.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 
 export interface AdminClient {
@@ -60,6 +61,7 @@ export async function updateClient(
     if (!r.rows[0]) throw new AppError('client_not_found', `client ${id} not found`);
     // The plan and the disabled flag travel with a cached key: forget them everywhere.
     await forgetClientKeys(tx, id, deps.caches);
+    await forgetPartnerKeys(tx, { clientId: id }, deps.caches);
     return r.rows[0];
   });
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
+import { forgetPartnerKeys } from './keys.ts';
 
 export const PARTNER_STATUSES = ['pending', 'active', 'rejected', 'suspended'] as const;
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
@@ -70,8 +71,13 @@ const MOVES: Record<'approve' | 'reject' | 'suspend', { to: PartnerStatus; from:
 
 export async function movePartner(deps: Deps, id: number, action: keyof typeof MOVES): Promise<Partner> {
   const m = MOVES[action];
-  const r = await deps.db.query<Partner>(`UPDATE partners SET status = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${COLUMNS}`, [id, m.to, m.from]);
-  if (r.rows[0]) return r.rows[0];
+  const moved = await deps.db.tx(async (tx) => {
+    const r = await tx.query<Partner>(`UPDATE partners SET status = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${COLUMNS}`, [id, m.to, m.from]);
+    // Its integration keys carry its status: a suspended partner's key stops on every instance now.
+    if (r.rows[0]) await forgetPartnerKeys(tx, { partnerId: id }, deps.caches);
+    return r.rows[0];
+  });
+  if (moved) return moved;
   const exists = await deps.db.query<{ status: string }>('SELECT status FROM partners WHERE id = $1', [id]);
   if (!exists.rows[0]) throw new AppError('partner_not_found', `partner ${id} not found`);
   throw new AppError('partner_state', `a ${exists.rows[0].status} partner cannot be ${action === 'approve' ? 'approved' : `${action}ed`}`);
