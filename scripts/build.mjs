@@ -20,5 +20,5 @@ await build({
 // Read relative to the module (import.meta.url), which is now dist/main.js.
 cpSync('src/web/assets', 'dist/assets', { recursive: true });
 cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
-// The web dashboard, if its sources changed since its last build (served from packages/dashboard/dist).
-await import('./build-dashboard.mjs');
+// The workspace packages (SDK, CLI, the dashboard the server serves), if their sources changed.
+await import('./build-packages.mjs');

@@ -8,7 +8,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 let t: TestApp;
 beforeAll(async () => {
   // `npm install` builds it (prepare); a checkout that skipped it is built here (a few seconds).
-  if (!existsSync('packages/dashboard/dist/index.html')) execFileSync(process.execPath, ['scripts/build-dashboard.mjs'], { stdio: 'inherit' });
+  if (!existsSync('packages/dashboard/dist/index.html')) execFileSync(process.execPath, ['scripts/build-packages.mjs', '--only=dashboard'], { stdio: 'inherit' });
   t = await buildTestApp();
 }, 120_000);
 afterAll(() => t?.close());

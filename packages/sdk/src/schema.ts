@@ -2468,7 +2468,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "team_limit_reached" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "payment_unavailable" | "qr_creation_failed" | "qr_failed";
+        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "team_limit_reached" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "dashboard_not_built" | "payment_unavailable" | "qr_creation_failed" | "qr_failed";
         /** Error */
         Error: {
             error: {
@@ -6283,11 +6283,11 @@ export interface operations {
     postV2Qr: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description provider account id; default account when absent */
                 "x-provider-account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6501,11 +6501,11 @@ export interface operations {
     postV2Invoices: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description provider account id; default account when absent */
                 "x-provider-account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6728,9 +6728,9 @@ export interface operations {
     postV2InvoicesByOpIdCancel: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path: {
                 /** @description op_<ULID> */
@@ -6850,9 +6850,9 @@ export interface operations {
     postV2Refunds: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7236,7 +7236,10 @@ export interface operations {
     };
     postV2TestPaymentsByOpIdPay: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 /** @description op_<ULID> */
@@ -7280,7 +7283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7349,7 +7352,10 @@ export interface operations {
     };
     postV2TestPaymentsByOpIdExpire: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 /** @description op_<ULID> */
@@ -7390,7 +7396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7459,7 +7465,10 @@ export interface operations {
     };
     postV2TestPaymentsByOpIdDecline: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 /** @description op_<ULID> */
@@ -7500,7 +7509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7648,11 +7657,11 @@ export interface operations {
                 /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
                 mode?: "live" | "test";
             };
-            header: {
+            header?: {
                 /** @description provider account id; default account when absent */
                 "x-provider-account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7776,11 +7785,11 @@ export interface operations {
                 /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
                 mode?: "live" | "test";
             };
-            header: {
+            header?: {
                 /** @description provider account id; default account when absent */
                 "x-provider-account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -13815,9 +13824,9 @@ export interface operations {
     postV1SubscriptionPay: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -15736,9 +15745,9 @@ export interface operations {
                 /** @description accepted and ignored: this resource has no mode */
                 mode?: string;
             };
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path: {
                 id: string;
@@ -16123,9 +16132,9 @@ export interface operations {
                 /** @description accepted and ignored: this resource has no mode */
                 mode?: string;
             };
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17908,9 +17917,9 @@ export interface operations {
     postV1QrCreate: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18144,9 +18153,9 @@ export interface operations {
     postV1InvoiceCreate: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18398,9 +18407,9 @@ export interface operations {
     postV1Refund: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key": string;
+                "idempotency-key"?: string;
             };
             path?: never;
             cookie?: never;

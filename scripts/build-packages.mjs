@@ -1,0 +1,35 @@
+// Builds the workspace packages whose sources are newer than their last build: the SDK and the CLI
+// (TypeScript to dist/, in that order: the CLI imports the SDK's build) and the web dashboard (Vite; the
+// server serves packages/dashboard/dist). Run by `npm install` (prepare) and by every `npm run build` (so
+// `npm start`); a no-op when nothing changed. `--force` builds all three.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const force = process.argv.includes('--force');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+const bin = (name) => path.join(root, 'node_modules', name);
+
+const PACKAGES = [
+  { name: 'sdk', built: 'dist/index.js', sources: ['src', 'package.json', 'tsconfig.json'], cmd: [bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json'] },
+  { name: 'cli', built: 'dist/main.js', sources: ['src', 'package.json', 'tsconfig.json', '../sdk/dist/index.js'], cmd: [bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json'] },
+  { name: 'dashboard', built: 'dist/index.html', sources: ['src', 'index.html', 'vite.config.ts', 'package.json'], cmd: [bin('vite/bin/vite.js'), 'build', '--logLevel', 'warn'] },
+];
+
+function newest(p) {
+  const s = statSync(p);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return Math.max(0, ...readdirSync(p).map((n) => newest(path.join(p, n))));
+}
+
+for (const p of PACKAGES) {
+  if (only && only !== p.name) continue;
+  const dir = path.join(root, 'packages', p.name);
+  if (!existsSync(dir)) continue;
+  const built = path.join(dir, p.built);
+  const sources = p.sources.map((n) => path.join(dir, n)).filter(existsSync);
+  if (!force && existsSync(built) && Math.max(...sources.map(newest)) <= statSync(built).mtimeMs) continue;
+  const r = spawnSync(process.execPath, p.cmd, { cwd: dir, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
