@@ -42,6 +42,8 @@ export interface Config {
   webhooksAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
+  /** deliveries a worker keeps in flight; unset: 50 on PostgreSQL, 500 on the embedded store (docs/performance.md) */
+  webhookConcurrency: number | undefined;
   providerDriver: 'sandbox' | 'gateway' | 'qrapi';
   /** the qrapi driver (decisions 24, 25) */
   qrapi: QrapiConfig;
@@ -179,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhooksAllowPrivate: bool(env.WEBHOOKS_ALLOW_PRIVATE),
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000),
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY ? int('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 50) : undefined,
     providerDriver: driver,
     providerGatewayUrl: env.PROVIDER_GATEWAY_URL || undefined,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000),

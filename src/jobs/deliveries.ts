@@ -10,7 +10,7 @@ import { randomToken } from '../crypto.ts';
 import { claimDue, type Claimed } from '../domain/webhooks/claim.ts';
 import { isSuccess, recordAttempt, send } from '../domain/webhooks/attempt.ts';
 import { leaseSecondsFor } from '../domain/webhooks/manual.ts';
-import { SuccessBatcher } from '../domain/webhooks/success-batch.ts';
+import { coalesceMsFor, SuccessBatcher } from '../domain/webhooks/success-batch.ts';
 import { DELIVERIES_CHANNEL } from '../domain/webhooks/enqueue.ts';
 
 export const DELIVERY_POLL_MS = 250;
@@ -59,7 +59,7 @@ async function deliverOne(deps: Deps, successes: SuccessBatcher, c: Claimed, tok
 /** One pass: claim up to `batch` due deliveries and attempt each. Returns how many were claimed. */
 export async function deliverDue(deps: Deps, opts: DeliverOptions = {}): Promise<number> {
   const { claimed, token } = await claim(deps, opts.batch ?? DEFAULT_BATCH, opts.clientId);
-  const successes = new SuccessBatcher(deps.db);
+  const successes = new SuccessBatcher(deps.db, coalesceMsFor(deps.db.kind));
   await Promise.all(claimed.map((c) => deliverOne(deps, successes, c, token, opts.log)));
   return claimed.length;
 }
@@ -93,7 +93,7 @@ export class DeliveryWorker {
     /** only this client's deliveries: tests that share a database with others */
     private clientId?: number,
   ) {
-    this.successes = new SuccessBatcher(deps.db);
+    this.successes = new SuccessBatcher(deps.db, coalesceMsFor(deps.db.kind));
   }
 
   start(): void {
@@ -161,6 +161,14 @@ export class DeliveryWorker {
   }
 }
 
+/**
+ * The window of deliveries in flight. The embedded store runs each statement on the main thread, so no
+ * answer is read while one runs: a wide window makes each claim and each batch of successes carry many
+ * rows, and the statements few (measured with `npm run bench`, quick, PGlite: 50 -> 266-612 deliveries/s
+ * drained, 200 -> 824, 500 -> 1,020, lag p99 274 ms at 1,000/s offered). PostgreSQL keeps up at 50.
+ */
+export const concurrencyFor = (deps: Deps) => deps.config.webhookConcurrency ?? (deps.db.kind === 'pglite' ? 500 : DEFAULT_BATCH);
+
 export function deliveryWorker(deps: Deps, log: FastifyBaseLogger): DeliveryWorker {
-  return new DeliveryWorker(deps, log);
+  return new DeliveryWorker(deps, log, concurrencyFor(deps));
 }

@@ -14,8 +14,14 @@ export class JobLoop {
     private pass: (stopping: () => boolean) => Promise<boolean | number>,
   ) {}
 
+  /**
+   * The first pass comes after one interval, at most 10 s: a process that just started (a deploy, a
+   * restart) first serves requests and drains webhooks, instead of running every housekeeping pass at
+   * once on a store it shares (the embedded store runs one statement at a time). A restart more often than
+   * every 10 s would delay housekeeping, never drop it.
+   */
   start(): void {
-    this.schedule(0);
+    this.schedule(Math.min(this.intervalMs, 10_000));
   }
 
   private schedule(ms: number): void {
