@@ -17,6 +17,7 @@ import { cpuSampler } from './cpu.ts';
 import { samplePositions, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
+import { benchWatcher } from './watcher.ts';
 import { benchAnalytics, partnerPositions, seedPartner, PARTNER_CLIENTS, PARTNER_KEY } from './analytics.ts';
 
 // The load generator runs on CPU 1, the servers and the database on CPU 0.
@@ -44,9 +45,11 @@ const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${pro
 // Tolem runs as `npm start` runs it: from the bundle (scripts/build.mjs), built once here.
 execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 const TOLEM = [...PROFILE, '--enable-source-maps', 'dist/main.js', 'start'];
-const FANOUT: FanoutPlan = QUICK
-  ? { webhooks: 10, burstPayments: 100, offeredRate: 1000, lagSeconds: 3 }
-  : { webhooks: 10, burstPayments: 500, offeredRate: 1000, lagSeconds: 10 };
+// Offered to PostgreSQL at 1,000 deliveries/s, to the embedded store at 300/s (issue 25's targets).
+const fanoutPlan = (store: 'pg' | 'pglite'): FanoutPlan => ({
+  webhooks: 10, burstPayments: QUICK ? 100 : 500, offeredRate: store === 'pg' ? 1000 : 300, lagSeconds: QUICK ? 3 : 10,
+});
+const FANOUT_WEBHOOKS = 10;
 const receiver = await startReceiver();
 const BASE = ['--import', 'tsx', 'bench/baseline-server.ts'];
 
@@ -66,7 +69,7 @@ async function seedStore(db: Db): Promise<{ seeded: Seeded; paidOp: string; link
   const seeded = await seedClients(db, CLIENTS);
   await seedOperations(db, seeded, OPERATIONS);
   const linkToken = await seedLink(db, seeded.clients[0].id);
-  await seedWebhooks(db, seeded.clients[0].id, FANOUT.webhooks, receiver.url, APP_SECRET);
+  await seedWebhooks(db, seeded.clients[0].id, FANOUT_WEBHOOKS, receiver.url, APP_SECRET);
   const paidOp = (await db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND status = 'paid' LIMIT 1`, [seeded.clients[0].id])).rows[0].id;
   const positions: Prepared['positions'] = [];
   for (let i = 0; i < 10; i++) {
@@ -179,10 +182,20 @@ async function runStore(store: 'pg' | 'pglite') {
       await db.close();
     }
   }
+  // The watcher: 10,000 waiting live QRs of 200 accounts against the emulator, in process on a store of
+  // its own; the rate the provider allows (each account's calls per second) is its baseline.
+  if (want('qr_watcher')) {
+    const w = await benchWatcher(store, { accounts: QUICK ? 40 : 200, perAccount: QUICK ? 25 : 50, seconds: QUICK ? 5 : 10, pgAdmin: PG_ADMIN });
+    record(store, 'qr_watcher', 16, { rps: w.calls_per_s, p50: w.notice_p50_ms, p99: w.notice_p99_ms, errors: w.qrs && w.noticed < 50 ? 50 - w.noticed : 0 },
+      { rps: w.allowed_per_s, p50: 0, p99: 0, errors: 0 }, { watcher: w });
+    console.log(`${store} qr_watcher: ${JSON.stringify(w)}`);
+  }
   const unpin = store === 'pg' ? pinPostgres() : () => {};
   const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9, checkout_get: 1e9, partner: 1e9 }) };
   let tolem: Server | undefined;
   let base: Server | undefined;
+  // The Tolem server's highest resident set over every scenario of the store (across its restarts).
+  let peakRss = 0;
   try {
     tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
     base = await startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
@@ -225,7 +238,8 @@ async function runStore(store: 'pg' | 'pglite') {
         },
       }, LOAD);
       const b = await measure({ ...on(base), connections: c, next: listQuery('/payments') }, LOAD);
-      record(store, 'list_page', c, t, b);
+      const f = floor[store]?.list_query?.rps;
+      record(store, 'list_page', c, t, b, f ? { floor_ratio: Math.round((t.rps / f) * 100) / 100 } : {});
     }
     // The partner API's payments list (issue 22): pages at random positions across a 10,000-client
     // partner's million test payments, against the same keyset SELECT bare.
@@ -264,9 +278,11 @@ async function runStore(store: 'pg' | 'pglite') {
     // Webhook fan-out: the API-only server fills a backlog, then a ROLE=all server drains it and keeps up.
     if (want('webhook_fanout')) {
       await prep.reset();
+      const FANOUT = fanoutPlan(store);
       const fan = await runFanout({
         url: tolem.url, key: key0, receiver, plan: FANOUT,
         startWorker: async () => {
+          peakRss = Math.max(peakRss, tolem!.peakRssMb());
           await tolem!.stop();
           tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv, ROLE: 'all', WEBHOOKS_ALLOW_PRIVATE: 'true' }, 18181, '/readyz');
           return tolem.url;
@@ -282,10 +298,13 @@ async function runStore(store: 'pg' | 'pglite') {
         raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb() });
     }
     // Start-up on an existing data directory / database, to a ready /readyz.
+    peakRss = Math.max(peakRss, tolem.peakRssMb());
     await tolem.stop();
     tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
     const startup = { rps: 0, p50: tolem.startedMs, p99: tolem.startedMs, errors: 0 };
     record(store, 'startup_ms', 0, startup, { rps: 0, p50: 0, p99: 0, errors: 0 });
+    const rss = Math.max(peakRss, tolem.peakRssMb());
+    record(store, 'peak_rss_mb', 0, { rps: 0, p50: rss, p99: rss, errors: 0 }, { rps: 0, p50: 0, p99: 0, errors: 0 });
   } finally {
     await tolem?.stop();
     await base?.stop();

@@ -106,6 +106,9 @@ export async function startEmulator(opts: { port?: number; dir: string; host?: '
       });
     },
   );
+  // Connections stay open as a web front's do (nginx keeps them 75 s), not Node's 5 s: a client polling
+  // every few seconds reuses its TLS session instead of paying a client-certificate handshake each time.
+  server.keepAliveTimeout = 75_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 8543, opts.host ?? '127.0.0.1', resolve);

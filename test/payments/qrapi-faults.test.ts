@@ -83,6 +83,22 @@ describe('the watcher', () => {
     const mine = (await deps().db.query<{ n: number }>(`SELECT count(*)::int AS n FROM operations WHERE client_id = $1 AND next_poll_at > now()`, [m.clientId])).rows[0].n;
     expect(mine).toBe(2);
   });
+
+  it('every account with due QRs is served in a pass, however many QRs another account has waiting', async () => {
+    const busy = await w.liveMerchant();
+    const quiet = await w.liveMerchant();
+    for (let i = 0; i < 6; i++) await post(busy.liveKey, '/v2/qr', { amount: 200 + i });
+    await post(quiet.liveKey, '/v2/qr', { amount: 300 });
+    // The busy account's QRs are the oldest due: a window of the oldest would hold only them.
+    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 hour' WHERE client_id = $1`, [busy.clientId]);
+    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [quiet.clientId]);
+    // Room for three: two of the busy account's and the quiet one's (the oldest three would all be busy's).
+    await pollWatchedQrs(deps(), { batch: 3, perAccount: 2, accounts: [busy.accountId, quiet.accountId] });
+    const polled = async (clientId: number) =>
+      (await deps().db.query<{ n: number }>(`SELECT count(*)::int AS n FROM operations WHERE client_id = $1 AND next_poll_at > now()`, [clientId])).rows[0].n;
+    expect(await polled(busy.clientId)).toBe(2);
+    expect(await polled(quiet.clientId)).toBe(1);
+  });
 });
 
 describe('capabilities by scheme', () => {

@@ -22,18 +22,29 @@ export async function watchQr(deps: Deps, opId: string, t: ProviderTiming): Prom
 }
 
 /** One pass: polls the due QRs it can claim; returns how many. */
-export async function pollWatchedQrs(deps: Deps, opts: { batch: number; perAccount: number; onError?: (err: unknown, op: Operation) => void }): Promise<number> {
+export async function pollWatchedQrs(deps: Deps, opts: {
+  batch: number; perAccount: number; onError?: (err: unknown, op: Operation) => void;
+  /** only these provider accounts' QRs (tests sharing one database with others) */
+  accounts?: number[];
+}): Promise<number> {
+  // Each account with due QRs gives its oldest `perAccount` (the provider's calls per second for it), so
+  // every account is served each pass: taking the oldest due QRs of all accounts first and capping per
+  // account after starved the accounts beyond that window (bench: 10,000 QRs of 200 accounts, 268 calls/s
+  // of the 1,000 allowed, a payment noticed after 10 s at the median).
   const due = await deps.db.query<Operation>(
-    `WITH candidates AS (
-       SELECT id, provider_account_id, next_poll_at FROM operations
-        WHERE status = 'created' AND next_poll_at <= now() AND (poll_lease_until IS NULL OR poll_lease_until < now())
-        ORDER BY next_poll_at LIMIT $1 FOR UPDATE SKIP LOCKED),
+    `WITH accounts AS (
+       SELECT DISTINCT provider_account_id FROM operations WHERE status = 'created' AND next_poll_at <= now()
+          AND ($3::bigint[] IS NULL OR provider_account_id = ANY($3::bigint[]))),
      picked AS (
-       SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY provider_account_id ORDER BY next_poll_at) AS n FROM candidates) c
-        WHERE n <= $2)
+       SELECT q.id FROM accounts a CROSS JOIN LATERAL (
+         SELECT id FROM operations
+          WHERE provider_account_id = a.provider_account_id AND status = 'created' AND next_poll_at <= now()
+            AND (poll_lease_until IS NULL OR poll_lease_until < now())
+          ORDER BY next_poll_at LIMIT $2 FOR UPDATE SKIP LOCKED) q
+        LIMIT $1)
      UPDATE operations o SET poll_lease_until = now() + make_interval(secs => ${LEASE_S}) FROM picked WHERE o.id = picked.id
      RETURNING ${OP_COLUMNS_O}`,
-    [opts.batch, opts.perAccount],
+    [opts.batch, opts.perAccount, opts.accounts ?? null],
   );
   const queue = [...due.rows];
   const worker = async () => {

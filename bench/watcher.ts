@@ -1,0 +1,126 @@
+// The watcher at scale (issue 25): 10,000 waiting live QRs of 200 provider accounts against the shipped
+// emulator (client-certificate TLS), polled by the qr-watcher job's own pass once a second, as the job
+// runs it. Two figures: provider status calls per second, against what the provider allows (each account's
+// QRAPI_WATCH_CALLS_PER_SECOND); and the time from a customer's payment at the provider to Tolem's
+// operation being paid (what a merchant waits for its webhook), p50 and p99 over 50 payments.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
+import { bootstrap } from '../src/bootstrap.ts';
+import { createQr } from '../src/domain/payments/create.ts';
+import { pollWatchedQrs } from '../src/domain/payments/watch.ts';
+import { qrapiConnect } from '../src/domain/payments/qrapi-connect.ts';
+import { startEmulator } from '../emulator/server.ts';
+import { TEST_JWT_PRIVATE_KEY } from '../test/helpers/test-jwt-key.ts';
+
+const BIN = '990140001233';
+
+export interface WatcherFigures {
+  accounts: number;
+  qrs: number;
+  calls_per_s: number;
+  allowed_per_s: number;
+  notice_p50_ms: number;
+  notice_p99_ms: number;
+  noticed: number;
+}
+
+async function inParallel<T>(items: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (i < items.length) await fn(items[i++]);
+  }));
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]) : 0;
+};
+
+export async function benchWatcher(store: 'pg' | 'pglite', o: { accounts: number; perAccount: number; seconds: number; pgAdmin: string }): Promise<WatcherFigures> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tolem-watch-'));
+  const emu = await startEmulator({ port: 0, dir });
+  const admin = store === 'pg' ? new pg.Client({ connectionString: o.pgAdmin }) : undefined;
+  if (admin) {
+    await admin.connect();
+    await admin.query('DROP DATABASE IF EXISTS tolem_bench_watch WITH (FORCE)');
+    await admin.query('CREATE DATABASE tolem_bench_watch');
+  }
+  const base = loadConfig({}).qrapi;
+  const config = loadConfig({ ...process.env, DATABASE_URL: admin ? o.pgAdmin.replace(/\/[^/]*$/, '/tolem_bench_watch') : '', REDIS_URL: '', APP_SECRET: 'bench', JWT_PRIVATE_KEY: TEST_JWT_PRIVATE_KEY },
+    { logLevel: 'silent', providerDriver: 'qrapi', qrapi: { ...base, r1: `${emu.url}/r1/v01`, r2: `${emu.url}/r2/v01`, r3: `${emu.url}/r3/v01`, caFile: emu.ca } });
+  if (!admin) config.dataDir = path.join(dir, 'data');
+  const rt = await bootstrap(config, { logLine: () => {} });
+  const deps = rt.deps;
+  const pfx = readFileSync(emu.clientPfx);
+  const agent = new Agent({ connect: { ca: emu.caPem, pfx, passphrase: emu.clientPassword } });
+  try {
+    const clients: number[] = [];
+    for (let i = 0; i < o.accounts; i++) {
+      const c = (await deps.db.query<{ id: number }>(`INSERT INTO clients (name, email, plan, trial_ends_at, plan_expires_at) VALUES ($1, $2, 'enterprise', now() + interval '1 year', now() + interval '1 year') RETURNING id`,
+        [`W${i}`, `w${i}-${Date.now()}@bench.kz`])).rows[0].id;
+      await qrapiConnect(deps, c, { credentials: { scheme: 'r3', pfx, password: emu.clientPassword }, orgBin: BIN, tradePointId: 1 });
+      clients.push(c);
+    }
+    const ops: string[] = [];
+    await inParallel(clients.flatMap((c) => Array.from({ length: o.perAccount }, () => c)), 16, async (clientId) => {
+      ops.push((await createQr(deps, { clientId, mode: 'live', source: 'api' }, { amount: 1000 })).id);
+    });
+    // All due now, as a backlog a restarted watcher finds.
+    await deps.db.query(`UPDATE operations SET next_poll_at = now() WHERE status = 'created' AND next_poll_at IS NOT NULL`);
+    let calls = 0;
+    const record = emu.state.record.bind(emu.state);
+    emu.state.record = (id, method, p) => {
+      if (p.includes('payment/status')) calls++;
+      record(id, method, p);
+    };
+    let stop = false;
+    const loop = (async () => {
+      while (!stop) {
+        const started = Date.now();
+        await pollWatchedQrs(deps, { batch: 2000, perAccount: deps.config.qrapi.watchCallsPerSecond });
+        await new Promise((ok) => setTimeout(ok, Math.max(0, 1000 - (Date.now() - started))));
+      }
+    })();
+    // Calls per second over the window, then payments at the provider and the time Tolem takes to see them.
+    const t0 = Date.now();
+    const c0 = calls;
+    await new Promise((ok) => setTimeout(ok, o.seconds * 1000));
+    const callsPerS = Math.round(((calls - c0) * 1000) / (Date.now() - t0));
+    const paid = ops.filter((_, i) => i % Math.floor(ops.length / 50) === 0).slice(0, 50);
+    const paidAt = new Map<string, number>();
+    for (const op of paid) {
+      const ref = (await deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [op])).rows[0].provider_ref;
+      for (const action of ['scan', 'confirm']) {
+        await request(`${emu.url}/r3/v01/test/payment/${action}`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ qrPaymentId: ref }) }).then((r) => r.body.text());
+      }
+      paidAt.set(op, Date.now());
+    }
+    const noticed = new Map<string, number>();
+    const deadline = Date.now() + 120_000;
+    while (noticed.size < paid.length && Date.now() < deadline) {
+      const r = await deps.db.query<{ id: string }>(`SELECT id FROM operations WHERE id = ANY($1::text[]) AND status = 'paid'`, [paid.filter((p) => !noticed.has(p))]);
+      for (const { id } of r.rows) noticed.set(id, Date.now() - paidAt.get(id)!);
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    stop = true;
+    await loop;
+    const lags = [...noticed.values()];
+    return {
+      accounts: o.accounts, qrs: ops.length, calls_per_s: callsPerS, allowed_per_s: o.accounts * deps.config.qrapi.watchCallsPerSecond,
+      notice_p50_ms: pct(lags, 50), notice_p99_ms: pct(lags, 99), noticed: noticed.size,
+    };
+  } finally {
+    await rt.close();
+    await agent.close();
+    await emu.close();
+    if (admin) {
+      await admin.query('DROP DATABASE IF EXISTS tolem_bench_watch WITH (FORCE)');
+      await admin.end();
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
