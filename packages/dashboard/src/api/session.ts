@@ -22,6 +22,7 @@ export function storePair(p: TokenPair): void {
 
 export function signOut(): void {
   access = null;
+  sessionStorage.removeItem(ACTING_KEY);
   localStorage.removeItem(REFRESH_KEY);
   listeners.forEach((l) => l());
 }
@@ -62,8 +63,33 @@ async function refreshFromOtherTab(): Promise<boolean> {
   return refresh();
 }
 
-/** A valid access token, refreshed silently when it is about to expire. */
+// A partner acting in a client's account: a 15-minute token of its own, no refresh, this tab only.
+const ACTING_KEY = 'tolem.acting';
+
+export function startActing(token: string, expiresIn: number): void {
+  sessionStorage.setItem(ACTING_KEY, JSON.stringify({ token, until: Date.now() + expiresIn * 1000 }));
+  listeners.forEach((l) => l());
+}
+
+export function stopActing(): void {
+  sessionStorage.removeItem(ACTING_KEY);
+  listeners.forEach((l) => l());
+}
+
+/** The acting token while it lasts, else nothing (an expired one is forgotten). */
+export function acting(): string | null {
+  const raw = sessionStorage.getItem(ACTING_KEY);
+  if (!raw) return null;
+  const a = JSON.parse(raw) as { token: string; until: number };
+  if (a.until > Date.now()) return a.token;
+  sessionStorage.removeItem(ACTING_KEY);
+  return null;
+}
+
+/** A valid access token, refreshed silently when it is about to expire; the acting one while a partner acts. */
 export async function accessToken(): Promise<string | null> {
+  const act = acting();
+  if (act) return act;
   if (access && access.expiresAt - Date.now() > 30_000) return access.token;
   return (await refresh()) ? access!.token : null;
 }

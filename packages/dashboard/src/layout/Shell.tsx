@@ -6,7 +6,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { signOut } from '../api/session.ts';
+import { acting, signOut, stopActing } from '../api/session.ts';
 import { useMe } from '../api/me.ts';
 import { useMode } from '../mode.tsx';
 import { LANGUAGES, setLanguage, type Language } from '../i18n/index.ts';
@@ -16,8 +16,9 @@ import { partnerRoutes } from '../pages/partner/routes.ts';
 import { adminRoutes } from '../pages/admin/routes.ts';
 import type { PageRoute } from '../pages/types.ts';
 
+/** [path, label, exact]: a group's first page is active on its own path only, the others on theirs and below. */
 const navOf = (base: string, routes: PageRoute[]) =>
-  routes.filter((r) => r.nav).map((r) => [[base, r.path].filter(Boolean).join('/'), r.nav!] as const);
+  routes.filter((r) => r.nav).map((r) => [[base, r.path].filter(Boolean).join('/'), r.nav!, r.path === ''] as const);
 
 const LANG_NAMES: Record<Language, string> = { ru: 'Русский', kk: 'Қазақша', en: 'English' };
 
@@ -30,14 +31,14 @@ export function Shell() {
   const queries = useQueryClient();
   const { pathname } = useLocation();
 
-  const link = (to: string, label: string) => (
+  const link = (to: string, label: string, exact: boolean) => (
     <NavLink
       key={to}
       component={RouterLink}
       to={`/${to}`}
-      end={to === ''}
+      end={exact}
       label={t(label)}
-      active={to === '' ? pathname === '/' : pathname.startsWith(`/${to}`)}
+      active={exact ? pathname === `/${to}` : pathname === `/${to}` || pathname.startsWith(`/${to}/`)}
       variant="filled"
       onClick={close}
     />
@@ -78,17 +79,17 @@ export function Shell() {
       <AppShell.Navbar p="xs" aria-label={t('nav.menu')}>
         <ScrollArea>
           <Text size="xs" c="dimmed" px="sm" pt="xs">{me.data?.name ?? t('nav.merchant')}</Text>
-          {navOf('', merchantRoutes).map(([to, label]) => link(to, label))}
+          {navOf('', merchantRoutes).map(([to, label, exact]) => link(to, label, exact))}
           {partnerRoutes.length > 0 && (
             <>
               <Divider my="xs" label={t('nav.partner')} labelPosition="left" />
-              {navOf('partner', partnerRoutes).map(([to, label]) => link(to, label))}
+              {navOf('partner', partnerRoutes).map(([to, label, exact]) => link(to, label, exact))}
             </>
           )}
           {me.data?.is_admin && adminRoutes.length > 0 && (
             <>
               <Divider my="xs" label={t('nav.admin')} labelPosition="left" />
-              {navOf('admin', adminRoutes).map(([to, label]) => link(to, label))}
+              {navOf('admin', adminRoutes).map(([to, label, exact]) => link(to, label, exact))}
             </>
           )}
           <Divider my="xs" />
@@ -108,6 +109,11 @@ export function Shell() {
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
+        {acting() && (
+          <Alert color="grape" mb="md" data-testid="acting-banner">
+            {t('mode.acting')} <Button size="xs" variant="default" ml="sm" onClick={() => { stopActing(); queries.clear(); navigate('/partner'); }}>{t('mode.stopActing')}</Button>
+          </Alert>
+        )}
         {mode === 'test' && <Alert color="orange" mb="md" data-testid="test-banner">{t('mode.testBanner')}</Alert>}
         <Outlet />
       </AppShell.Main>

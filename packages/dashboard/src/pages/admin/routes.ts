@@ -1,4 +1,12 @@
-// The operator's admin pages, under /admin (users with is_admin).
+// The operator's admin pages, under /admin (shown to users with is_admin; the API refuses anyone else).
+import { lazy } from 'react';
+import '../partner/i18n.ts';
 import type { PageRoute } from '../types.ts';
 
-export const adminRoutes: PageRoute[] = [];
+export const adminRoutes: PageRoute[] = [
+  { path: '', nav: 'anav.partners', Component: lazy(() => import('./Partners.tsx')) },
+  { path: 'withdrawals', nav: 'anav.withdrawals', Component: lazy(() => import('./Withdrawals.tsx')) },
+  { path: 'tickets', nav: 'anav.tickets', Component: lazy(() => import('./Tickets.tsx')) },
+  { path: 'tickets/:id', Component: lazy(() => import('./Tickets.tsx')) },
+  { path: 'clients', nav: 'anav.clients', Component: lazy(() => import('./Clients.tsx')) },
+];

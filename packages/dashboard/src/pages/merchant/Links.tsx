@@ -83,7 +83,7 @@ export default function Links() {
         ) : <CreateLink onDone={setCreated} />}
       </Dialog>
       <ErrorAlert error={links.error ?? cancel.error} />
-      <ScrollArea>
+      <ScrollArea viewportProps={{ tabIndex: 0 }}>
         <Table striped miw={640} data-testid="links-table">
           <Table.Thead>
             <Table.Tr>

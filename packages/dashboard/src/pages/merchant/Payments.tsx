@@ -48,7 +48,7 @@ export default function Payments() {
         />
       </Group>
       <ErrorAlert error={list.error} />
-      <ScrollArea>
+      <ScrollArea viewportProps={{ tabIndex: 0 }}>
         <Table striped highlightOnHover miw={640} data-testid="payments-table">
           <Table.Thead>
             <Table.Tr>

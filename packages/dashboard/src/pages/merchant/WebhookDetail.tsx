@@ -63,7 +63,7 @@ export default function WebhookDetail() {
         </Card>
       )}
       <Text fw={600}>{t('webhooks.deliveries')}</Text>
-      <ScrollArea>
+      <ScrollArea viewportProps={{ tabIndex: 0 }}>
         <Table striped miw={640} data-testid="deliveries-table">
           <Table.Thead>
             <Table.Tr>

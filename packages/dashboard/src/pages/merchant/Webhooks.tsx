@@ -48,7 +48,7 @@ export default function Webhooks() {
     <Page title={t('webhooks.title')} actions={<Button onClick={open}>{t('webhooks.new')}</Button>}>
       <Dialog opened={opened} onClose={close} title={t('webhooks.new')}>{opened && <CreateWebhook />}</Dialog>
       <ErrorAlert error={hooks.error} />
-      <ScrollArea>
+      <ScrollArea viewportProps={{ tabIndex: 0 }}>
         <Table striped miw={600} data-testid="webhooks-table">
           <Table.Thead>
             <Table.Tr>

@@ -10,4 +10,13 @@ export const merchantRoutes: PageRoute[] = [
   { path: 'webhooks', nav: 'nav.webhooks', Component: lazy(() => import('./Webhooks.tsx')) },
   { path: 'webhooks/:id', Component: lazy(() => import('./WebhookDetail.tsx')) },
   { path: 'api-keys', nav: 'nav.apiKeys', Component: lazy(() => import('./ApiKeys.tsx')) },
+  { path: 'branding', nav: 'nav.branding', Component: lazy(() => import('./Branding.tsx')) },
+  { path: 'organization', nav: 'nav.organization', Component: lazy(() => import('./Organization.tsx')) },
+  { path: 'team', nav: 'nav.team', Component: lazy(() => import('./Team.tsx')) },
+  { path: 'tickets', nav: 'nav.tickets', Component: lazy(() => import('./Tickets.tsx')) },
+  { path: 'tickets/:id', Component: lazy(() => import('./Tickets.tsx')) },
+  { path: 'notifications', nav: 'nav.notifications', Component: lazy(() => import('./Notifications.tsx')) },
+  { path: 'provider', nav: 'nav.provider', Component: lazy(() => import('./Provider.tsx')) },
+  { path: 'subscription', nav: 'nav.subscription', Component: lazy(() => import('./Subscription.tsx')) },
+  { path: 'logs', nav: 'nav.logs', Component: lazy(() => import('./Logs.tsx')) },
 ];

@@ -1,0 +1,34 @@
+// The user's notifications, newest first; marking them all read.
+import { Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import './i18n-more.ts';
+import { api, unwrap } from '../../api/client.ts';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { Page } from '../../components/Page.tsx';
+import { dateTime } from '../../format.ts';
+
+export default function Notifications() {
+  const { t, i18n } = useTranslation();
+  const queries = useQueryClient();
+  const list = useQuery({ queryKey: ['notifications'], queryFn: () => unwrap(api.GET('/me/notifications', { params: { query: { limit: 100 } } })) });
+  const readAll = useMutation({ mutationFn: () => unwrap(api.POST('/me/notifications/read-all', {})), onSuccess: () => void queries.invalidateQueries({ queryKey: ['notifications'] }) });
+  return (
+    <Page title={t('notifications.title')} actions={<Button variant="default" onClick={() => readAll.mutate()}>{t('notifications.readAll')}</Button>}>
+      <ErrorAlert error={list.error ?? readAll.error} />
+      <Stack>
+        {list.data?.data.map((n) => (
+          <Card key={n.id} withBorder>
+            <Group justify="space-between">
+              <Text fw={600}>{n.title}</Text>
+              {!n.read_at && <Badge variant="dot">{t('notifications.unread')}</Badge>}
+            </Group>
+            <Text size="sm">{n.body}</Text>
+            <Text size="xs" c="dimmed">{dateTime(n.created_at, i18n.language)}</Text>
+          </Card>
+        ))}
+        {list.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}
+      </Stack>
+    </Page>
+  );
+}
