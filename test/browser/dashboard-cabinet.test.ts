@@ -56,6 +56,8 @@ describe.each([390, 1280])('at %i px', (width) => {
     await a.page.getByRole('button', { name: 'Пригласить' }).click();
     const link = (await a.page.getByTestId('shown-once').textContent())!;
     expect(link).toContain('/dashboard/register?invite_token=inv_');
+    // A secret shown once is readable (its title's contrast once failed AA).
+    await accessible(a.page, 'team with the invitation link shown');
 
     const b = await h.page(width);
     await b.page.goto(local(link));

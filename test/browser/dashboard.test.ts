@@ -56,6 +56,7 @@ describe.each([390, 1280])('the merchant at %i px', (width) => {
     const keys = page.getByTestId('shown-once');
     await expect.poll(() => keys.count()).toBe(2);
     expect(await keys.first().textContent()).toMatch(/^kp_test_/);
+    await accessible(page, 'keys shown once');
     await shot(page, `${tag}-keys-once`);
     await page.getByRole('button', { name: 'Продолжить' }).click();
     await page.getByRole('heading', { name: 'Обзор' }).waitFor();

@@ -46,8 +46,10 @@ describe('withdrawals', () => {
     expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 36000, pending_kzt: 0 });
     expect(errorOf(await withKey(p, 'POST', '/partner/withdrawals', { amount: 29999 })).code).toBe('withdrawal_below_minimum');
     expect(errorOf(await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).code).toBe('bank_details_required');
+    expect((await as(p, 'GET', '/partner/me')).json().bank_details_set).toBe(false);
     const bank = await as(p, 'PATCH', '/partner/settings/bank', BANK);
     expect(bank.statusCode, bank.body).toBe(200);
+    expect((await as(p, 'GET', '/partner/me')).json().bank_details_set).toBe(true);
     expect(bank.json().iban).toBe('KZ86************0100');
     expect(errorOf(await as(p, 'PATCH', '/partner/settings/bank', { iban: 'KZ00125KZT5004100100' })).param).toBe('iban');
     expect(errorOf(await withKey(p, 'POST', '/partner/withdrawals', { amount: 30000 })).code).toBe('messenger_not_linked');

@@ -51,6 +51,12 @@ async function bankOf(deps: Deps, db: Queryable, partnerId: number): Promise<{ d
   return { details: JSON.parse(deps.secrets.sealer.open(r.rows[0].details_sealed)), updated_at: r.rows[0].updated_at };
 }
 
+/** The bank details a withdrawal needs (recipient and IBAN) are there: the profile's bank_details_set. */
+export async function bankDetailsSet(deps: Deps, partnerId: number): Promise<boolean> {
+  const { details } = await bankOf(deps, deps.db, partnerId);
+  return Boolean(details.iban && details.recipient_name);
+}
+
 export async function getBank(deps: Deps, partnerId: number) {
   const b = await bankOf(deps, deps.db, partnerId);
   return { ...b.details, iban: masked(b.details.iban), updated_at: b.updated_at };
@@ -92,6 +98,7 @@ const W = 'id, partner_id, amount::float8 AS amount, status, code_expires_at, at
 export async function requestWithdrawal(deps: Deps, partnerId: number, userId: number, amount: number, save?: (tx: Queryable, w: Withdrawal) => Promise<void>): Promise<Withdrawal> {
   if (!Number.isInteger(amount) || amount < WITHDRAWAL_MIN) throw new AppError('withdrawal_below_minimum', `at least ${WITHDRAWAL_MIN} tenge`, { param: 'amount' });
   const bank = await bankOf(deps, deps.db, partnerId);
+  // The same rule as bankDetailsSet.
   if (!bank.details.iban || !bank.details.recipient_name) throw new AppError('bank_details_required', 'set the bank details first (PATCH /partner/settings/bank)');
   const chat = (await deps.db.query<{ c: string | null }>('SELECT messenger_chat_id AS c FROM users WHERE id = $1', [userId])).rows[0]?.c;
   if (!chat) throw new AppError('messenger_not_linked', 'link your messenger first (POST /me/messenger-link): the confirmation code goes there');

@@ -13,7 +13,7 @@ import { listCommissions, COMMISSION_STATUSES, type CommissionStatus } from '../
 import { balanceOf, listLedger } from '../../domain/partners/ledger.ts';
 import { actOf } from '../../domain/partners/act.ts';
 import { renderAct } from '../../web/act-pdf.ts';
-import { confirmWithdrawal, getBank, listWithdrawals, patchBank, payClientPlan, requestWithdrawal, WITHDRAWAL_MIN } from '../../domain/partners/money.ts';
+import { bankDetailsSet, confirmWithdrawal, getBank, listWithdrawals, patchBank, payClientPlan, requestWithdrawal, WITHDRAWAL_MIN } from '../../domain/partners/money.ts';
 import { funnel, incomeGraph, INTERVALS, PERIODS, summary, type Interval, type Period } from '../../domain/partners/analytics.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { AppError } from '../../errors.ts';
@@ -62,7 +62,7 @@ const linkId = (raw: string) => numericId(raw, 'referral_link_not_found', 'link'
 
 async function profileView(deps: Deps, p: Partner, userId: number) {
   const linked = await deps.db.query('SELECT 1 FROM users WHERE id = $1 AND messenger_chat_id IS NOT NULL', [userId]);
-  return { ...p, messenger_linked: linked.rows.length > 0, bank_details_set: false };
+  return { ...p, messenger_linked: linked.rows.length > 0, bank_details_set: await bankDetailsSet(deps, p.id) };
 }
 
 export function partnerRoutes(app: App, deps: Deps): void {
