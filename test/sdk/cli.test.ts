@@ -63,6 +63,8 @@ it('login keeps a refresh token readable by the user alone; --help lists every c
 
 it('listen --forward-to gets the signed event that trigger payment.completed makes', async () => {
   const listener = spawn(process.execPath, [CLI, 'listen', '--forward-to', receiver.url, '--events', 'payment.completed', '--max', '1', '--json'], { env: env() });
+  // Listened for from the start: with --max 1 it may exit before the test looks.
+  const exited = new Promise((ok) => listener.once('exit', ok));
   let out = '';
   listener.stdout.on('data', (c) => (out += c));
   const ready = await new Promise<{ secret: string }>((resolve, reject) => {
@@ -88,8 +90,7 @@ it('listen --forward-to gets the signed event that trigger payment.completed mak
   const event = await verifyWebhook(got.body, got.headers as Record<string, string>, ready.secret);
   expect(event.type).toBe('payment.completed');
   expect(JSON.stringify(event)).toContain(triggered.operation_id);
-  const code = await new Promise((ok) => listener.once('exit', ok));
-  expect(code).toBe(0);
+  expect(await exited).toBe(0);
   expect(out).toContain('"forwarded":"payment.completed"');
 }, 60_000);
 
