@@ -46,27 +46,44 @@ export function makeSealer(current: string, previous: string[]): Sealer {
   const keys = [current, ...previous.filter((p) => p !== current)];
   const byId = new Map(keys.map((k) => [appSecretKeyId(k), k]));
   const currentId = appSecretKeyId(current);
+  // Opened values by their sealed text (unique per seal: a fresh IV each time). The delivery worker opens
+  // the same few webhook secrets for every delivery; deciphering each time was a measurable share of its
+  // CPU. Bounded: emptied when full.
+  const opened = new Map<string, string>();
+  const remember = (sealed: string, plain: string) => {
+    if (opened.size >= OPENED_CACHE_SIZE) opened.clear();
+    opened.set(sealed, plain);
+    return plain;
+  };
   return {
     seal: (plain) => encryptSecret(current, plain),
     open(sealed) {
-      const id = sealedKeyId(sealed);
-      if (id !== null) {
-        const key = byId.get(id);
-        if (!key) throw new Error(`sealed with key ${id}, which is neither APP_SECRET nor in APP_SECRET_PREVIOUS`);
-        return decryptSecret(key, sealed);
-      }
-      for (const key of keys) {
-        try {
-          return decryptSecret(key, sealed);
-        } catch {
-          /* v1 values name no key: try the next */
-        }
-      }
-      throw new Error('no configured APP_SECRET opens this value');
+      const known = opened.get(sealed);
+      if (known !== undefined) return known;
+      return remember(sealed, openUncached(sealed));
     },
     isCurrent: (sealed) => sealedKeyId(sealed) === currentId,
   };
+
+  function openUncached(sealed: string): string {
+    const id = sealedKeyId(sealed);
+    if (id !== null) {
+      const key = byId.get(id);
+      if (!key) throw new Error(`sealed with key ${id}, which is neither APP_SECRET nor in APP_SECRET_PREVIOUS`);
+      return decryptSecret(key, sealed);
+    }
+    for (const key of keys) {
+      try {
+        return decryptSecret(key, sealed);
+      } catch {
+        /* v1 values name no key: try the next */
+      }
+    }
+    throw new Error('no configured APP_SECRET opens this value');
+  }
 }
+
+const OPENED_CACHE_SIZE = 1000;
 
 /** DATA_DIR/secrets.json for a store on disk; none for an in-memory one. */
 function secretsFile(config: Config): string | undefined {

@@ -18,6 +18,12 @@ export interface Success {
  * Marks the deliveries delivered, where the lease is still the recorder's (a worker whose lease ran
  * out and whose row was claimed again records nothing, as in recordAttempt), and ends the failure series
  * of their webhooks.
+ *
+ * A worker's lease token on a row means the row is pending: only pending rows are claimed, and every
+ * change of status clears the token. The statement says no more than that on purpose: a condition on
+ * status would let the planner answer it from the partial index of pending rows, which with statistics
+ * older than a backlog it did, reading every pending row for each batch (a drain that slowed as the
+ * backlog grew); matched by primary key alone it reads the batch's rows only.
  */
 export async function recordSuccesses(db: Queryable, batch: Success[]): Promise<void> {
   await db.query(
@@ -26,7 +32,7 @@ export async function recordSuccesses(db: Queryable, batch: Success[]): Promise<
           SET status = 'delivered', attempts = d.attempts + 1, last_status = u.status, last_error = NULL,
               last_attempt_at = u.at, delivered_at = u.at, locked_until = NULL, lease_token = NULL
          FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[]) AS u(id, lease_token, status, at)
-        WHERE d.id = u.id AND d.lease_token = u.lease_token AND d.status = 'pending'
+        WHERE d.id = u.id AND d.lease_token = u.lease_token
         RETURNING d.webhook_id)
      UPDATE webhooks SET failing_since = NULL, updated_at = now()
       WHERE id IN (SELECT webhook_id FROM done) AND failing_since IS NOT NULL`,
