@@ -7,6 +7,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { randomUUID } from 'node:crypto';
 import { QrCreateBody, QrCreated, PaymentItem } from '../src/http/shapes/payment.ts';
 import { Type } from 'typebox';
+import QRCode from 'qrcode';
+import { Checkout } from '../src/http/checkout/schemas.ts';
 
 interface Q {
   query(sql: string, params?: unknown[]): Promise<{ rows: any[] }>;
@@ -103,9 +105,42 @@ app.get('/partner/payments', {
   return { data: r.rows.slice(0, 20).map((row) => ({ ...item(row), client_id: Number(row.client_id) })) };
 });
 
-app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }) } }, async (req) => {
-  const r = await db.query(`SELECT * FROM payment_links WHERE token = $1`, [(req.params as { token: string }).token]);
-  return r.rows[0] ?? {};
+// The checkout of a returning visitor: the same statement as Tolem's (the link, the visitor's e-mail and
+// newest QR of the current cycle, by the visitor cookie), the same response schema with the QR's SVG and
+// the merchant's name, both kept in memory after the first request as Tolem keeps them.
+const LINK_COLS = ['token', 'client_id', 'mode', 'amount', 'description', 'status', 'success_url', 'cancel_url', 'expires_at', 'allow_repeat', 'email_required', 'metadata', 'paid_count', 'qr_cycle_at', 'created_at', 'updated_at'];
+const QR_COLS = ['id', 'status', 'qr_token', 'deep_link', 'expires_at'];
+const CHECKOUT_LOAD = {
+  name: 'checkout_load',
+  text: `SELECT ${LINK_COLS.map((c) => `l.${c} AS l_${c}`).join(', ')}, v.email AS v_email, ${QR_COLS.map((c) => `o.${c} AS o_${c}`).join(', ')}
+    FROM payment_links l
+    LEFT JOIN checkout_visitors v ON v.link_token = l.token AND v.visitor_id = $2
+    LEFT JOIN LATERAL (
+      SELECT ${QR_COLS.map((c) => `op.${c}`).join(', ')} FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
+       WHERE co.link_token = l.token AND co.visitor_id = $2 AND co.created_at >= l.qr_cycle_at
+       ORDER BY co.created_at DESC LIMIT 1) o ON true
+   WHERE l.token = $1`,
+};
+const merchants = new Map<number, { display_name: string; logo_url: null; brand_color: null; support_email: null }>();
+const svgs = new Map<string, string>();
+app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } }, async (req) => {
+  const visitor = /(?:^|;\s*)tolem_cv=([0-9A-Za-z]{22})/.exec(req.headers.cookie ?? '')?.[1] ?? '';
+  const row = (await db.prepared(CHECKOUT_LOAD, [(req.params as { token: string }).token, visitor])).rows[0];
+  const clientId = Number(row.l_client_id);
+  let merchant = merchants.get(clientId);
+  if (!merchant) {
+    const c = (await db.query('SELECT name FROM clients WHERE id = $1', [clientId])).rows[0];
+    merchants.set(clientId, (merchant = { display_name: c.name, logo_url: null, brand_color: null, support_email: null }));
+  }
+  let svg = row.o_qr_token ? svgs.get(row.o_qr_token) : undefined;
+  if (row.o_qr_token && !svg) svgs.set(row.o_qr_token, (svg = await QRCode.toString(row.o_qr_token, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' })));
+  return {
+    token: row.l_token, amount: Number(row.l_amount), description: row.l_description, status: row.l_status,
+    allow_repeat: row.l_allow_repeat, email_required: row.l_email_required, email_provided: Boolean(row.v_email),
+    expires_at: row.l_expires_at, success_url: row.l_success_url, cancel_url: row.l_cancel_url, livemode: row.l_mode === 'live',
+    qr: row.o_id ? { operation_id: row.o_id, qr_token: row.o_qr_token, deep_link: row.o_deep_link, expires_at: row.o_expires_at, svg } : null,
+    merchant,
+  };
 });
 
 // The machine's floor, not a Tolem path: one HTTP request with one trivial database round trip.

@@ -271,7 +271,7 @@ async function runStore(store: 'pg' | 'pglite') {
       }
       for (const c of CONCURRENCY) {
         const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
-        const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'GET', path: `/checkout/${prep.linkToken}` }) }, LOAD);
+        const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'GET', path: `/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
         record(store, 'checkout', c, t, b);
       }
     }

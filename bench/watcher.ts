@@ -11,7 +11,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { bootstrap } from '../src/bootstrap.ts';
 import { createQr } from '../src/domain/payments/create.ts';
-import { pollWatchedQrs } from '../src/domain/payments/watch.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { qrWatcherLoop } from '../src/jobs/index.ts';
 import { qrapiConnect } from '../src/domain/payments/qrapi-connect.ts';
 import { startEmulator } from '../emulator/server.ts';
 import { TEST_JWT_PRIVATE_KEY } from '../test/helpers/test-jwt-key.ts';
@@ -77,15 +78,13 @@ export async function benchWatcher(store: 'pg' | 'pglite', o: { accounts: number
       if (p.includes('payment/status')) calls++;
       record(id, method, p);
     };
-    let stop = false;
-    const loop = (async () => {
-      while (!stop) {
-        const started = Date.now();
-        await pollWatchedQrs(deps, { batch: 2000, perAccount: deps.config.qrapi.watchCallsPerSecond });
-        await new Promise((ok) => setTimeout(ok, Math.max(0, 1000 - (Date.now() - started))));
-      }
-    })();
-    // Calls per second over the window, then payments at the provider and the time Tolem takes to see them.
+    // The watcher's own loop, as a worker runs it (jobs/index.ts).
+    const log = { error: (o: unknown, m: string) => console.error(m, o), warn: () => {} } as unknown as FastifyBaseLogger;
+    const loop = qrWatcherLoop(deps, log);
+    loop.start();
+    // Calls per second over the window (after the loop's first pass, which comes one interval after its
+    // start), then payments at the provider and the time Tolem takes to see them.
+    await new Promise((ok) => setTimeout(ok, 1500));
     const t0 = Date.now();
     const c0 = calls;
     await new Promise((ok) => setTimeout(ok, o.seconds * 1000));
@@ -106,8 +105,7 @@ export async function benchWatcher(store: 'pg' | 'pglite', o: { accounts: number
       for (const { id } of r.rows) noticed.set(id, Date.now() - paidAt.get(id)!);
       await new Promise((ok) => setTimeout(ok, 50));
     }
-    stop = true;
-    await loop;
+    await loop.stop();
     const lags = [...noticed.values()];
     return {
       accounts: o.accounts, qrs: ops.length, calls_per_s: callsPerS, allowed_per_s: o.accounts * deps.config.qrapi.watchCallsPerSecond,

@@ -21,16 +21,25 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
+/**
+ * Live QRs of the qrapi driver, polled at the provider's interval, at most N per account per pass. One
+ * pass starts each second (fixed rate: a pass's own time is not added to the pause, or an account would
+ * get only N calls per 1 s + the pass), and never "full": one pass a second is what keeps each account
+ * under its calls per second.
+ */
+export function qrWatcherLoop(deps: Deps, log: FastifyBaseLogger): JobLoop {
+  return new JobLoop('qr-watcher', 1000, log, async () =>
+    (await pollWatchedQrs(deps, { batch: 2000, perAccount: deps.config.qrapi.watchCallsPerSecond, onError: (err, op) => log.warn({ err, op: op.id }, 'watcher poll failed; will retry') }), false),
+  { fixedRate: true });
+}
+
 export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
   const full = (batch: number) => (n: number) => n >= batch;
   const loops: { start(): void; stop(): Promise<void> }[] = [
     deliveryWorker(deps, log),
     new JobLoop('expiry-sweeper', 1000, log, async (stopping) =>
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry'), stopping))),
-    // Live QRs of the qrapi driver, polled at the provider's interval (at most N per account per pass).
-    new JobLoop('qr-watcher', 1000, log, async () =>
-      // never "full": one pass a second is what keeps each account under its calls per second
-      (await pollWatchedQrs(deps, { batch: 2000, perAccount: deps.config.qrapi.watchCallsPerSecond, onError: (err, op) => log.warn({ err, op: op.id }, 'watcher poll failed; will retry') }), false)),
+    qrWatcherLoop(deps, log),
     new JobLoop('refund-retry', 5000, log, async (stopping) =>
       full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry'), stopping))),
     new JobLoop('outbox', 1000, log, async () => full(50)(await sendDueMessages(deps, 50))),

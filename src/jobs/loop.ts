@@ -1,4 +1,6 @@
 // A job loop: runs `pass` every `intervalMs`, at once again while a pass reports it had a full batch.
+// The interval is the pause after a pass, or with `fixedRate` the time from one pass's start to the
+// next's (a pass longer than that is followed at once).
 import type { FastifyBaseLogger } from 'fastify';
 
 export class JobLoop {
@@ -12,6 +14,7 @@ export class JobLoop {
     private log: FastifyBaseLogger,
     /** returns true when more work is waiting; `stopping` says the loop is being stopped (leave the batch) */
     private pass: (stopping: () => boolean) => Promise<boolean | number>,
+    private opts: { fixedRate?: boolean } = {},
   ) {}
 
   /**
@@ -27,8 +30,10 @@ export class JobLoop {
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      const started = Date.now();
+      const pause = () => (this.opts.fixedRate ? Math.max(0, this.intervalMs - (Date.now() - started)) : this.intervalMs);
       this.running = this.pass(() => this.stopped)
-        .then((more) => this.schedule(more === true ? 0 : this.intervalMs))
+        .then((more) => this.schedule(more === true ? 0 : pause()))
         .catch((err) => {
           this.log.error({ err, job: this.name }, 'job pass failed');
           this.schedule(this.intervalMs);

@@ -33,10 +33,13 @@ SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, v.email AS v_email, ${prefixed(SHOW
      ORDER BY co.created_at DESC LIMIT 1) o ON true
  WHERE l.token = $1`;
 
-/** Splits a row of prefixed columns back into its records. */
-function unprefix<T>(row: Record<string, unknown>, prefix: string): T {
+/** Reads one record back out of a row of prefixed columns (the pairs computed once, not per row). */
+const columnPairs = (cols: string, prefix: string) => cols.split(',').map((c) => [c.trim(), prefix + c.trim()] as const);
+const LINK_PAIRS = columnPairs(LINK_COLUMNS, 'l_');
+const QR_PAIRS = columnPairs(SHOWN_QR_COLUMNS, 'o_');
+function unprefix<T>(row: Record<string, unknown>, pairs: readonly (readonly [string, string])[]): T {
   const out: Record<string, unknown> = {};
-  for (const k in row) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = row[k];
+  for (const [k, from] of pairs) out[k] = row[from];
   return out as T;
 }
 
@@ -45,8 +48,8 @@ async function loadCheckout(deps: Deps, token: string, visitorId: string): Promi
   const r = await deps.db.query<Record<string, unknown>>(LOAD_SQL, [token, visitorId]);
   const row = r.rows[0];
   if (!row) throw notFound(token);
-  const op = row.o_id === null ? null : unprefix<ShownQr>(row, 'o_');
-  const link = await expireIfDue(deps.db, unprefix<Link>(row, 'l_'));
+  const op = row.o_id === null ? null : unprefix<ShownQr>(row, QR_PAIRS);
+  const link = await expireIfDue(deps.db, unprefix<Link>(row, LINK_PAIRS));
   return { link, op, email: (row.v_email as string | null) ?? null, merchant: await publicMerchant(deps, link.client_id) };
 }
 
