@@ -30,6 +30,8 @@ for (const p of PACKAGES) {
   const built = path.join(dir, p.built);
   const sources = p.sources.map((n) => path.join(dir, n)).filter(existsSync);
   if (!force && existsSync(built) && Math.max(...sources.map(newest)) <= statSync(built).mtimeMs) continue;
-  const r = spawnSync(process.execPath, p.cmd, { cwd: dir, stdio: 'inherit' });
+  // A production build whatever the caller's NODE_ENV (a test runner sets 'test', which would give Vite
+  // React's development bundle).
+  const r = spawnSync(process.execPath, p.cmd, { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

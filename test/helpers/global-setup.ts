@@ -2,6 +2,9 @@
 // set-up no longer grows with the migrations or pays for creating a cluster.
 // - PGlite (no TEST_DATABASE_URL): one migrated in-memory store, dumped to a file; each test app loads it.
 // - PostgreSQL: the database is migrated here once, so each test app's own migrate is a quick check.
+// It also builds the workspace packages whose sources changed since their build (the SDK, the CLI, the
+// dashboard): the tests use their builds, which must be those of the sources under test.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +20,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  const built = spawnSync(process.execPath, ['scripts/build-packages.mjs'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building the workspace packages failed');
   if (process.env.TEST_DATABASE_URL) {
     const db = await connect({ databaseUrl: process.env.TEST_DATABASE_URL, poolMax: 1 });
     await migrate(db);

@@ -90,6 +90,8 @@ it('listen --forward-to gets the signed event that trigger payment.completed mak
   const event = await verifyWebhook(got.body, got.headers as Record<string, string>, ready.secret);
   expect(event.type).toBe('payment.completed');
   expect(JSON.stringify(event)).toContain(triggered.operation_id);
+  // The body a real delivery of that event carries, nothing more (a receiver is written against it).
+  expect(Object.keys(JSON.parse(got.body))).toEqual(['id', 'type', 'created_at', 'data']);
   expect(await exited).toBe(0);
   expect(out).toContain('"forwarded":"payment.completed"');
 }, 60_000);

@@ -1,6 +1,8 @@
 // @tolem/sdk against a listening Tolem: a QR created, paid, read, listed with the page iterator and
 // refunded; a webhook delivery verified in both signature schemes; a create whose answer was lost retried
 // into one operation; no retry of a create without a key; errors and time-outs as TolemError.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createTolem, signWebhook, TolemError, verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@tolem/sdk';
@@ -107,6 +109,13 @@ describe('retries', () => {
     });
     const tolem = createTolem({ baseUrl: base, apiKey: 'kp_test_x', fetch: hang, timeoutMs: 50, maxRetries: 0 });
     await expect(tolem.GET('/v2/payments')).rejects.toMatchObject({ type: 'connection_error', code: 'timeout', status: 0 });
+  });
+
+  it('the time-out fires while garbage is collected, against a real socket that never answers', async () => {
+    const run = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/sdk/fixtures/gc-timeout.ts'], { timeout: 20_000 });
+    const r = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    expect(r.outcome).toEqual({ type: 'connection_error', code: 'timeout' });
+    expect(r.ms).toBeLessThan(10_000);
   });
 });
 

@@ -1,12 +1,16 @@
 // `tolem listen --forward-to URL`: follows the test mode's event journal (GET /v2/events) and forwards each
-// new event to a local URL, signed like a webhook (both schemes) with a secret printed at start, oldest
-// first. Polls twice a second; after a failure it backs off and resumes from the last event it forwarded
-// (its time and the ids seen at that time), so nothing is skipped or sent twice.
+// new event to a local URL as a webhook delivery would: the same body ({id, type, created_at, data}), signed
+// in both schemes with a secret printed at start, oldest first. It starts after the journal's newest event
+// (the server's clock, not this machine's) and polls twice a second. Each poll re-reads the last
+// LOOKBACK_MS before its mark, so an event whose transaction committed after a later one had been read
+// (its created_at is its transaction's start) is still forwarded, once: the ids forwarded in that window
+// are remembered. A failure to reach the API backs off and resumes; an answer that retrying cannot change
+// (a 4xx other than 429: a revoked key, an expired session) ends the command with that error.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { signWebhook, type Tolem } from '@tolem/sdk';
+import { signWebhook, TolemError, type Tolem } from '@tolem/sdk';
 import type { Out } from './output.js';
 
-interface JournalEvent { id: string; type: string; created_at: string; [k: string]: unknown }
+interface JournalEvent { id: string; type: string; created_at: string; data: Record<string, unknown> }
 
 export interface ListenOptions {
   forwardTo: string;
@@ -17,27 +21,41 @@ export interface ListenOptions {
   intervalMs?: number;
 }
 
+const LOOKBACK_MS = 10_000;
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** What a webhook delivery of this event carries (the server's deliveryBody). */
+export const deliveryBody = (e: JournalEvent) => JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
+
+const permanent = (err: unknown) => err instanceof TolemError && err.status >= 400 && err.status < 500 && err.status !== 429;
 
 export async function listen(api: Tolem, out: Out, o: ListenOptions): Promise<void> {
   const secret = o.secret ?? newSecret();
-  let since = new Date().toISOString();
-  let seenAtSince = new Set<string>();
+  const query = (since: string, limit: number) => ({ query: { mode: 'test' as const, since, limit, ...(o.events?.length ? { type: o.events.join(',') } : {}) } });
+  // The mark: the newest event already known. Everything after it (or up to LOOKBACK_MS before it and
+  // not yet forwarded) is new.
+  const newest = await api.GET('/v2/events', query(new Date(0).toISOString(), 1));
+  if (newest.error) throw newest.error;
+  const first = (newest.data as { data: JournalEvent[] }).data[0];
+  let mark = first?.created_at ?? new Date(0).toISOString();
+  /** ids known within the look-back window, with their created_at */
+  const known = new Map<string, string>(first ? [[first.id, first.created_at]] : []);
   let forwarded = 0;
   let failures = 0;
-  out.result({ ready: true, forward_to: o.forwardTo, secret, since }, () =>
+  out.result({ ready: true, forward_to: o.forwardTo, secret, since: mark }, () =>
     `Ready. Forwarding test-mode events to ${o.forwardTo}\nSigning secret: ${secret}\n(Ctrl-C to stop)`);
   for (;;) {
     try {
+      const from = new Date(Date.parse(mark) - LOOKBACK_MS).toISOString();
       const fresh: JournalEvent[] = [];
-      for await (const e of api.paginate('/v2/events', { query: { mode: 'test', since, limit: 100, ...(o.events?.length ? { type: o.events.join(',') } : {}) } })) {
+      for await (const e of api.paginate('/v2/events', query(from, 100))) {
         const ev = e as unknown as JournalEvent;
-        if (!seenAtSince.has(ev.id)) fresh.push(ev);
+        if (!known.has(ev.id)) fresh.push(ev);
       }
       // The journal answers newest first; a receiver wants them in the order they happened.
       fresh.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
       for (const ev of fresh) {
-        const body = JSON.stringify(ev);
+        const body = deliveryBody(ev);
         const headers = await signWebhook(body, secret, `msg_${randomUUID()}`);
         let status = 0;
         try {
@@ -46,17 +64,18 @@ export async function listen(api: Tolem, out: Out, o: ListenOptions): Promise<vo
           out.progress(`! ${ev.type} ${ev.id}: ${(err as Error).message}`);
         }
         out.result({ forwarded: ev.type, id: ev.id, status }, () => `→ ${ev.type} ${ev.id} [${status || 'no answer'}]`);
-        if (ev.created_at > since) {
-          since = ev.created_at;
-          seenAtSince = new Set();
-        }
-        seenAtSince.add(ev.id);
+        known.set(ev.id, ev.created_at);
+        if (ev.created_at > mark) mark = ev.created_at;
         if (o.max && ++forwarded >= o.max) return;
       }
+      // Forget what fell out of the window.
+      const horizon = new Date(Date.parse(mark) - 2 * LOOKBACK_MS).toISOString();
+      for (const [id, at] of known) if (at < horizon) known.delete(id);
       failures = 0;
     } catch (err) {
+      if (permanent(err)) throw err;
       failures++;
-      out.progress(`! connection lost (${(err as Error).message}); retrying from ${since}`);
+      out.progress(`! connection lost (${(err as Error).message}); retrying from ${mark}`);
     }
     await new Promise((ok) => setTimeout(ok, failures ? Math.min(10_000, 500 * 2 ** failures) : o.intervalMs ?? 500));
   }

@@ -28,17 +28,40 @@ export function retryAfterMs(res: Response, now = Date.now()): number | null {
 const backoffMs = (attempt: number) => Math.min(8000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
 const defaultSleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
+/**
+ * One attempt's request, aborted after `timeoutMs` (headers and body) or when the caller's signal is.
+ * Garbage collection must not lose the abort: AbortSignal.any() and a Request built with a signal follow
+ * their sources through weak references, so a timeout signal, or the Request's own signal, that nothing
+ * else references can be collected before it fires, and the call then hangs for ever (a test forces
+ * collections to check this). Here the timer's callback holds the controller and the Request, and the
+ * timer is unref'd (Node) so that a finished call's timer never keeps a process alive.
+ */
+function attemptRequest(req: Request, timeoutMs: number, caller?: AbortSignal | null): Request {
+  const controller = new AbortController();
+  let request: Request | undefined;
+  const timer = setTimeout(() => {
+    if (request) controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+  }, timeoutMs);
+  (timer as { unref?: () => void }).unref?.();
+  if (caller) {
+    if (caller.aborted) controller.abort(caller.reason);
+    else caller.addEventListener('abort', () => controller.abort(caller.reason), { once: true });
+  }
+  controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  request = new Request(req, { signal: controller.signal });
+  return request;
+}
+
 export function retryingFetch(o: RetryOptions): (input: Request) => Promise<Response> {
   const sleep = o.sleep ?? defaultSleep;
   return async (input: Request) => {
     const retryable = mayRetry(input);
     for (let attempt = 0; ; attempt++) {
       const req = input.clone();
-      const signal = AbortSignal.any([AbortSignal.timeout(o.timeoutMs), ...(input.signal ? [input.signal] : [])]);
       let res: Response | undefined;
       let failure: unknown;
       try {
-        res = await o.fetch(new Request(req, { signal }));
+        res = await o.fetch(attemptRequest(req, o.timeoutMs, input.signal));
       } catch (err) {
         if (input.signal?.aborted) throw err; // the caller's own abort: never retried
         failure = err;
