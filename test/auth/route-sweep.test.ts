@@ -149,6 +149,7 @@ const EXPECTED: Record<string, Permission> = {
   'DELETE /partner/links/:id': 'partner.manage',
   'GET /r/:code': 'public',
   'POST /partner/integration/api-keys': 'partner.owner',
+  'GET /partner/integration/api-keys': 'partner.owner',
   'GET /partner/commissions': 'partner.read',
   'GET /partner/balance': 'partner.read',
   'GET /partner/balance/transactions': 'partner.read',

@@ -24,7 +24,7 @@ describe('the one-time-code mechanism', () => {
     const before = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 100 } });
     expect(before.statusCode).toBe(409);
     expect(errorOf(before).code).toBe('provider_not_connected');
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'idle', mode: 'live', next_step: 'start', account_id: null });
+    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'idle', mode: 'live', next_step: 'start', account_id: null, mechanism: 'sandbox' });
 
     const s = await start(m, { phone: '8 701 555 01 23', display_name: 'Main shop' });
     expect(s.statusCode, s.body).toBe(200);
@@ -36,7 +36,8 @@ describe('the one-time-code mechanism', () => {
     const wrong = await verify(m, '123456');
     expect(wrong.statusCode).toBe(400);
     expect(errorOf(wrong)).toMatchObject({ code: 'otp_invalid', param: 'code', attempts_left: 4 });
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'code_sent', attempts_left: 4 });
+    // A wizard reloaded halfway learns where the code went.
+    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'code_sent', attempts_left: 4, mechanism: 'sandbox', phone_masked: '+770*****23' });
 
     const ok = await verify(m, '000000');
     expect(ok.statusCode, ok.body).toBe(200);

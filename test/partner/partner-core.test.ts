@@ -169,6 +169,14 @@ describe('integration keys', () => {
       'SELECT mode, revoked_at IS NOT NULL AS revoked, key_hash FROM partner_api_keys WHERE partner_id = $1 ORDER BY id', [p.partnerId])).rows;
     expect(rows.map((r) => [r.mode, r.revoked])).toEqual([['live', true], ['test', false], ['live', false]]);
     expect(JSON.stringify(rows)).not.toContain(again.api_key);
+    // The list shows the keys in force, never a key.
+    const listed = await as(p, 'GET', '/partner/integration/api-keys');
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().data).toEqual([
+      { mode: 'live', prefix: again.prefix, created_at: new Date(again.created_at).toISOString() },
+      { mode: 'test', prefix: test.prefix, created_at: new Date(test.created_at).toISOString() },
+    ]);
+    expect(listed.body).not.toContain(again.api_key);
     expect((await as(p, 'POST', '/partner/integration/api-keys', { mode: 'sandbox' })).statusCode).toBe(400);
   });
 });

@@ -67,6 +67,9 @@ describe('withdrawals', () => {
     expect(ok.json().status).toBe('processing');
     expect(errorOf(await as(p, 'POST', `/partner/withdrawals/${w.json().id}/confirm`, { code })).code).toBe('withdrawal_state');
 
+    // The admin's payouts list names the partner.
+    const queue = (await as(admin, 'GET', '/admin/withdrawals?status=processing')).json().data;
+    expect(queue.find((x: { id: number }) => x.id === w.json().id)).toMatchObject({ partner_id: p.partnerId, partner_name: 'Payout Co', amount: 30000 });
     const paid = await as(admin, 'POST', `/admin/withdrawals/${w.json().id}/mark-paid`, { reference: 'PP-0001' });
     expect(paid.json()).toMatchObject({ status: 'paid', reference: 'PP-0001' });
     expect((await as(p, 'GET', '/partner/commissions?status=paid_out')).json().data).toHaveLength(5);

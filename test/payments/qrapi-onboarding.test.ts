@@ -22,7 +22,9 @@ describe('official-API onboarding', () => {
     const s = await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, display_name: 'Shop', credentials: r3() });
     expect(s.statusCode, s.body).toBe(200);
     expect(s.json()).toEqual({ state: 'trade_point_required', next_step: 'choose_trade_point', trade_points: [{ id: 1, name: 'Test point 1' }, { id: 2, name: 'Test point 2' }] });
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'trade_point_required', next_step: 'choose_trade_point' });
+    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
+      state: 'trade_point_required', next_step: 'choose_trade_point', mechanism: 'qrapi', trade_points: s.json().trade_points,
+    });
     expect((await as(m, 'POST', '/onboarding/provider/resend')).json().trade_points).toHaveLength(2);
     const v = await as(m, 'POST', '/onboarding/provider/verify', { trade_point_id: 2 });
     expect(v.statusCode, v.body).toBe(200);

@@ -9,7 +9,7 @@ function fakeDb() {
   const batches: number[] = [];
   return { batches, query: async (_sql: string, params?: unknown[]) => (batches.push((params![0] as unknown[]).length), { rows: [], rowCount: 0 }) };
 }
-const success = (id: number) => ({ deliveryId: id, leaseToken: 't', status: 200, at: new Date() });
+const success = (id: number) => ({ deliveryId: id, leaseToken: 't', status: 200, response: 'ok', at: new Date() });
 
 describe('SuccessBatcher', () => {
   it('with a pause, successes added meanwhile share one statement', async () => {
@@ -28,10 +28,10 @@ describe('SuccessBatcher', () => {
     expect(db.batches).toEqual([1, 2]);
   });
 
-  it('the window: WEBHOOK_CONCURRENCY, else 500 on the embedded store and 50 on PostgreSQL', () => {
+  it('the window: WEBHOOK_CONCURRENCY, else 500 on the embedded store and 100 on PostgreSQL', () => {
     const deps = (kind: 'pg' | 'pglite', set?: number) => ({ db: { kind }, config: { webhookConcurrency: set } }) as unknown as Deps;
     expect(concurrencyFor(deps('pglite'))).toBe(500);
-    expect(concurrencyFor(deps('pg'))).toBe(50);
+    expect(concurrencyFor(deps('pg'))).toBe(100);
     expect(concurrencyFor(deps('pg', 120))).toBe(120);
   });
 });

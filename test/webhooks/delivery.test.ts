@@ -160,6 +160,7 @@ describe('a real delivery', () => {
       const [d] = await deliveriesOf(t, hook.id);
       expect(d).toMatchObject({ status: 'failed', attempts: 5, last_status: 503, delivered_at: null });
       expect(d.last_error).toBe('HTTP 503: down');
+      expect(d.last_response).toBe('down');
       const ev = await t.runtime.deps.db.query<{ data: Record<string, unknown>; mode: string }>(
         `SELECT data, mode FROM events WHERE client_id = $1 AND type = 'webhook.delivery_failed'`, [clientId]);
       expect(ev.rows).toHaveLength(1);
@@ -188,6 +189,8 @@ describe('a real delivery', () => {
     expect(d).toMatchObject({ status: 'failed', attempts: 5, last_status: 500 });
     expect(d.last_error).toMatch(/^HTTP 500: /);
     expect(d.last_error).not.toContain('\u0000');
+    // The answer's start is kept without NUL (the lone surrogate arrived as U+FFFD, UTF-8 has none).
+    expect(d.last_response).toBe('\u001f\u008b\u0008gzip\ufffd page');
   });
 
   it('settled deliveries are pruned with the journal (trial: 30 days); pending ones stay', async () => {

@@ -110,7 +110,7 @@ export const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 export async function deliveriesOf(t: TestApp, webhookId: number) {
   const r = await t.runtime.deps.db.query<{
     id: number; status: string; attempts: number; message_id: string; event_id: string; last_error: string | null;
-    last_status: number | null; next_attempt_at: Date | null; last_attempt_at: Date | null; delivered_at: Date | null;
+    last_status: number | null; last_response: string | null; next_attempt_at: Date | null; last_attempt_at: Date | null; delivered_at: Date | null;
   }>('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id', [webhookId]);
   return r.rows;
 }

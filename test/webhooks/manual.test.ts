@@ -44,7 +44,7 @@ describe('POST /me/webhooks/{id}/test', () => {
     expect(got.headers['x-webhook-event']).toBe('webhook.test');
     expect(new Webhook(hook.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(body);
     const log = (await get(m, `/me/webhooks/${hook.id}/deliveries`)).json();
-    expect(log.data[0]).toMatchObject({ id: r.delivery_id, event_id: body.id, event_type: 'webhook.test', status: 'delivered', attempts: 1, last_error: null });
+    expect(log.data[0]).toMatchObject({ id: r.delivery_id, event_id: body.id, event_type: 'webhook.test', status: 'delivered', attempts: 1, last_error: null, response_preview: r.response_preview });
     expect(log.data[0].delivered_at).toBeTruthy();
   });
 
@@ -58,7 +58,7 @@ describe('POST /me/webhooks/{id}/test', () => {
     expect(r).toMatchObject({ status_code: 0, response_preview: '' });
     expect(r.error).toMatch(/ECONNREFUSED/);
     const [d] = await deliveriesOf(t, hook.id);
-    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_status: 0 });
+    expect(d).toMatchObject({ status: 'failed', attempts: 1, last_status: 0, last_response: null });
     // A refused address is status 0 too (private addresses not allowed for this call).
     t.config.webhooksAllowPrivate = false;
     try {

@@ -84,7 +84,7 @@ describe('delivery worker', () => {
     }
     for (const h of hooks) {
       for (const d of await deliveriesOf(t, h.id)) {
-        expect(d).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, last_error: null });
+        expect(d).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, last_error: null, last_response: '' });
         expect(d.delivered_at).toBeInstanceOf(Date);
         expect(d.last_attempt_at).toEqual(d.delivered_at);
       }

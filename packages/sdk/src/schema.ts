@@ -1746,7 +1746,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The partner API keys in force, one per mode at most: mode, prefix and date, never the key */
+        get: operations["getPartnerIntegrationApiKeys"];
         put?: never;
         /** A partner API key of a mode (pk_live_/pk_test_), shown once; the previous one of that mode stops at once */
         post: operations["postPartnerIntegrationApiKeys"];
@@ -2600,6 +2601,7 @@ export interface components {
             delivered_at: string | null;
             last_error: string | null;
             last_status: number | null;
+            response_preview: string | null;
             last_attempt_at: string | null;
             next_attempt_at: string | null;
         };
@@ -3300,6 +3302,33 @@ export interface components {
         AdminPartnerPatch: {
             commission_rate_bps: number;
         };
+        /** AdminWithdrawalListItem */
+        AdminWithdrawalListItem: {
+            id: number;
+            partner_id: number;
+            amount: number;
+            status: string;
+            reference: string | null;
+            reason: string | null;
+            paid_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description the partner's company name */
+            partner_name: string;
+        };
+        /** AdminWithdrawalListItemList */
+        AdminWithdrawalListItemList: {
+            data: components["schemas"]["AdminWithdrawalListItem"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** MarkPaidRequest */
+        MarkPaidRequest: {
+            reference: string;
+        };
         /** AdminWithdrawal */
         AdminWithdrawal: {
             id: number;
@@ -3314,16 +3343,6 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             created_at: string;
-        };
-        /** AdminWithdrawalList */
-        AdminWithdrawalList: {
-            data: components["schemas"]["AdminWithdrawal"][];
-            next_cursor: string | null;
-            has_more: boolean;
-        };
-        /** MarkPaidRequest */
-        MarkPaidRequest: {
-            reference: string;
         };
         /** RejectRequest */
         RejectRequest: {
@@ -3389,6 +3408,18 @@ export interface components {
             expires_at: string | null;
             attempts_left: number | null;
             account_id: number | null;
+            /**
+             * @description how the mode connects: 'sandbox' a one-time code to the phone, 'qrapi' the official API (certificate, then a trade point)
+             * @enum {string}
+             */
+            mechanism: "sandbox" | "qrapi";
+            /** @description code_sent: where the code went */
+            phone_masked?: string;
+            /** @description trade_point_required: the points to choose from */
+            trade_points?: {
+                id: number;
+                name: string;
+            }[];
         };
         /** ProviderAccount */
         ProviderAccount: {
@@ -3623,6 +3654,18 @@ export interface components {
         ReferralLinkPatch: {
             name?: string | null;
             is_active?: boolean;
+        };
+        /** PartnerKeyInfo */
+        PartnerKeyInfo: {
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @description the first 12 characters, to recognise the key */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
         };
         /** PartnerKeyRequest */
         PartnerKeyRequest: {
@@ -12510,7 +12553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminWithdrawalList"];
+                    "application/json": components["schemas"]["AdminWithdrawalListItemList"];
                 };
             };
             /** @description Invalid input */
@@ -15145,6 +15188,87 @@ export interface operations {
             };
         };
     };
+    getPartnerIntegrationApiKeys: {
+        parameters: {
+            query?: {
+                /** @description accepted and ignored: this resource has no mode */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PartnerKeyInfo"][];
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: not_owner (owner only); impersonation_blocked_action (refused to a partner acting in the account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postPartnerIntegrationApiKeys: {
         parameters: {
             query?: {
@@ -15197,7 +15321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Method not allowed: this path takes POST */
+            /** @description Method not allowed: this path takes GET, POST */
             405: {
                 headers: {
                     /** @description the methods of this path */

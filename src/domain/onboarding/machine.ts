@@ -53,6 +53,12 @@ export interface Status {
   expires_at: Date | null;
   attempts_left: number | null;
   account_id: number | null;
+  /** how this mode connects: a one-time code (sandbox) or the official API's certificate and trade point */
+  mechanism: 'sandbox' | 'qrapi';
+  /** code_sent: where the code went (a wizard reloaded halfway shows it again) */
+  phone_masked?: string;
+  /** trade_point_required: the points to choose from */
+  trade_points?: { id: number; name: string }[];
 }
 
 export function mechanismFor(deps: Deps, mode: Mode): 'sandbox' | 'qrapi' {
@@ -82,7 +88,7 @@ export async function onboardingStatus(deps: Deps, clientId: number, mode: Mode)
     // No onboarding yet: a client whose mode already has an account (test mode's sandbox) is connected.
     const account = await hasAccount(deps.db, clientId, mode);
     const state: State = account ? 'connected' : 'idle';
-    return { state, mode, next_step: NEXT[state], expires_at: null, attempts_left: null, account_id: account };
+    return { state, mode, next_step: NEXT[state], expires_at: null, attempts_left: null, account_id: account, mechanism: mechanismFor(deps, mode) };
   }
   let state = row.state;
   if (state === 'code_sent' && row.expires_at && row.expires_at.getTime() <= now) state = 'expired';
@@ -90,6 +96,9 @@ export async function onboardingStatus(deps: Deps, clientId: number, mode: Mode)
   return {
     state, mode, next_step: NEXT[state], expires_at: state === 'code_sent' ? row.expires_at : state === 'locked' ? row.locked_until : null,
     attempts_left: state === 'code_sent' ? row.attempts_left : null, account_id: row.account_id,
+    mechanism: state === 'connected' ? row.mechanism : mechanismFor(deps, mode),
+    ...(state === 'code_sent' && row.phone ? { phone_masked: masked(row.phone) } : {}),
+    ...(state === 'trade_point_required' && row.trade_points ? { trade_points: row.trade_points } : {}),
   };
 }
 

@@ -26,6 +26,13 @@ export async function issuePartnerKey(deps: Deps, partnerId: number, mode: Mode)
   });
 }
 
+/** The partner's keys in force (at most one per mode): what it can see of them, never the key. */
+export async function listPartnerKeys(deps: Pick<Deps, 'db'>, partnerId: number) {
+  const r = await deps.db.query<{ mode: Mode; prefix: string; created_at: Date }>(
+    'SELECT mode, prefix, created_at FROM partner_api_keys WHERE partner_id = $1 AND revoked_at IS NULL ORDER BY mode', [partnerId]);
+  return r.rows;
+}
+
 export const PARTNER_KEY_RE = /^pk_(live|test)_[0-9A-Za-z]{40}$/;
 
 export interface PartnerKeyOwner {

@@ -159,6 +159,12 @@ export async function getWithdrawal(deps: Deps, partnerId: number | null, id: nu
   return r.rows[0];
 }
 
+/** Every partner's withdrawals, newest first, each with its partner's name (the admin's payouts). */
+export function listAllWithdrawals(deps: Deps, q: { status?: string; cursor?: string; limit: number; endpoint: string }) {
+  return listWithdrawals(deps, q) as Promise<PageResult<Withdrawal & { partner_name: string }>>;
+}
+
+/** Withdrawals, newest first: one partner's, or (no partnerId) everyone's with the partner's name. */
 export async function listWithdrawals(deps: Deps, q: { partnerId?: number; status?: string; cursor?: string; limit: number; endpoint: string }): Promise<PageResult<Withdrawal>> {
   return page(
     { secret: deps.secrets.appSecret, endpoint: q.endpoint, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
@@ -169,7 +175,8 @@ export async function listWithdrawals(deps: Deps, q: { partnerId?: number; statu
       if (q.status) where.push(`status = $${params.push(q.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (await deps.db.query<Withdrawal>(
-        `SELECT ${W} FROM withdrawals ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params)).rows;
+        `SELECT ${W}${q.partnerId === undefined ? ', (SELECT company_name FROM partners p WHERE p.id = withdrawals.partner_id) AS partner_name' : ''}
+           FROM withdrawals ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params)).rows;
     },
     (w) => String(w.id),
   );

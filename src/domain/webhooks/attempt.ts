@@ -30,6 +30,16 @@ export async function send(
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;
 
+export const PREVIEW_CHARS = 500;
+
+/**
+ * The first 500 characters of a receiver's answer, as kept with the delivery: NUL (which PostgreSQL text
+ * refuses) and lone surrogates (a cut pair among them) removed.
+ */
+export function responsePreview(body: string): string {
+  return body.replace(/\u0000/g, '').slice(0, PREVIEW_CHARS).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
+}
+
 /** Short text of a failed attempt, for last_error. */
 export function failureText(r: OutboundResult): string {
   if (r.status === 0) return (r.error ?? 'no response').replace(/\u0000/g, '').slice(0, 300);
@@ -86,13 +96,13 @@ export async function recordAttempt(
   return deps.db.tx(async (tx) => {
     const u = await tx.query<DeliveryRow>(
       `UPDATE webhook_deliveries
-          SET status = $3, attempts = attempts + 1, last_status = $4, last_error = $5, last_attempt_at = now(),
+          SET status = $3, attempts = attempts + 1, last_status = $4, last_error = $5, last_response = $8, last_attempt_at = now(),
               delivered_at = CASE WHEN $6::boolean THEN now() ELSE delivered_at END,
               next_attempt_at = CASE WHEN $7::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $7::float8) END,
               locked_until = NULL, lease_token = NULL
         WHERE id = $1 AND lease_token = $2
         RETURNING ${DELIVERY_COLUMNS}`,
-      [d.id, leaseToken, status, r.status, ok ? null : failureText(r), ok, delay],
+      [d.id, leaseToken, status, r.status, ok ? null : failureText(r), ok, delay, r.status === 0 ? null : responsePreview(r.body)],
     );
     const row = u.rows[0];
     if (!row) return null;

@@ -5,11 +5,10 @@ import { AppError } from '../../errors.ts';
 import { randomToken } from '../../crypto.ts';
 import { newId } from '../ids.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
-import { applyHealth, failureText, isSuccess, recordAttempt, send } from './attempt.ts';
+import { applyHealth, failureText, isSuccess, recordAttempt, responsePreview, send } from './attempt.ts';
 import { deliveryBody } from './enqueue.ts';
 import { DELIVERY_COLUMNS, findWebhook, type DeliveryRow } from './store.ts';
 
-export const PREVIEW_CHARS = 500;
 
 /**
  * Lease of a claimed delivery (worker batch or manual retry): the time-out plus room for recording the
@@ -103,18 +102,18 @@ export async function testWebhook(deps: Deps, clientId: number, webhookId: numbe
   const id = await deps.db.tx(async (tx) => {
     const r = await tx.query<{ id: number }>(
       `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, status, attempts,
-                                       last_status, last_error, last_attempt_at, delivered_at, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, now(), CASE WHEN $11::boolean THEN now() END, NULL)
+                                       last_status, last_error, last_response, last_attempt_at, delivered_at, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $12, now(), CASE WHEN $11::boolean THEN now() END, NULL)
        RETURNING id`,
       [webhook.id, webhook.client_id, webhook.mode, d.message_id, event.id, event.type, d.body, ok ? 'delivered' : 'failed',
-        result.status, ok ? null : failureText(result), ok],
+        result.status, ok ? null : failureText(result), ok, result.status === 0 ? null : responsePreview(result.body)],
     );
     await applyHealth(tx, webhook, result, 'test');
     return r.rows[0].id;
   });
   return {
     status_code: result.status,
-    response_preview: result.body.slice(0, PREVIEW_CHARS),
+    response_preview: responsePreview(result.body),
     duration_ms: result.durationMs,
     error: result.status === 0 ? result.error : null,
     delivery_id: id,

@@ -46,10 +46,12 @@ export interface DeliveryRow {
   next_attempt_at: Date | null;
   last_status: number | null;
   last_error: string | null;
+  /** first 500 characters of the receiver's answer to the last attempt */
+  last_response: string | null;
   last_attempt_at: Date | null;
   delivered_at: Date | null;
   created_at: Date;
 }
 
 export const DELIVERY_COLUMNS = `id, webhook_id, client_id, mode, message_id, event_id, event_type, body, status, attempts,
-  next_attempt_at, last_status, last_error, last_attempt_at, delivered_at, created_at`;
+  next_attempt_at, last_status, last_error, last_response, last_attempt_at, delivered_at, created_at`;

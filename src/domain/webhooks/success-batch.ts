@@ -10,6 +10,8 @@ export interface Success {
   deliveryId: number;
   leaseToken: string;
   status: number;
+  /** the start of the receiver's answer (responsePreview) */
+  response: string;
   /** when the receiver answered */
   at: Date;
 }
@@ -30,13 +32,13 @@ export async function recordSuccesses(db: Queryable, batch: Success[]): Promise<
     `WITH done AS (
        UPDATE webhook_deliveries d
           SET status = 'delivered', attempts = d.attempts + 1, last_status = u.status, last_error = NULL,
-              last_attempt_at = u.at, delivered_at = u.at, locked_until = NULL, lease_token = NULL
-         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[]) AS u(id, lease_token, status, at)
+              last_response = u.response, last_attempt_at = u.at, delivered_at = u.at, locked_until = NULL, lease_token = NULL
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[], $5::text[]) AS u(id, lease_token, status, at, response)
         WHERE d.id = u.id AND d.lease_token = u.lease_token
         RETURNING d.webhook_id)
      UPDATE webhooks SET failing_since = NULL, updated_at = now()
       WHERE id IN (SELECT webhook_id FROM done) AND failing_since IS NOT NULL`,
-    [batch.map((s) => s.deliveryId), batch.map((s) => s.leaseToken), batch.map((s) => s.status), batch.map((s) => s.at)],
+    [batch.map((s) => s.deliveryId), batch.map((s) => s.leaseToken), batch.map((s) => s.status), batch.map((s) => s.at), batch.map((s) => s.response)],
   );
 }
 

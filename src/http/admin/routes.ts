@@ -7,7 +7,7 @@ import { getTicket, listTickets, setTicketStatus, supportReply, type TicketStatu
 import { searchClients, updateClient } from '../../domain/admin/clients.ts';
 import { listAudit } from '../../domain/admin/audit.ts';
 import { adminSandboxPay } from '../../domain/admin/sandbox-pay.ts';
-import { listWithdrawals, markPaid, rejectWithdrawal } from '../../domain/partners/money.ts';
+import { listAllWithdrawals, markPaid, rejectWithdrawal } from '../../domain/partners/money.ts';
 import { listPartners, movePartner, setCommissionRate, PARTNER_STATUSES, type PartnerStatus } from '../../domain/partners/profile.ts';
 import { toPaymentStatus, PaymentStatus } from '../shapes/payment.ts';
 import { listOutbox } from '../../domain/channels/outbox.ts';
@@ -167,11 +167,12 @@ export function adminRoutes(app: App, deps: Deps): void {
     id: Type.Integer(), partner_id: Type.Integer(), amount: Type.Integer(), status: Type.String(), reference: Nullable(Type.String()), reason: Nullable(Type.String()),
     paid_at: NullableTimestamp, created_at: Timestamp,
   }, { title: 'AdminWithdrawal' });
+  const ListedWithdrawal = Type.Object({ ...Withdrawal.properties, partner_name: Type.String({ description: "the partner's company name" }) }, { title: 'AdminWithdrawalListItem' });
   const withdrawalId = (raw: string) => numericId(raw, 'withdrawal_not_found', 'withdrawal');
   route(app, {
     method: 'GET', url: '/admin/withdrawals', auth, permission: 'admin.partners',
-    schema: { tags, summary: 'Partner withdrawals, newest first', querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: ['confirmation_required', 'processing', 'paid', 'rejected', 'cancelled'] })) }), response: { 200: Page(Withdrawal) } },
-    handler: async (req) => listWithdrawals(deps, { status: req.query.status, cursor: req.query.cursor, limit: parseLimit(req.query.limit), endpoint: '/admin/withdrawals' }),
+    schema: { tags, summary: 'Partner withdrawals, newest first', querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: ['confirmation_required', 'processing', 'paid', 'rejected', 'cancelled'] })) }), response: { 200: Page(ListedWithdrawal) } },
+    handler: async (req) => listAllWithdrawals(deps, { status: req.query.status, cursor: req.query.cursor, limit: parseLimit(req.query.limit), endpoint: '/admin/withdrawals' }),
   });
   route(app, {
     method: 'POST', url: '/admin/withdrawals/:id/mark-paid', auth, permission: 'admin.partners', errors: [404, 409],

@@ -8,7 +8,7 @@ import { activePartner, partnerOfClient, registerPartner, PARTNER_STATUSES, type
 import { listPartnerClients, partnerClientDetail, CLIENT_STATUSES, type ClientStatus } from '../../domain/partners/clients.ts';
 import { clickLink, createLink, deleteLink, getLink, invitePartnerClient, listLinks, patchLink } from '../../domain/partners/referrals.ts';
 import { impersonate } from '../../domain/partners/impersonate.ts';
-import { issuePartnerKey } from '../../domain/partners/keys.ts';
+import { issuePartnerKey, listPartnerKeys } from '../../domain/partners/keys.ts';
 import { listCommissions, COMMISSION_STATUSES, type CommissionStatus } from '../../domain/partners/commissions.ts';
 import { balanceOf, listLedger } from '../../domain/partners/ledger.ts';
 import { actOf } from '../../domain/partners/act.ts';
@@ -308,6 +308,18 @@ export function partnerAnalyticsRoutes(app: App, deps: Deps): void {
 
 /** Integration keys for the partner API: the owner's, shown once. */
 export function partnerKeyRoutes(app: App, deps: Deps): void {
+  const PartnerKeyInfo = { mode: Type.String({ enum: ['live', 'test'] }), prefix: Type.String({ description: 'the first 12 characters, to recognise the key' }), created_at: Timestamp };
+  route(app, {
+    method: 'GET', url: '/partner/integration/api-keys', auth: ['jwt'], permission: 'partner.owner',
+    schema: {
+      tags, summary: 'The partner API keys in force, one per mode at most: mode, prefix and date, never the key', querystring,
+      response: { 200: Type.Object({ data: Type.Array(Type.Object(PartnerKeyInfo, { title: 'PartnerKeyInfo' })) }) },
+    },
+    handler: async (req) => {
+      const p = await activePartner(deps, cabinetUser(req).clientId);
+      return { data: await listPartnerKeys(deps, p.id) };
+    },
+  });
   route(app, {
     method: 'POST', url: '/partner/integration/api-keys', auth: ['jwt'], permission: 'partner.owner',
     schema: {

@@ -10,6 +10,9 @@ const TradePoint = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const OnboardingStatus = Type.Object({
   state: State, mode: Type.String({ enum: ['live', 'test'] }), next_step: NextStep, expires_at: NullableTimestamp,
   attempts_left: Nullable(Type.Integer()), account_id: Nullable(Type.Integer()),
+  mechanism: Type.String({ enum: ['sandbox', 'qrapi'], description: "how the mode connects: 'sandbox' a one-time code to the phone, 'qrapi' the official API (certificate, then a trade point)" }),
+  phone_masked: Type.Optional(Type.String({ description: 'code_sent: where the code went' })),
+  trade_points: Type.Optional(Type.Array(TradePoint, { description: 'trade_point_required: the points to choose from' })),
 }, { title: 'OnboardingStatus' });
 
 export const StepAnswer = Type.Object({

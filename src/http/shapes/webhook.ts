@@ -44,6 +44,7 @@ export const Delivery = Type.Object({
   delivered_at: NullableTimestamp,
   last_error: Nullable(Type.String()),
   last_status: Nullable(Type.Integer({ description: 'HTTP status of the last attempt; 0 when no answer came' })),
+  response_preview: Nullable(Type.String({ description: "first 500 characters of the receiver's answer to the last attempt; null before any answer" })),
   last_attempt_at: NullableTimestamp,
   next_attempt_at: NullableTimestamp,
 }, { title: 'Delivery' });
@@ -92,6 +93,7 @@ export function toDelivery(d: DeliveryRow) {
     delivered_at: d.delivered_at,
     last_error: d.last_error,
     last_status: d.last_status,
+    response_preview: d.last_response,
     last_attempt_at: d.last_attempt_at,
     next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
   };
