@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startHarness, SCREENSHOTS, type Harness } from './harness.ts';
-import { newMerchant, type Merchant } from '../helpers/factories.ts';
+import { callAs, idem, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { releaseDueCommissions } from '../../src/domain/partners/commissions.ts';
 
 const SHOTS = `${SCREENSHOTS}/dashboard`;
 let h: Harness;
@@ -43,6 +44,32 @@ async function signedIn(m: Merchant, width: number): Promise<{ context: BrowserC
   return s;
 }
 
+/**
+ * An approved partner with 36,000 ₸ available (six professional plans bought by its referred client, their
+ * commissions released), bank details set and its messenger linked; and the admin who approved it.
+ */
+async function richPartner(width: number): Promise<{ partner: Merchant; admin: Merchant; chat: string }> {
+  const as = callAs(() => h.t.app);
+  const admin = await newMerchant(h.t.app);
+  await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE lower(email) = lower($1)', [admin.email]);
+  const partner = await newMerchant(h.t.app);
+  const reg = await as(partner, 'POST', '/partner/auth/register', { company_name: `Payout ${width}` });
+  await as(admin, 'POST', `/admin/partners/${reg.json().id}/approve`);
+  const link = (await as(partner, 'POST', '/partner/links')).json();
+  const buyer = (await h.t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Buyer', email: uniqueEmail('buyer'), password: 'a long password 1', referral_code: link.code } })).json();
+  for (let i = 0; i < 6; i++) {
+    const q = await h.t.app.inject({ method: 'POST', url: '/v1/subscription/pay', headers: { authorization: `Bearer ${buyer.access_token}`, ...idem() }, payload: { plan: 'professional' } });
+    await as(admin, 'POST', `/admin/sandbox/payments/${q.json().operation_id}/pay`);
+  }
+  await h.t.runtime.deps.db.query('UPDATE commissions SET available_at = now() WHERE partner_id = $1', [reg.json().id]);
+  await releaseDueCommissions(h.t.runtime.deps);
+  const bank = await as(partner, 'PATCH', '/partner/settings/bank', { recipient_name: 'ТОО Агентство', bin: '990140001233', iban: 'KZ86125KZT5004100100', bik: 'KCJBKZKX', bank_name: 'Bank', kbe: '17' });
+  expect(bank.statusCode, bank.body).toBe(200);
+  const chat = `chat-${reg.json().id}`;
+  await h.t.runtime.deps.db.query('UPDATE users SET messenger_chat_id = $2 WHERE lower(email) = lower($1)', [partner.email, chat]);
+  return { partner, admin, chat };
+}
+
 /** The harness serves on its own port; links the API makes name DASHBOARD_URL's. */
 const local = (url: string) => `${h.base}${new URL(url).pathname}${new URL(url).search}`;
 
@@ -71,7 +98,7 @@ describe.each([390, 1280])('at %i px', (width) => {
 
     await a.page.reload();
     const row = a.page.getByTestId('team-table').getByRole('row').filter({ hasText: email });
-    await expect.poll(() => row.textContent()).toContain('Активна');
+    await expect.poll(() => row.textContent()).toContain('Активен');
     expect(a.problems).toEqual([]);
     await a.context.close();
   });
@@ -125,6 +152,45 @@ describe.each([390, 1280])('at %i px', (width) => {
     await p.context.close();
   });
 
+  it('a withdrawal: requested, confirmed with the code the messenger got, paid by the admin, its act downloaded', async () => {
+    const { partner, admin, chat } = await richPartner(width);
+    const p = await signedIn(partner, width);
+    await visit(p.page, '/partner/withdrawals', 'Выводы средств', `${width}-partner-withdrawals-ready`);
+    await p.page.getByLabel('Сумма вывода').fill('30000');
+    await p.page.getByRole('button', { name: 'Вывести' }).click();
+    // The code step: the six digits the messenger channel was given.
+    const codeInput = p.page.getByLabel('Код из мессенджера');
+    await codeInput.waitFor();
+    await accessible(p.page, 'withdrawal code step');
+    await p.page.screenshot({ path: `${SHOTS}/${width}-partner-withdrawal-code.png`, fullPage: true });
+    const sent = await h.t.runtime.deps.db.query<{ body: string }>(
+      `SELECT body FROM outbox_messages WHERE channel = 'messenger' AND recipient = $1 ORDER BY id DESC LIMIT 1`, [chat]);
+    await codeInput.fill(/(\d{6})/.exec(sent.rows[0].body)![1]);
+    await p.page.getByRole('button', { name: 'Подтвердить' }).click();
+    const row = p.page.getByTestId('withdrawals').getByRole('row').filter({ hasText: '30 000' });
+    await expect.poll(() => row.textContent()).toContain('В обработке');
+
+    // The admin pays it out in a browser of its own, naming the partner and the payment order.
+    const a = await signedIn(admin, width);
+    await visit(a.page, '/admin/withdrawals', 'Выплаты партнёрам', `${width}-admin-withdrawals-queue`);
+    const queued = a.page.getByTestId('admin-withdrawals').getByRole('row').filter({ hasText: `Payout ${width}` });
+    await queued.getByRole('textbox').fill('PP-0001');
+    await queued.getByRole('button', { name: 'Выплачено' }).click();
+    await expect.poll(() => queued.textContent()).toContain('Выплачен');
+    await a.context.close();
+
+    // The act of the paid withdrawal, downloaded through the session.
+    await p.page.reload();
+    await expect.poll(() => row.textContent()).toContain('Выплачен');
+    const [download] = await Promise.all([p.page.waitForEvent('download'), row.getByRole('button', { name: 'Акт (PDF)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^act-\d+\.pdf$/);
+    const file = await download.path();
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(p.problems).toEqual([]);
+    await p.context.close();
+  });
+
   it('the cabinet\'s other pages: branding previews as it is typed, onboarding connects, a ticket is opened', async () => {
     const m = await newMerchant(h.t.app);
     const s = await signedIn(m, width);
@@ -137,6 +203,10 @@ describe.each([390, 1280])('at %i px', (width) => {
     await visit(s.page, '/provider', 'Подключение провайдера', `${width}-provider`);
     await s.page.getByLabel('Телефон бизнес-аккаунта').fill('+77015550177');
     await s.page.getByRole('button', { name: 'Подключить' }).click();
+    await expect.poll(() => s.page.getByTestId('code-sent-to').textContent()).toBe('Код отправлен на +770*****77');
+    // Reloaded halfway, the wizard still knows where the code went.
+    await s.page.reload();
+    await expect.poll(() => s.page.getByTestId('code-sent-to').textContent()).toBe('Код отправлен на +770*****77');
     await s.page.getByLabel('Код из SMS').fill('000000');
     await s.page.getByRole('button', { name: 'Подтвердить' }).click();
     await expect.poll(() => s.page.getByTestId('onboarding-state').textContent()).toBe('Подключён');

@@ -8,7 +8,12 @@ const COLORS: Record<string, string> = {
   failed: 'red', declined: 'red', rejected: 'red',
 };
 
-export function StatusBadge({ status }: { status: string }) {
+/**
+ * `of` names what has the status where the word depends on it (Russian agrees in gender: a link is
+ * «активна», a team member «активен»): `status.<of>.<status>` first, then `status.<status>`.
+ */
+export function StatusBadge({ status, of }: { status: string; of?: string }) {
   const { t } = useTranslation();
-  return <Badge color={COLORS[status] ?? 'gray'} variant="dot" style={{ minWidth: 'max-content' }}>{t(`status.${status}`, { defaultValue: status })}</Badge>;
+  const word = t(`status.${status}`, { defaultValue: status });
+  return <Badge color={COLORS[status] ?? 'gray'} variant="dot" style={{ minWidth: 'max-content' }}>{of ? t(`status.${of}.${status}`, { defaultValue: word }) : word}</Badge>;
 }

@@ -29,10 +29,11 @@ export default function AdminWithdrawals() {
   return (
     <Page title={t('anav.withdrawals')}>
       <ErrorAlert error={list.error ?? act.error} />
-      <Rows testId="admin-withdrawals" rows={list.data?.data} rowKey={(w) => w.id} minWidth={760} columns={[
-        { label: 'ID', cell: (w) => `W-${w.id} · ${w.partner_id}` },
+      <Rows testId="admin-withdrawals" rows={list.data?.data} rowKey={(w) => w.id} minWidth={980} columns={[
+        { label: 'ID', cell: (w) => <span style={{ whiteSpace: 'nowrap' }}>W-{w.id}</span> },
+        { label: t('partner.company'), cell: (w) => w.partner_name },
         { label: t('common.amount'), cell: (w) => tenge(w.amount), align: 'right' },
-        { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} /> },
+        { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} of="withdrawal" /> },
         { label: t('common.created'), cell: (w) => dateTime(w.created_at, i18n.language) },
         {
           label: t('common.actions'),

@@ -44,6 +44,10 @@ function Wizard() {
   });
   const state = status.data?.state ?? 'idle';
   const waiting = state === 'code_sent' || state === 'trade_point_required';
+  // The mechanism decides what start asks for: a phone (one-time code) or the organisation's BIN (the
+  // official API). A wizard reloaded halfway gets the phone the code went to and the trade points back.
+  const official = status.data?.mechanism === 'qrapi';
+  const choices = points ?? status.data?.trade_points;
   return (
     <Card withBorder data-testid="onboarding">
       <Stack>
@@ -54,8 +58,8 @@ function Wizard() {
         {!waiting && (
           <form onSubmit={(e) => { e.preventDefault(); start.mutate(); }}>
             <Stack>
-              <TextInput label={t('provider.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} placeholder="+7 701 123 45 67" />
-              <TextInput label={t('provider.orgBin')} value={orgBin} onChange={(e) => setOrgBin(e.currentTarget.value)} />
+              {!official && <TextInput label={t('provider.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} placeholder="+7 701 123 45 67" />}
+              <TextInput label={t('provider.orgBin')} required={official} value={orgBin} onChange={(e) => setOrgBin(e.currentTarget.value)} />
               {state === 'connected' && <Switch label={t('provider.force')} checked={force} onChange={(e) => setForce(e.currentTarget.checked)} />}
               <Button type="submit" w="fit-content" loading={start.isPending} disabled={state === 'connected' && !force}>{t('provider.connect')}</Button>
             </Stack>
@@ -64,8 +68,9 @@ function Wizard() {
         {waiting && (
           <form onSubmit={(e) => { e.preventDefault(); verify.mutate(); }}>
             <Stack>
+              {state === 'code_sent' && status.data?.phone_masked && <Text size="sm" data-testid="code-sent-to">{t('provider.sentTo', { phone: status.data.phone_masked })}</Text>}
               {state === 'trade_point_required'
-                ? <Select label={t('provider.tradePoint')} data={(points ?? []).map((p) => ({ value: String(p.id), label: p.name }))} value={point} onChange={setPoint} />
+                ? <Select label={t('provider.tradePoint')} data={(choices ?? []).map((p) => ({ value: String(p.id), label: p.name }))} value={point} onChange={setPoint} />
                 : <TextInput label={t('provider.code')} inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.currentTarget.value)} />}
               <Button type="submit" w="fit-content" loading={verify.isPending}>{t('provider.verify')}</Button>
             </Stack>

@@ -54,7 +54,7 @@ export default function Team() {
                 onChange={(v) => v && change.mutate({ id: m.id, role: v as Role })} />
             ),
           },
-          { label: t('team.status'), cell: (m) => <StatusBadge status={m.status} /> },
+          { label: t('team.status'), cell: (m) => <StatusBadge status={m.status} of="member" /> },
           { label: t('common.actions'), cell: (m) => m.role !== 'owner' && <Button size="xs" variant="default" onClick={() => remove.mutate(m.id)}>{t('team.remove')}</Button> },
         ]}
       />

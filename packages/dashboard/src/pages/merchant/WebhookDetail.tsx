@@ -84,6 +84,12 @@ export default function WebhookDetail() {
                   <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                     {d.last_status ? `HTTP ${d.last_status}` : ''}{d.last_error ? ` ${d.last_error}` : ''}
                   </Text>
+                  {d.response_preview ? (
+                    // The receiver's answer (first 500 characters), two lines of it; all of it on hover.
+                    <Text size="xs" ff="monospace" c="dimmed" lineClamp={2} title={d.response_preview} style={{ overflowWrap: 'anywhere' }} data-testid="delivery-response">
+                      {d.response_preview}
+                    </Text>
+                  ) : null}
                 </Table.Td>
                 <Table.Td>{d.attempts}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(d.created_at, i18n.language)}</Table.Td>

@@ -28,8 +28,8 @@ export default function Analytics() {
   return (
     <Page title={t('pa.title')}>
       <Group>
-        <SegmentedControl aria-label={t('pa.period')} value={period} onChange={(v) => setPeriod(v as typeof period)} data={[...PERIODS]} />
-        <SegmentedControl aria-label={t('pa.interval')} value={interval} onChange={(v) => setInterval(v as typeof interval)} data={[...INTERVALS]} />
+        <SegmentedControl aria-label={t('pa.period')} value={period} onChange={(v) => setPeriod(v as typeof period)} data={PERIODS.map((p) => ({ value: p, label: t(`pa.p.${p}`) }))} />
+        <SegmentedControl aria-label={t('pa.interval')} value={interval} onChange={(v) => setInterval(v as typeof interval)} data={INTERVALS.map((i) => ({ value: i, label: t(`pa.i.${i}`) }))} />
       </Group>
       <ErrorAlert error={summary.error ?? funnel.error ?? income.error} />
       <SimpleGrid cols={{ base: 2, md: 3 }} data-testid="pa-summary">

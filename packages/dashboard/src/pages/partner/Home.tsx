@@ -1,6 +1,6 @@
 // The partner programme: apply (when this account has no profile), or the profile with its status; until
 // an administrator approves it, the other partner pages answer partner_not_active.
-import { Alert, Button, Card, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +41,7 @@ export default function Home() {
         <Card withBorder data-testid="partner-profile">
           <Stack gap="xs">
             <Text fw={700}>{me.data.company_name}</Text>
-            <Text>{t('partner.status')}: <StatusBadge status={me.data.status} /></Text>
+            <Group gap="xs"><Text>{t('partner.status')}:</Text><StatusBadge status={me.data.status} /></Group>
             <Text>{t('partner.rate')}: {me.data.commission_rate_bps / 100} %</Text>
             {me.data.status !== 'active' && <Alert color="yellow">{t('partner.pendingNote')}</Alert>}
           </Stack>

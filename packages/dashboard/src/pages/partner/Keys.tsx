@@ -1,16 +1,23 @@
 // The partner API's keys: one per mode, shown once; a new one revokes the previous at once.
 import { Button, Card, Group, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import './i18n.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
+import { dateTime } from '../../format.ts';
 
-function KeyOf({ mode }: { mode: 'live' | 'test' }) {
-  const { t } = useTranslation();
-  const issue = useMutation({ mutationFn: () => unwrap(api.POST('/partner/integration/api-keys', { body: { mode } })) });
+type KeyInfo = { mode: string; prefix: string; created_at: string };
+
+function KeyOf({ mode, current }: { mode: 'live' | 'test'; current?: KeyInfo }) {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const issue = useMutation({
+    mutationFn: () => unwrap(api.POST('/partner/integration/api-keys', { body: { mode } })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['partner-keys'] }),
+  });
   return (
     <Card withBorder>
       <Stack>
@@ -18,6 +25,9 @@ function KeyOf({ mode }: { mode: 'live' | 'test' }) {
           <Text fw={600}>{mode === 'live' ? t('apiKeys.live') : t('apiKeys.test')}</Text>
           <Button variant="default" onClick={() => issue.mutate()} loading={issue.isPending}>{t('keys.issue')}</Button>
         </Group>
+        <Text size="sm" c="dimmed" data-testid={`partner-key-${mode}`}>
+          {current ? t('keys.current', { prefix: current.prefix, date: dateTime(current.created_at, i18n.language) }) : t('keys.none')}
+        </Text>
         <ErrorAlert error={issue.error} />
         {issue.data && <ShownOnce label={issue.data.prefix} value={issue.data.api_key} />}
       </Stack>
@@ -27,11 +37,14 @@ function KeyOf({ mode }: { mode: 'live' | 'test' }) {
 
 export default function Keys() {
   const { t } = useTranslation();
+  const keys = useQuery({ queryKey: ['partner-keys'], queryFn: () => unwrap(api.GET('/partner/integration/api-keys')) });
+  const of = (mode: string) => keys.data?.data.find((k: KeyInfo) => k.mode === mode);
   return (
     <Page title={t('keys.title')}>
       <Text c="dimmed">{t('keys.note')}</Text>
-      <KeyOf mode="test" />
-      <KeyOf mode="live" />
+      <ErrorAlert error={keys.error} />
+      <KeyOf mode="test" current={of('test')} />
+      <KeyOf mode="live" current={of('live')} />
     </Page>
   );
 }

@@ -87,7 +87,7 @@ export default function Withdrawals() {
       <ErrorAlert error={list.error} />
       <Rows testId="withdrawals" rows={list.data?.data} rowKey={(w) => w.id} columns={[
         { label: t('common.amount'), cell: (w) => tenge(w.amount), align: 'right' },
-        { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} /> },
+        { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} of="withdrawal" /> },
         { label: t('common.created'), cell: (w) => dateTime(w.created_at, i18n.language) },
         { label: t('common.actions'), cell: (w) => w.status === 'paid' && <Button size="xs" variant="default" onClick={() => void downloadAct(w.id)}>{t('wd.act')}</Button> },
       ]} />
