@@ -186,7 +186,7 @@ async function runStore(store: 'pg' | 'pglite') {
   // its own; the rate the provider allows (each account's calls per second) is its baseline.
   if (want('qr_watcher')) {
     const w = await benchWatcher(store, { accounts: QUICK ? 40 : 200, perAccount: QUICK ? 25 : 50, seconds: QUICK ? 5 : 10, pgAdmin: PG_ADMIN });
-    record(store, 'qr_watcher', 16, { rps: w.calls_per_s, p50: w.notice_p50_ms, p99: w.notice_p99_ms, errors: w.qrs && w.noticed < 50 ? 50 - w.noticed : 0 },
+    record(store, 'qr_watcher', 64, { rps: w.calls_per_s, p50: w.notice_p50_ms, p99: w.notice_p99_ms, errors: w.qrs && w.noticed < 50 ? 50 - w.noticed : 0 },
       { rps: w.allowed_per_s, p50: 0, p99: 0, errors: 0 }, { watcher: w });
     console.log(`${store} qr_watcher: ${JSON.stringify(w)}`);
   }
