@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../crypto.ts';
 import { claimDue, type Claimed } from '../domain/webhooks/claim.ts';
-import { isSuccess, recordAttempt, send } from '../domain/webhooks/attempt.ts';
+import { isSuccess, recordAttempt, responsePreview, send } from '../domain/webhooks/attempt.ts';
 import { leaseSecondsFor } from '../domain/webhooks/manual.ts';
 import { coalesceMsFor, SuccessBatcher } from '../domain/webhooks/success-batch.ts';
 import { DELIVERIES_CHANNEL } from '../domain/webhooks/enqueue.ts';
@@ -52,7 +52,7 @@ async function deliverOne(deps: Deps, successes: SuccessBatcher, c: Claimed, tok
   try {
     const result = await send(deps, c.webhook, c.delivery);
     if (isSuccess(result.status)) {
-      await successes.add({ deliveryId: c.delivery.id, leaseToken: token, status: result.status, at: new Date() });
+      await successes.add({ deliveryId: c.delivery.id, leaseToken: token, status: result.status, response: responsePreview(result.body), at: new Date() });
     } else {
       await recordAttempt(deps, c.delivery, c.webhook, result, 'auto', token);
     }
