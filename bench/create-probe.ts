@@ -22,6 +22,7 @@ const time = (q: { query: (sql: string, p?: unknown[]) => Promise<unknown> }) =>
   };
 };
 time(db);
+time((t.runtime.deps.db as unknown as { relaxed: { query: (sql: string, p?: unknown[]) => Promise<unknown> } }).relaxed);
 const origTx = db.tx.bind(db);
 db.tx = (fn) => origTx(async (q) => { time(q as never); return fn(q); });
 const create = () => t.app.inject({ method: 'POST', url: '/v2/qr', headers: { 'x-api-key': m.testKey, 'idempotency-key': randomUUID(), 'content-type': 'application/json' }, payload: { amount: 5000 } });
