@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import type { Deps } from './deps.ts';
 import { ulidSource } from './domain/ids.ts';
 import { badTextAt, validatorCompiler } from './http/validation.ts';
+import { lazySerializerFactory } from './http/lazy-schemas.ts';
 import { errorsPlugin, sendError, toAppError } from './http/plugins/errors.ts';
 import { clientErrorHandler } from './http/plugins/client-errors.ts';
 import { AppError } from './errors.ts';
@@ -69,6 +70,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
     // Errors raised before routing (a URL with broken percent-encoding) get the envelope too.
     frameworkErrors: (err, req, reply) => {
       reply.header('X-Request-Id', req.id);

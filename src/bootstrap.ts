@@ -37,7 +37,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   const { secrets, warnings } = await loadSecrets(db, config);
   const caches = new Caches();
   await listenForInvalidation(db, caches);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const limiter = createRateLimiter(redis, secrets.namespace);
   const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter, providers: createProviders(config, db, limiter), caches,
     channels: channelDrivers(config.channels, opts.logLine ?? ((fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg })))),

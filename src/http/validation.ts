@@ -4,6 +4,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { lazyValidatorCompiler } from './lazy-schemas.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -11,10 +12,11 @@ const base: Options = { allErrors: false, removeAdditional: false, useDefaults: 
 const bodyAjv = addFormats(new Ajv({ ...base, coerceTypes: false }));
 const textAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+// Compiled at a route's first request (lazy-schemas.ts).
+export const validatorCompiler = lazyValidatorCompiler<Parameters<FastifySchemaCompiler<unknown>>[0]>(({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   return ajv.compile(schema as object) as never;
-};
+});
 
 /** Deeper than any request of the API needs; deep enough nesting would overflow recursive JSON code. */
 export const MAX_DEPTH = 32;

@@ -30,7 +30,7 @@ afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
 describe('rate limits on a hanging Redis', () => {
   it('answer within the command time-out, counting locally', async () => {
-    const redis = connectRedis(url);
+    const redis = await connectRedis(url);
     await new Promise<void>((ok) => redis.once('ready', () => ok()));
     const limiter = createRateLimiter(redis, 'test');
     try {
