@@ -1,6 +1,7 @@
 // The outbound client on its own: address classification, the DNS-checking connector (refusal happens at
 // connect time, against the address actually used), no redirects, time-out, the 64 KiB cap.
 import { createServer } from 'node:https';
+import { createServer as createHttpServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -153,6 +154,36 @@ describe('postJson', () => {
     const r = await postJson(rx.url, {}, '{}', { allowPrivate: true, timeoutMs: 300 });
     rx.setHandler(() => 200);
     expect(r).toMatchObject({ status: 0, error: 'timeout after 300 ms' });
+  });
+
+  it('a body cut after the status (stalled, or reset by the peer) still answers with that status', async () => {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(502, { 'content-type': 'text/plain', 'x-from': 'stub' });
+      res.write('partial');
+      if (req.url === '/reset') setTimeout(() => res.socket?.destroy(), 20); // and the stall: never ended
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const stalled = await postJson(`${base}/stall`, {}, '{}', { allowPrivate: true, timeoutMs: 300 });
+      expect(stalled).toMatchObject({ status: 502, body: 'partial', truncated: true, error: null });
+      expect(stalled.headers['x-from']).toBe('stub');
+      const reset = await postJson(`${base}/reset`, {}, '{}', { allowPrivate: true, timeoutMs: 2000 });
+      expect(reset).toMatchObject({ status: 502, body: 'partial', truncated: true, error: null });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('sends the path with its query string, the headers and the body as given', async () => {
+    const r = await postJson(`${rx.url}?a=1&b=2`, { 'x-one': '1', 'content-type': 'application/json' }, '{"k":"значение"}', { allowPrivate: true, timeoutMs: 1000 });
+    expect(r.status).toBe(200);
+    const got = rx.received.at(-1)!;
+    expect(got.url).toBe('/hook?a=1&b=2');
+    expect(got.headers['x-one']).toBe('1');
+    expect(got.body).toBe('{"k":"значение"}');
   });
 });
 
