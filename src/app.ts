@@ -90,15 +90,18 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     if ((body as string).trim() === '') return done(null, undefined);
     defaultJson(req, body as string, done);
   });
-  app.addHook('preValidation', async (req) => {
+  // The cheap per-request hooks take Fastify's callback form: an async hook costs a promise per request.
+  app.addHook('preValidation', (req, _reply, done) => {
     if (req.body === undefined && req.routeOptions.schema?.body && req.method !== 'GET') req.body = {};
     for (const part of [req.body, req.query, req.params]) {
       const bad = badTextAt(part);
-      if (bad) throw new AppError('invalid_parameter', `${bad.path || 'the body'} ${bad.why}`, { param: bad.path || undefined });
+      if (bad) return done(new AppError('invalid_parameter', `${bad.path || 'the body'} ${bad.why}`, { param: bad.path || undefined }));
     }
+    done();
   });
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
 
   // The route table: every route() declaration, in child contexts (v1) too, since this hook is added

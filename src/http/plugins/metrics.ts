@@ -23,7 +23,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { registry: R
   // every inc()/observe(), a visible share of a cheap request's CPU. Bounded by the routes and statuses.
   const counters = new Map<string, Counter.Internal>();
   const timers = new Map<string, Histogram.Internal<'method' | 'route'>>();
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     // The route pattern, never the raw URL: ids in URLs would explode the label set.
     const route = req.routeOptions.url ?? 'unmatched';
     const timerKey = `${req.method} ${route}`;
@@ -34,5 +34,6 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { registry: R
     if (!timer) timers.set(timerKey, (timer = duration.labels({ method: req.method, route })));
     counter.inc();
     timer.observe(reply.elapsedTime / 1000);
+    done();
   });
 });

@@ -91,10 +91,10 @@ export class RequestLogWriter {
 }
 
 export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { writer: RequestLogWriter }) => {
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const p = req.principal;
     // The request log is the client's (GET /me/logs): only calls made inside a client's account.
-    if (!p || !isTenantPrincipal(p)) return;
+    if (!p || !isTenantPrincipal(p)) return done();
     opts.writer.push({
       client_id: p.clientId,
       request_id: req.id,
@@ -106,5 +106,6 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { writer: 
       actor: p.kind === 'impersonation' ? JSON.stringify({ kind: 'partner', partner_id: p.actor.partner_id ?? null, session: p.actor.sid ?? null }) : null,
       created_at: new Date(),
     });
+    done();
   });
 });
