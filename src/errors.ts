@@ -182,7 +182,7 @@ export function errorBody(
   code: string, status: number, message: string, requestId: string, param?: string, extra?: Record<string, string | number | boolean>,
 ): ErrorBody {
   const { type, category } = typeAndCategory(code, status);
-  const error: ErrorBody['error'] = { ...extra, type, code, message, request_id: requestId, category };
+  const error: ErrorBody['error'] = Object.assign({}, extra, { type, code, message, request_id: requestId, category });
   if (param !== undefined) error.param = param;
   return { error };
 }

@@ -37,7 +37,7 @@ export async function getProfile(deps: Deps, clientId: number, userId: number): 
   );
   const row = r.rows[0];
   if (!row) throw new AppError('merchant_not_found', 'account not found');
-  return { ...row, plan_active: planActive(row, deps.clock.now()) };
+  return Object.assign(row, { plan_active: planActive(row, deps.clock.now()) });
 }
 
 export async function acceptTerms(deps: Deps, clientId: number): Promise<{ accepted_at: Date }> {

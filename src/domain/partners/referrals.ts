@@ -16,7 +16,7 @@ export interface ReferralLink {
 
 const LINK = 'id, code, name, is_active, clicks, registrations, created_at';
 export const referralUrl = (publicBaseUrl: string, code: string) => `${publicBaseUrl}/r/${code}`;
-const withUrl = (deps: Deps) => (l: Omit<ReferralLink, 'url'>): ReferralLink => ({ ...l, url: referralUrl(deps.config.publicBaseUrl, l.code) });
+const withUrl = (deps: Deps) => (l: Omit<ReferralLink, 'url'>): ReferralLink => Object.assign(l, { url: referralUrl(deps.config.publicBaseUrl, l.code) });
 
 export async function createLink(deps: Deps, partnerId: number, name?: string): Promise<ReferralLink> {
   // Short enough to type, long enough not to guess: 10 characters of base64url.

@@ -10,7 +10,7 @@ import { recentOperations } from '../../domain/payments/list.ts';
 import { stats, usage } from '../../domain/payments/stats.ts';
 import { exportCsv } from '../../domain/payments/export.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { accountOf, tenant } from '../context.ts';
+import { accountOf, tenant, tenantWith } from '../context.ts';
 import { AccountHeader, ModeQuery, OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
@@ -44,10 +44,10 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       body: Body({ amount: Amount, description: Type.Optional(Comment) }), response: { 201: QrCreated },
     },
     handler: async (req, reply) => {
-      const op = await createQr(deps, {
-        ...tenant(req), account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
+      const op = await createQr(deps, tenantWith(req, {
+        account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toQrCreated(o)),
-      }, { amount: req.body.amount, comment: req.body.description });
+      }), { amount: req.body.amount, comment: req.body.description });
       return reply.status(201).send(toQrCreated(op));
     },
   });
@@ -60,11 +60,11 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       response: { 201: InvoiceCreated },
     },
     handler: async (req, reply) => {
-      const op = await createInvoice(deps, {
-        ...tenant(req), account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
+      const op = await createInvoice(deps, tenantWith(req, {
+        account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
         onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
-      }, { phone: req.body.phone, amount: req.body.amount, comment: req.body.description });
+      }), { phone: req.body.phone, amount: req.body.amount, comment: req.body.description });
       return reply.status(201).send(toInvoiceCreated(op));
     },
   });
@@ -87,10 +87,10 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       response: { 201: RefundResult },
     },
     handler: async (req, reply) => {
-      const r = await refundPayment(deps, {
-        ...tenant(req), requestKey: req.idempotency?.requestKey,
+      const r = await refundPayment(deps, tenantWith(req, {
+        requestKey: req.idempotency?.requestKey,
         inTx: req.idempotency ? (tx, res) => req.idempotency!.saveInTx(tx, 201, res) : undefined,
-      }, { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason });
+      }), { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason });
       return reply.status(201).send(r);
     },
   });

@@ -108,5 +108,6 @@ export function toPaymentItem(op: ListedOperation) {
 }
 
 export function toPaymentStatus(op: Operation) {
-  return { ...toPaymentItem(op), raw_provider_status: op.raw_provider_status };
+  // Object.assign, not a spread with an added field: see docs/architecture.md (object shapes).
+  return Object.assign(toPaymentItem(op), { raw_provider_status: op.raw_provider_status });
 }

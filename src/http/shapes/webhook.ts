@@ -74,11 +74,10 @@ export function toWebhook(w: WebhookRow) {
   };
 }
 
-export const toWebhookWithSecret = (w: WebhookRow & { secret: string }) => ({ ...toWebhook(w), secret: w.secret });
+export const toWebhookWithSecret = (w: WebhookRow & { secret: string }) => Object.assign(toWebhook(w), { secret: w.secret });
 
-export const toWebhookListItem = (w: ListedWebhook) => ({
-  ...toWebhook(w), last_delivery_at: w.last_delivery_at, last_delivery_status: w.last_delivery_status,
-});
+export const toWebhookListItem = (w: ListedWebhook) =>
+  Object.assign(toWebhook(w), { last_delivery_at: w.last_delivery_at, last_delivery_status: w.last_delivery_status });
 
 /** A delivery of the log: never its body (the event, with the payer's phone and name). */
 export function toDelivery(d: DeliveryRow) {

@@ -7,7 +7,7 @@ import { findLink, type Link } from '../../domain/links/links.ts';
 import { cancelLink, refreshLinkQr, updateLink } from '../../domain/links/update.ts';
 import type { Operation } from '../../domain/payments/operations.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { tenant } from '../context.ts';
+import { tenant, tenantWith } from '../context.ts';
 import { ModeQuery as ModeProps, PageQuery, TokenParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Amount, Body, Nullable, Page } from '../schemas.ts';
@@ -31,16 +31,15 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
   const read = { auth, permission: 'links.read' } as const;
   const write = { auth, permission: 'links.write' } as const;
   const record = (l: Link) => toLinkRecord(l, deps.config.publicBaseUrl);
-  const withQr = async (l: Link, op: Operation) => ({ ...record(l), qr: await toQrView(op) });
+  const withQr = async (l: Link, op: Operation) => Object.assign(record(l), { qr: await toQrView(op) });
 
   route(app, {
     method: 'POST', url: '/v2/payment-links', ...write, idempotent: 'optional', errors: [403, 409],
     schema: { tags, summary: 'Create a payment link', querystring: ModeQuery, body: LinkCreateBody, response: { 201: LinkRecord } },
     handler: async (req, reply) => {
-      const link = await createLink(deps, {
-        ...tenant(req),
+      const link = await createLink(deps, tenantWith(req, {
         inTx: async (tx, l) => req.idempotency?.saveInTx(tx, 201, record(l)),
-      }, req.body);
+      }), req.body);
       return reply.status(201).send(record(link));
     },
   });

@@ -11,7 +11,7 @@ import { findOperation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { listOperations } from '../../domain/payments/list.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { accountOf, tenant } from '../context.ts';
+import { accountOf, tenant, tenantWith } from '../context.ts';
 import { AccountHeader, OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Page } from '../schemas.ts';
@@ -27,10 +27,10 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     method: 'POST', url: '/v2/qr', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [403, 409, 502, 503],
     schema: { tags, summary: 'Create a payment QR code', headers: AccountHeader, body: QrCreateBody, response: { 201: QrCreated } },
     handler: async (req, reply) => {
-      const op = await createQr(deps, {
-        ...tenant(req), account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
+      const op = await createQr(deps, tenantWith(req, {
+        account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
         alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row)),
-      }, req.body);
+      }), req.body);
       return reply.status(201).send(toQrCreated(op));
     },
   });
@@ -50,11 +50,11 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     method: 'POST', url: '/v2/invoices', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [403, 404, 409, 502, 503],
     schema: { tags, summary: 'Push an invoice to a customer phone', headers: AccountHeader, body: InvoiceCreateBody, response: { 201: InvoiceCreated } },
     handler: async (req, reply) => {
-      const op = await createInvoice(deps, {
-        ...tenant(req), account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
+      const op = await createInvoice(deps, tenantWith(req, {
+        account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
         alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
         onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
-      }, req.body);
+      }), req.body);
       return reply.status(201).send(toInvoiceCreated(op));
     },
   });
@@ -74,10 +74,9 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     method: 'POST', url: '/v2/invoices/:op_id/cancel', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [404, 409, 502, 503],
     schema: { tags, summary: 'Cancel an invoice before payment', params: OpParams, body: Body({}), response: { 200: CancelResult } },
     handler: async (req) => {
-      const op = await cancelInvoice(deps, {
-        ...tenant(req),
+      const op = await cancelInvoice(deps, tenantWith(req, {
         inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, { operation_id: o.id, status: o.status }),
-      }, req.params.op_id);
+      }), req.params.op_id);
       return { operation_id: op.id, status: op.status };
     },
   });
@@ -86,7 +85,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     method: 'POST', url: '/v2/refunds', auth: ['api_key'], permission: 'payments.refund', idempotent: 'required', errors: [404, 409, 502, 503],
     schema: { tags, summary: 'Refund a paid payment, fully or in part', body: RefundBody, response: { 201: RefundResult } },
     handler: async (req, reply) => {
-      const r = await refundPayment(deps, { ...tenant(req), requestKey: req.idempotency?.requestKey, inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res) }, req.body);
+      const r = await refundPayment(deps, tenantWith(req, { requestKey: req.idempotency?.requestKey, inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res) }), req.body);
       return reply.status(201).send(r);
     },
   });
@@ -100,7 +99,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const q = req.query;
-      const r = await listOperations(deps, { ...tenant(req), endpoint: 'v2.payments' }, { status: q.status, type: q.type }, q.cursor, parseLimit(q.limit));
+      const r = await listOperations(deps, tenantWith(req, { endpoint: 'v2.payments' }), { status: q.status, type: q.type }, q.cursor, parseLimit(q.limit));
       return { ...r, data: r.data.map(toPaymentItem) };
     },
   });
