@@ -5,6 +5,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { preparedRunner } from './pglite-prepared.ts';
+import { ANALYZE_CHECK_MS, startAnalyzer } from './pglite-analyze.ts';
 import type { QueryResult } from './query-result.ts';
 
 export interface Queryable {
@@ -170,14 +171,14 @@ export function connectPg(url: string, max = 10): Db {
  * (dumpPgliteDataDir) to start from instead of an empty cluster; creating the cluster (initdb) is most
  * of PGlite's start-up, so test apps start from one dump of a migrated store.
  */
-export async function connectPglite(dataDir?: string, from?: Blob): Promise<Db> {
+export async function connectPglite(dataDir?: string, from?: Blob, opts: { analyzeEveryMs?: number } = {}): Promise<Db> {
   if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const lite = await PGlite.create({
     dataDir,
     loadDataDir: from,
     parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
   });
-  return pgliteDb(lite);
+  return pgliteDb(lite, opts.analyzeEveryMs);
 }
 
 /** An embedded store's whole data directory, uncompressed (loads faster than gzip; it stays in memory or /tmp). */
@@ -189,10 +190,13 @@ export async function dumpPgliteDataDir(db: Db): Promise<Blob> {
 
 const pglites = new WeakMap<Db, PGlite>();
 
-function pgliteDb(lite: PGlite): Db {
+/** `analyzeEveryMs` 0: no background analyzer (a test driving it by hand). */
+function pgliteDb(lite: PGlite, analyzeEveryMs = ANALYZE_CHECK_MS): Db {
   const prepared = preparedRunner(lite);
   const base: Queryable = { query: prepared.query };
   const inTx: Queryable = { query: prepared.queryInTx };
+  // No autovacuum here: tables that outgrow their statistics are analyzed by this process (pglite-analyze.ts).
+  const analyzer = analyzeEveryMs > 0 ? startAnalyzer(base, analyzeEveryMs) : { stop: async () => {} };
   const db: Db = {
     kind: 'pglite',
     query: base.query,
@@ -206,6 +210,7 @@ function pgliteDb(lite: PGlite): Db {
       await lite.exec(sql);
     },
     async close() {
+      await analyzer.stop();
       await lite.close();
     },
   };
