@@ -79,8 +79,8 @@ export function nextDelaySeconds(schedule: number[], attemptsDone: number, r: Ou
  */
 export async function recordAttempt(
   deps: Deps,
-  d: DeliveryRow,
-  w: WebhookRow,
+  d: Pick<DeliveryRow, 'id' | 'attempts' | 'status' | 'event_id' | 'message_id' | 'event_type'>,
+  w: Pick<WebhookRow, 'id' | 'client_id' | 'mode' | 'url'>,
   r: OutboundResult,
   kind: Exclude<AttemptKind, 'test'>,
   leaseToken: string,
@@ -126,7 +126,7 @@ export async function recordAttempt(
  * Other outcomes lock the row first (FOR NO KEY UPDATE, which does not block transactions enqueuing
  * deliveries for it), so concurrent attempts of one webhook see each other's failing_since.
  */
-export async function applyHealth(tx: Queryable, w: WebhookRow, r: OutboundResult, kind: AttemptKind): Promise<void> {
+export async function applyHealth(tx: Queryable, w: Pick<WebhookRow, 'id'>, r: OutboundResult, kind: AttemptKind): Promise<void> {
   if (isSuccess(r.status) && kind === 'auto') {
     await tx.query('UPDATE webhooks SET failing_since = NULL, updated_at = now() WHERE id = $1 AND failing_since IS NOT NULL', [w.id]);
     return;
