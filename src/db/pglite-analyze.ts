@@ -9,7 +9,12 @@
 // (at least 8 pages more) and analyzes them; ANALYZE also invalidates the plans cached for the table, so
 // they are chosen again from the new figures. Growth by doubling keeps it rare: a table of a million
 // rows is analyzed a handful of times in its life. The check itself reads pg_class (~1 ms).
-import type { Queryable } from './db.ts';
+import type { QueryResult } from './query-result.ts';
+
+/** db.ts's Queryable, named here so the two modules do not import each other. */
+interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
 
 export const ANALYZE_CHECK_MS = 5_000;
 
