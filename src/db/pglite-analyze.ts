@@ -21,7 +21,7 @@ export const ANALYZE_CHECK_MS = 5_000;
 const GROWN = `
 SELECT quote_ident(c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
  WHERE n.nspname = 'public' AND c.relkind = 'r'
-   AND pg_relation_size(c.oid) / current_setting('block_size')::int > 2 * greatest(c.relpages, 0) + 8`;
+   AND pg_relation_size(c.oid) / current_setting('block_size')::int > 2 * c.relpages + 8`;
 
 /** Analyzes the tables that outgrew their statistics; returns their names. */
 export async function analyzeGrown(db: Queryable): Promise<string[]> {

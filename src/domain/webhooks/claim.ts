@@ -58,6 +58,7 @@ export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[
       id: row.id, webhook_id: row.webhook_id, client_id: row.client_id, mode: row.mode, message_id: row.message_id,
       event_id: row.event_id, event_type: row.event_type, body: row.body, status: row.status, attempts: row.attempts,
     },
+    // A delivery is enqueued for its webhook's own client and mode, so those two are the delivery's.
     webhook: {
       id: row.webhook_id, client_id: row.client_id, mode: row.mode, url: row.w_url, secret_enc: row.w_secret_enc,
       previous_secret_enc: row.w_previous_secret_enc, previous_secret_expires_at: row.w_previous_secret_expires_at,
