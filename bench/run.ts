@@ -14,7 +14,7 @@ import { encodeCursor } from '../src/domain/pagination.ts';
 import { measure, type Figures } from './load.ts';
 import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
 import { cpuSampler } from './cpu.ts';
-import { samplePositions, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
+import { checkoutVisitors, samplePositions, seedCheckoutVisitors, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
 import { benchWatcher } from './watcher.ts';
@@ -50,6 +50,7 @@ const fanoutPlan = (store: 'pg' | 'pglite'): FanoutPlan => ({
   webhooks: 10, burstPayments: QUICK ? 100 : 500, offeredRate: store === 'pg' ? 1000 : 300, lagSeconds: QUICK ? 3 : 10,
 });
 const FANOUT_WEBHOOKS = 10;
+const CHECKOUT_VISITORS = 50;
 const receiver = await startReceiver();
 const BASE = ['--import', 'tsx', 'bench/baseline-server.ts'];
 
@@ -61,6 +62,8 @@ interface Prepared {
   linkToken: string;
   positions: { clientIdx: number; createdAt: Date; id: string }[];
   reset(): Promise<void>;
+  /** the checkout scenario's visitors and their QRs, in both stores (after the resets that would delete them) */
+  seedCheckout(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -120,6 +123,13 @@ async function preparePg(): Promise<Prepared> {
       // first write scenario otherwise ran inside the checkpoints that a million seeded rows set off.
       await admin.query('CHECKPOINT');
     },
+    async seedCheckout() {
+      for (const n of names) {
+        const db = await connect({ databaseUrl: url(n) });
+        await seedCheckoutVisitors(db, shared!.linkToken, shared!.seeded.clients[0], CHECKOUT_VISITORS);
+        await db.close();
+      }
+    },
     async cleanup() {
       for (const n of names) await admin.query(`DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
       await admin.end();
@@ -132,6 +142,8 @@ async function preparePglite(): Promise<Prepared> {
   const app = path.join(dir, 'app');
   const db = await connect({ dataDir: app });
   const seededStore = await seedStore(db);
+  // PGlite is held by its server while it runs, and never reset: the checkout's visitors go in now.
+  await seedCheckoutVisitors(db, seededStore.linkToken, seededStore.seeded.clients[0], CHECKOUT_VISITORS);
   await db.close();
   cpSync(app, path.join(dir, 'base'), { recursive: true });
   return {
@@ -140,6 +152,7 @@ async function preparePglite(): Promise<Prepared> {
     baseEnv: { DATA_DIR: path.join(dir, 'base') },
     // PGlite is held by its server: the write scenario runs first, on the freshly seeded store.
     async reset() {},
+    async seedCheckout() {},
     async cleanup() {
       rmSync(dir, { recursive: true, force: true });
     },
@@ -261,13 +274,15 @@ async function runStore(store: 'pg' | 'pglite') {
       }, LOAD);
       record(store, 'partner_list_page', c, t, b);
     }
-    // Checkout: returning visitors (cookie) of one link, each with a QR still fresh enough to show again.
+    // Checkout: returning visitors (cookie) of one link, each with a QR still fresh enough to show again,
+    // seeded alike in both stores: both servers must answer that QR (and its SVG), not an empty page.
     if (want('checkout')) {
-      const cookies: string[] = [];
-      for (let i = 0; i < 50; i++) {
-        const r = await fetch(`${tolem.url}/v2/checkout/${prep.linkToken}`);
-        if (r.status !== 200) throw new Error(`checkout warm-up: ${r.status} ${await r.text()}`);
-        cookies.push(r.headers.get('set-cookie')!.split(';')[0]);
+      await prep.seedCheckout();
+      const cookies = checkoutVisitors(CHECKOUT_VISITORS).map((v) => `tolem_cv=${v}`);
+      for (const [s, path] of [[tolem, '/v2/checkout/'], [base, '/checkout/']] as const) {
+        const r = await fetch(`${s.url}${path}${prep.linkToken}`, { headers: { cookie: cookies[0] } });
+        const body = (await r.json()) as { qr?: { operation_id: string } | null };
+        if (r.status !== 200 || body.qr?.operation_id !== 'op_CV' + '1'.padStart(24, '0')) throw new Error(`checkout warm-up on ${s.url}: ${r.status} ${JSON.stringify(body)}`);
       }
       for (const c of CONCURRENCY) {
         const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
