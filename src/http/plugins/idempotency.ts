@@ -6,12 +6,13 @@
 // (`saveInTx`), so an operation and its stored response commit together: a crash cannot leave an
 // operation whose key would create a second one.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError, errorBody } from '../../errors.ts';
 import type { RouteConfig } from '../route.ts';
+import { addRouteHook } from '../route-hooks.ts';
 import { isTenantPrincipal } from '../../domain/access/principal.ts';
 
 const LEASE_S = 60;
@@ -82,10 +83,9 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
   const { db } = opts.deps;
   app.decorateRequest('idempotency', undefined);
 
-  app.addHook('preHandler', async (req, reply) => {
-    const cfg = req.routeOptions.config as unknown as RouteConfig | undefined;
+  const claim: preHandlerAsyncHookHandler = async (req, reply) => {
     const key = req.headers['idempotency-key'];
-    if (!cfg?.idempotent || typeof key !== 'string' || !req.principal) return;
+    if (typeof key !== 'string' || !req.principal) return;
     if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
       throw new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { param: 'Idempotency-Key' });
     }
@@ -140,9 +140,9 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
         this.saved = true;
       },
     };
-  });
+  };
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  const save: onSendHookHandler = async (req, reply, payload) => {
     const h = req.idempotency;
     if (!h || reply.getHeader('Idempotent-Replayed')) return payload;
     const status = reply.statusCode;
@@ -158,6 +158,13 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
       );
     }
     return payload;
+  };
+
+  // Only the routes that declare idempotency carry these hooks (route-hooks.ts).
+  app.addHook('onRoute', (r) => {
+    if (!(r.config as RouteConfig | undefined)?.idempotent) return;
+    addRouteHook(r, 'preHandler', claim);
+    addRouteHook(r, 'onSend', save);
   });
 });
 
