@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { preparedRunner } from './pglite-prepared.ts';
 import { ANALYZE_CHECK_MS, startAnalyzer } from './pglite-analyze.ts';
 import type { QueryResult } from './query-result.ts';
+// Registers pg's timestamptz parser: a fast path for the UTC values PostgreSQL sends.
+import './timestamps.ts';
 
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
