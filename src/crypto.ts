@@ -1,6 +1,6 @@
 // Small primitives used across the code: hashing of stored credentials, random tokens, and
 // authenticated encryption of secrets kept at rest (webhook secrets).
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export const sha256Hex = (s: string): string => createHash('sha256').update(s).digest('hex');
 
@@ -20,7 +20,7 @@ export function randomBase62(length: number): string {
 
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 
-export function hmacHex(key: string | Buffer, data: string): string {
+export function hmacHex(key: string | Buffer | KeyObject, data: string): string {
   return createHmac('sha256', key).update(data).digest('hex');
 }
 
