@@ -61,9 +61,8 @@ interface Prepared {
   paidOp: string;
   linkToken: string;
   positions: { clientIdx: number; createdAt: Date; id: string }[];
+  /** back to the seeded state; on the embedded store, with both servers stopped */
   reset(): Promise<void>;
-  /** the checkout scenario's visitors and their QRs, in both stores (after the resets that would delete them) */
-  seedCheckout(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -72,6 +71,7 @@ async function seedStore(db: Db): Promise<{ seeded: Seeded; paidOp: string; link
   const seeded = await seedClients(db, CLIENTS);
   await seedOperations(db, seeded, OPERATIONS);
   const linkToken = await seedLink(db, seeded.clients[0].id);
+  await seedCheckoutVisitors(db, linkToken, seeded.clients[0], CHECKOUT_VISITORS);
   await seedWebhooks(db, seeded.clients[0].id, FANOUT_WEBHOOKS, receiver.url, APP_SECRET);
   const paidOp = (await db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND status = 'paid' LIMIT 1`, [seeded.clients[0].id])).rows[0].id;
   const positions: Prepared['positions'] = [];
@@ -93,6 +93,12 @@ const RESET_SQL = [
   `DELETE FROM operations WHERE id NOT LIKE 'op_B%'`,
   'VACUUM ANALYZE operations',
 ];
+
+/** RESET_SQL, then the checkout's visitors again (their QRs are among the operations it deletes). */
+async function resetStore(db: Db, seeded: { linkToken: string; seeded: Seeded }): Promise<void> {
+  for (const sql of RESET_SQL) await db.query(sql);
+  await seedCheckoutVisitors(db, seeded.linkToken, seeded.seeded.clients[0], CHECKOUT_VISITORS);
+}
 
 async function preparePg(): Promise<Prepared> {
   const admin = new pg.Client({ connectionString: PG_ADMIN });
@@ -116,19 +122,12 @@ async function preparePg(): Promise<Prepared> {
     async reset() {
       for (const n of names) {
         const db = await connect({ databaseUrl: url(n) });
-        for (const s of RESET_SQL) await db.query(s);
+        await resetStore(db, shared!);
         await db.close();
       }
       // Flush what the seed and the previous scenario dirtied now, not during the next measurement: the
       // first write scenario otherwise ran inside the checkpoints that a million seeded rows set off.
       await admin.query('CHECKPOINT');
-    },
-    async seedCheckout() {
-      for (const n of names) {
-        const db = await connect({ databaseUrl: url(n) });
-        await seedCheckoutVisitors(db, shared!.linkToken, shared!.seeded.clients[0], CHECKOUT_VISITORS);
-        await db.close();
-      }
     },
     async cleanup() {
       for (const n of names) await admin.query(`DROP DATABASE IF EXISTS ${n} WITH (FORCE)`);
@@ -142,17 +141,20 @@ async function preparePglite(): Promise<Prepared> {
   const app = path.join(dir, 'app');
   const db = await connect({ dataDir: app });
   const seededStore = await seedStore(db);
-  // PGlite is held by its server while it runs, and never reset: the checkout's visitors go in now.
-  await seedCheckoutVisitors(db, seededStore.linkToken, seededStore.seeded.clients[0], CHECKOUT_VISITORS);
   await db.close();
   cpSync(app, path.join(dir, 'base'), { recursive: true });
   return {
     ...seededStore,
     tolemEnv: { DATA_DIR: app },
     baseEnv: { DATA_DIR: path.join(dir, 'base') },
-    // PGlite is held by its server: the write scenario runs first, on the freshly seeded store.
-    async reset() {},
-    async seedCheckout() {},
+    // PGlite is one process's: runStore stops both servers around this (restartFor).
+    async reset() {
+      for (const d of [app, path.join(dir, 'base')]) {
+        const db = await connect({ dataDir: d });
+        await resetStore(db, seededStore);
+        await db.close();
+      }
+    },
     async cleanup() {
       rmSync(dir, { recursive: true, force: true });
     },
@@ -210,8 +212,23 @@ async function runStore(store: 'pg' | 'pglite') {
   // The Tolem server's highest resident set over every scenario of the store (across its restarts).
   let peakRss = 0;
   try {
-    tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
-    base = await startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
+    const startTolem = (extra: Record<string, string> = {}) => startServer(TOLEM, { ...common, ...prep.tolemEnv, ...extra }, 18181, '/readyz');
+    const startBase = () => startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
+    tolem = await startTolem();
+    base = await startBase();
+    // Write scenarios start from the seeded state on both stores. The embedded store is held by its
+    // server, so both servers stop for the reset and start again. It was never reset before: the fan-out
+    // ran beside the creation scenario's ~90,000 QRs coming due for expiry on the one connection, and
+    // drained 889/s in a full run against 3,207/s run alone.
+    const reset = async () => {
+      if (store === 'pg') return prep.reset();
+      peakRss = Math.max(peakRss, tolem!.peakRssMb());
+      await tolem!.stop();
+      await base!.stop();
+      await prep.reset();
+      tolem = await startTolem();
+      base = await startBase();
+    };
     const key0 = prep.seeded.clients[0].testKey;
     // Where a measurement's load goes, with the CPU of that server (and of PostgreSQL) sampled around it.
     const on = (s: Server) => ({ url: s.url, cpu: cpuSampler(s.proc.pid, store === 'pg') });
@@ -231,7 +248,7 @@ async function runStore(store: 'pg' | 'pglite') {
     }
 
     for (const c of want('create_qr') ? CONCURRENCY : []) {
-      await prep.reset();
+      await reset();
       const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
       const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
       record(store, 'create_qr', c, t, b, { peak_rss_mb: tolem.peakRssMb() });
@@ -277,7 +294,6 @@ async function runStore(store: 'pg' | 'pglite') {
     // Checkout: returning visitors (cookie) of one link, each with a QR still fresh enough to show again,
     // seeded alike in both stores: both servers must answer that QR (and its SVG), not an empty page.
     if (want('checkout')) {
-      await prep.seedCheckout();
       const cookies = checkoutVisitors(CHECKOUT_VISITORS).map((v) => `tolem_cv=${v}`);
       for (const [s, path] of [[tolem, '/v2/checkout/'], [base, '/checkout/']] as const) {
         const r = await fetch(`${s.url}${path}${prep.linkToken}`, { headers: { cookie: cookies[0] } });
@@ -292,14 +308,14 @@ async function runStore(store: 'pg' | 'pglite') {
     }
     // Webhook fan-out: the API-only server fills a backlog, then a ROLE=all server drains it and keeps up.
     if (want('webhook_fanout')) {
-      await prep.reset();
+      await reset();
       const FANOUT = fanoutPlan(store);
       const fan = await runFanout({
         url: tolem.url, key: key0, receiver, plan: FANOUT,
         startWorker: async () => {
           peakRss = Math.max(peakRss, tolem!.peakRssMb());
           await tolem!.stop();
-          tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv, ROLE: 'all', WEBHOOKS_ALLOW_PRIVATE: 'true' }, 18181, '/readyz');
+          tolem = await startTolem({ ROLE: 'all', WEBHOOKS_ALLOW_PRIVATE: 'true' });
           return tolem.url;
         },
       });
@@ -321,7 +337,7 @@ async function runStore(store: 'pg' | 'pglite') {
     // Start-up on an existing data directory / database, to a ready /readyz.
     peakRss = Math.max(peakRss, tolem.peakRssMb());
     await tolem.stop();
-    tolem = await startServer(TOLEM, { ...common, ...prep.tolemEnv }, 18181, '/readyz');
+    tolem = await startTolem();
     const startup = { rps: 0, p50: tolem.startedMs, p99: tolem.startedMs, errors: 0 };
     record(store, 'startup_ms', 0, startup, { rps: 0, p50: 0, p99: 0, errors: 0 });
     const rss = Math.max(peakRss, tolem.peakRssMb());
