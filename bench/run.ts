@@ -14,7 +14,7 @@ import { encodeCursor } from '../src/domain/pagination.ts';
 import { measure, type Figures } from './load.ts';
 import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
 import { cpuSampler } from './cpu.ts';
-import { checkoutVisitors, samplePositions, seedCheckoutVisitors, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
+import { checkoutOperationId, checkoutVisitors, samplePositions, seedCheckoutVisitors, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
 import { benchWatcher } from './watcher.ts';
@@ -147,7 +147,7 @@ async function preparePglite(): Promise<Prepared> {
     ...seededStore,
     tolemEnv: { DATA_DIR: app },
     baseEnv: { DATA_DIR: path.join(dir, 'base') },
-    // PGlite is one process's: runStore stops both servers around this (restartFor).
+    // PGlite is one process's: runStore's reset() stops both servers around this.
     async reset() {
       for (const d of [app, path.join(dir, 'base')]) {
         const db = await connect({ dataDir: d });
@@ -298,7 +298,7 @@ async function runStore(store: 'pg' | 'pglite') {
       for (const [s, path] of [[tolem, '/v2/checkout/'], [base, '/checkout/']] as const) {
         const r = await fetch(`${s.url}${path}${prep.linkToken}`, { headers: { cookie: cookies[0] } });
         const body = (await r.json()) as { qr?: { operation_id: string } | null };
-        if (r.status !== 200 || body.qr?.operation_id !== 'op_CV' + '1'.padStart(24, '0')) throw new Error(`checkout warm-up on ${s.url}: ${r.status} ${JSON.stringify(body)}`);
+        if (r.status !== 200 || body.qr?.operation_id !== checkoutOperationId(0)) throw new Error(`checkout warm-up on ${s.url}: ${r.status} ${JSON.stringify(body)}`);
       }
       for (const c of CONCURRENCY) {
         const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);

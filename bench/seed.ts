@@ -77,6 +77,8 @@ export async function seedWebhooks(db: Db, clientId: number, n: number, receiver
 
 /** The visitor ids (cookies) of the checkout scenario: returning payers, each with a QR still shown. */
 export const checkoutVisitors = (n: number) => Array.from({ length: n }, (_, i) => `BenchVisitor${String(i).padStart(10, '0')}`);
+/** The operation id of visitor i's QR. */
+export const checkoutOperationId = (i: number) => `op_CV${String(i).padStart(24, '0')}`;
 
 /**
  * Each visitor's QR of the bench link, as the checkout writes it (an operation of the link and its
@@ -86,8 +88,8 @@ export const checkoutVisitors = (n: number) => Array.from({ length: n }, (_, i) 
  */
 export async function seedCheckoutVisitors(db: Db, linkToken: string, client: Seeded['clients'][number], n: number): Promise<void> {
   await db.query(
-    `WITH v AS (SELECT visitor, 'op_CV' || lpad(i::text, 24, '0') AS op_id, 'sbx_qr_bench_' || i AS ref
-                  FROM unnest($4::text[]) WITH ORDINALITY AS u(visitor, i)),
+    `WITH v AS (SELECT visitor, op_id, 'sbx_qr_bench_' || i AS ref
+                  FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(visitor, op_id, i)),
           ops AS (INSERT INTO operations (id, client_id, mode, type, status, amount, comment, provider_account_id, provider_ref,
                                           raw_provider_status, qr_token, deep_link, source, link_token, expires_at)
                   SELECT op_id, $1, 'test', 'qr', 'created', 5000, 'Бенчмарк: оплата заказа', $2, ref, 'QrTokenCreated',
@@ -95,6 +97,6 @@ export async function seedCheckoutVisitors(db: Db, linkToken: string, client: Se
                          now() + interval '6 hours'
                     FROM v RETURNING id)
      INSERT INTO checkout_operations (operation_id, link_token, visitor_id) SELECT v.op_id, $3, v.visitor FROM v JOIN ops ON ops.id = v.op_id`,
-    [client.id, client.accountId, linkToken, checkoutVisitors(n)],
+    [client.id, client.accountId, linkToken, checkoutVisitors(n), checkoutVisitors(n).map((_, i) => checkoutOperationId(i))],
   );
 }

@@ -12,13 +12,16 @@ const TIMESTAMPTZ = 1184;
 export const libraryParse = pg.types.getTypeParser(TIMESTAMPTZ) as (s: string) => Date | number | null;
 const two = (s: string, at: number) => (s.charCodeAt(at) - 48) * 10 + s.charCodeAt(at + 1) - 48;
 
-export function parseTimestamptz(s: string): Date | number | null {
-  if (!UTC_TIMESTAMP.test(s)) return libraryParse(s);
+/** The fast path alone: the Date of a UTC value in PostgreSQL's shape, undefined for any other shape. */
+export function fastUtcTimestamp(s: string): Date | undefined {
+  if (!UTC_TIMESTAMP.test(s)) return undefined;
   const year = two(s, 0) * 100 + two(s, 2);
-  if (year < 1000) return libraryParse(s);
+  if (year < 1000) return undefined;
   // As postgres-date: the fraction's digits as milliseconds, cut to an integer by Date.UTC.
   const ms = s.length > 22 ? 1000 * parseFloat(s.slice(19, -3)) : 0;
   return new Date(Date.UTC(year, two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17), ms));
 }
+
+export const parseTimestamptz = (s: string): Date | number | null => fastUtcTimestamp(s) ?? libraryParse(s);
 
 pg.types.setTypeParser(TIMESTAMPTZ, parseTimestamptz);
