@@ -1,13 +1,16 @@
 // The baseline: a bare Fastify server with the same JSON schemas doing the same raw SQL as Tolem's hot
 // paths, and nothing else (no auth, no rate limit, no idempotency plugin, no request log). Tolem's figures
 // are reported as ratios to this server measured in the same run on the same store.
-import Fastify from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { randomUUID } from 'node:crypto';
 import { QrCreateBody, QrCreated, PaymentItem } from '../src/http/shapes/payment.ts';
 import { Type } from 'typebox';
 import QRCode from 'qrcode';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { Counter, Histogram, Registry } from 'prom-client';
+import { monotonicFactory } from 'ulidx';
 import { Checkout } from '../src/http/checkout/schemas.ts';
 
 interface Q {
@@ -125,7 +128,7 @@ const CHECKOUT_LOAD = {
 };
 const merchants = new Map<number, { display_name: string; logo_url: null; brand_color: null; support_email: null }>();
 const svgs = new Map<string, string>();
-app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } }, async (req) => {
+async function bareCheckout(req: FastifyRequest) {
   const visitor = /(?:^|;\s*)tolem_cv=([0-9A-Za-z]{22})/.exec(req.headers.cookie ?? '')?.[1] ?? '';
   const row = (await db.prepared(CHECKOUT_LOAD, [(req.params as { token: string }).token, visitor])).rows[0];
   const clientId = Number(row.l_client_id);
@@ -143,6 +146,49 @@ app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String
     qr: row.o_id ? { operation_id: row.o_id, qr_token: row.o_qr_token, deep_link: row.o_deep_link, expires_at: row.o_expires_at, svg } : null,
     merchant,
   };
+}
+app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } }, bareCheckout);
+
+// The checkout's public floor: the same bare checkout on a second Fastify instance (PORT + 1) that also does
+// what every public response must carry, the plainest way, with the libraries Tolem uses: the spec's rate
+// limit per token and client IP with its three X-RateLimit headers (rate-limiter-flexible), decisions'
+// X-Request-Id (a ULID), architecture.md's request metrics (prom-client counter and histogram by route)
+// and request logger (Fastify's pino, one child per request, secrets redacted), and Cache-Control:
+// no-store. Tolem's ratio to it tells how much of the gap to the bare checkout is that required work.
+const pub = Fastify({
+  logger: { level: 'warn', redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-partner-api-key"]', 'req.headers.cookie'] },
+  genReqId: () => `req_${nextId()}`,
+});
+const nextId = monotonicFactory();
+const limiter = new RateLimiterMemory({ points: 1e9, duration: 60 });
+const registry = new Registry();
+const requests = new Counter({ name: 'http_requests_total', help: 'requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+const duration = new Histogram({
+  name: 'http_request_duration_seconds', help: 'duration', labelNames: ['method', 'route'], registers: [registry],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+});
+pub.addHook('onRequest', (req, reply, done) => {
+  reply.header('X-Request-Id', req.id);
+  done();
+});
+pub.addHook('onResponse', (req, reply, done) => {
+  const route = req.routeOptions.url ?? 'unmatched';
+  requests.inc({ method: req.method, route, status: reply.statusCode });
+  duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  done();
+});
+pub.get('/v2/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } }, async (req, reply) => {
+  const token = (req.params as { token: string }).token;
+  let d: { remainingPoints: number; msBeforeNext: number };
+  try {
+    d = await limiter.consume(`${token}:${req.ip}`);
+  } catch (res) {
+    reply.header('Retry-After', Math.ceil((res as typeof d).msBeforeNext / 1000));
+    throw Object.assign(new Error('rate limit exceeded'), { statusCode: 429 });
+  }
+  reply.header('X-RateLimit-Limit', 1e9).header('X-RateLimit-Remaining', d.remainingPoints).header('X-RateLimit-Reset', Math.ceil(d.msBeforeNext / 1000));
+  reply.header('Cache-Control', 'no-store');
+  return bareCheckout(req);
 });
 
 // The machine's floor, not a Tolem path: one HTTP request with one trivial database round trip.
@@ -158,5 +204,8 @@ app.get('/floor/list', async (req) => {
 });
 
 app.get('/healthz', async () => ({ status: 'ok' }));
+// A clean exit on SIGTERM, so that BENCH_PROFILE's --cpu-prof writes this server's profile too.
+process.once('SIGTERM', () => void Promise.all([app.close(), pub.close()]).then(() => process.exit(0)));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+await pub.listen({ port: Number(process.env.PORT) + 1, host: '127.0.0.1' });
 console.log('baseline ready');

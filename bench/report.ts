@@ -13,6 +13,7 @@ function figure(e: Entry): [string, string, string] {
     case 'qr_watcher': return [`${e.tolem.rps} status calls/s; payment noticed p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms`, `${e.baseline.rps} calls/s allowed`, String(e.ratio)];
     case 'startup_ms': return [`${e.tolem.p50} ms to ready`, '—', '—'];
     case 'peak_rss_mb': return [`${e.tolem.p50} MB`, '—', '—'];
+    case 'checkout': return [`${e.tolem.rps} req/s, p99 ${e.tolem.p99} ms`, `${e.baseline.rps} req/s${e.public_floor ? `; public floor ${e.public_floor.rps} req/s` : ''}`, `${e.ratio}${e.public_floor_ratio ? ` (${e.public_floor_ratio} of the public floor)` : ''}`];
     case 'list_page': return [`${e.tolem.rps} req/s, p99 ${e.tolem.p99} ms`, `${e.baseline.rps} req/s`, `${e.ratio} (${e.floor_ratio ?? '?'} of the floor)`];
     default: return [`${e.tolem.rps} ${e.connections === 1 ? 'calls' : 'req'}/s, p99 ${e.tolem.p99} ms`, `${e.baseline.rps}/s`, String(e.ratio)];
   }

@@ -40,7 +40,7 @@ const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? (QUICK ? 100_000 : 1_0
 const CLIENTS = 100;
 const APP_SECRET = 'bench-app-secret';
 const PG_ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-// BENCH_PROFILE=dir writes a V8 CPU profile of each Tolem server run into dir.
+// BENCH_PROFILE=dir writes a V8 CPU profile of each server run (Tolem's and the baseline's) into dir.
 const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 // Tolem runs as `npm start` runs it: from the bundle (scripts/build.mjs), built once here.
 execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
@@ -52,7 +52,7 @@ const fanoutPlan = (store: 'pg' | 'pglite'): FanoutPlan => ({
 const FANOUT_WEBHOOKS = 10;
 const CHECKOUT_VISITORS = 50;
 const receiver = await startReceiver();
-const BASE = ['--import', 'tsx', 'bench/baseline-server.ts'];
+const BASE = [...PROFILE, '--import', 'tsx', 'bench/baseline-server.ts'];
 
 interface Prepared {
   tolemEnv: Record<string, string>;
@@ -174,6 +174,7 @@ function record(store: string, scenario: string, c: number, tolem: Figures, base
   entries.push(e);
   const cpu = (f: Figures) => (f.cpu_us ? `, CPU µs/request server ${f.cpu_us.server} + db ${f.cpu_us.db}` : '');
   console.log(`${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}${cpu(tolem)} (baseline${cpu(base) || ' -'})`);
+  if (extra.public_floor) console.log(`  public floor: ${extra.public_floor.rps} req/s (x${extra.public_floor_ratio} of it), p99 ${extra.public_floor.p99} ms${cpu(extra.public_floor)}`);
 }
 
 async function runStore(store: 'pg' | 'pglite') {
@@ -295,15 +296,21 @@ async function runStore(store: 'pg' | 'pglite') {
     // seeded alike in both stores: both servers must answer that QR (and its SVG), not an empty page.
     if (want('checkout')) {
       const cookies = checkoutVisitors(CHECKOUT_VISITORS).map((v) => `tolem_cv=${v}`);
-      for (const [s, path] of [[tolem, '/v2/checkout/'], [base, '/checkout/']] as const) {
-        const r = await fetch(`${s.url}${path}${prep.linkToken}`, { headers: { cookie: cookies[0] } });
+      // The public floor: the baseline's checkout plus the work every public response must do (rate limit
+      // and its headers, request id, metrics, request logger), served by the baseline process on its port + 1.
+      const publicFloor = { url: base.url.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 1}`), cpu: on(base).cpu };
+      const servers = [[tolem.url, '/v2/checkout/'], [base.url, '/checkout/'], [publicFloor.url, '/v2/checkout/']] as const;
+      for (const [url, path] of servers) {
+        const r = await fetch(`${url}${path}${prep.linkToken}`, { headers: { cookie: cookies[0] } });
         const body = (await r.json()) as { qr?: { operation_id: string } | null };
-        if (r.status !== 200 || body.qr?.operation_id !== checkoutOperationId(0)) throw new Error(`checkout warm-up on ${s.url}: ${r.status} ${JSON.stringify(body)}`);
+        if (r.status !== 200 || body.qr?.operation_id !== checkoutOperationId(0)) throw new Error(`checkout warm-up on ${url}: ${r.status} ${JSON.stringify(body)}`);
       }
+      const visit = (path: string) => () => ({ method: 'GET' as const, path: `${path}${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } });
       for (const c of CONCURRENCY) {
-        const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
-        const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'GET', path: `/checkout/${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } }) }, LOAD);
-        record(store, 'checkout', c, t, b);
+        const t = await measure({ ...on(tolem), connections: c, next: visit('/v2/checkout/') }, LOAD);
+        const b = await measure({ ...on(base), connections: c, next: visit('/checkout/') }, LOAD);
+        const f = await measure({ ...publicFloor, connections: c, next: visit('/v2/checkout/') }, LOAD);
+        record(store, 'checkout', c, t, b, { public_floor: f, public_floor_ratio: Math.round((t.rps / f.rps) * 100) / 100 });
       }
     }
     // Webhook fan-out: the API-only server fills a backlog, then a ROLE=all server drains it and keeps up.

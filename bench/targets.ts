@@ -14,6 +14,10 @@ export interface Entry {
   fanout?: FanoutResult;
   /** list_page: Tolem's rate over the floor's (the bare prepared SELECT) in the same run */
   floor_ratio?: number;
+  /** checkout: the baseline's checkout plus what every public response must do (baseline-server.ts) */
+  public_floor?: Figures;
+  /** checkout: Tolem's rate over the public floor's in the same run */
+  public_floor_ratio?: number;
   /** qr_watcher: tolem.rps is status calls/s, p50/p99 the time to notice a payment; baseline.rps what the provider allows */
   watcher?: import('./watcher.ts').WatcherFigures;
   target: string | null;
