@@ -9,7 +9,11 @@ const NAMES: Record<string, string> = { pg: 'PostgreSQL', pglite: 'Embedded stor
 
 function figure(e: Entry): [string, string, string] {
   switch (e.scenario) {
-    case 'webhook_fanout': return [`${e.tolem.rps} deliveries/s drained; lag p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms at ${e.fanout?.offered_per_s}/s offered`, `${e.baseline.rps} POSTs/s (bare undici)`, String(e.ratio)];
+    case 'webhook_fanout': return [
+      `${e.tolem.rps} deliveries/s drained; lag p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms at ${e.fanout?.offered_per_s}/s offered`,
+      `${e.baseline.rps} POSTs/s (bare undici)${e.durable_floor ? `; durable floor ${e.durable_floor.rps} deliveries/s` : ''}`,
+      `${e.ratio}${e.durable_floor_ratio ? ` (${e.durable_floor_ratio} of the durable floor)` : ''}`,
+    ];
     case 'qr_watcher': return [`${e.tolem.rps} status calls/s; payment noticed p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms`, `${e.baseline.rps} calls/s allowed`, String(e.ratio)];
     case 'startup_ms': return [`${e.tolem.p50} ms to ready`, '—', '—'];
     case 'peak_rss_mb': return [`${e.tolem.p50} MB`, '—', '—'];

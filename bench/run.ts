@@ -14,7 +14,7 @@ import { encodeCursor } from '../src/domain/pagination.ts';
 import { measure, type Figures } from './load.ts';
 import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
 import { cpuSampler } from './cpu.ts';
-import { checkoutOperationId, checkoutVisitors, samplePositions, seedCheckoutVisitors, seedClients, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
+import { checkoutOperationId, checkoutVisitors, samplePositions, seedCheckoutVisitors, seedClients, seedDeliveryBacklog, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
 import { benchWatcher } from './watcher.ts';
@@ -177,6 +177,7 @@ function record(store: string, scenario: string, c: number, tolem: Figures, base
   entries.push(e);
   const cpu = (f: Figures) => (f.cpu_us ? `, CPU µs/request server ${f.cpu_us.server} + db ${f.cpu_us.db}` : '');
   console.log(`${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}${cpu(tolem)} (baseline${cpu(base) || ' -'})`);
+  if (extra.durable_floor) console.log(`  durable floor: ${extra.durable_floor.rps} deliveries/s (x${extra.durable_floor_ratio} of it), errors ${extra.durable_floor.errors}`);
   if (extra.public_floor) console.log(`  public floor: ${extra.public_floor.rps} req/s (x${extra.public_floor_ratio} of it), p99 ${extra.public_floor.p99} ms${cpu(extra.public_floor)}`);
 }
 
@@ -340,9 +341,23 @@ async function runStore(store: 'pg' | 'pglite') {
         senderRuns.push(JSON.parse(sender.stdout.trim().split('\n').pop()!));
       }
       const raw = senderRuns.sort((a, b) => a.rps - b.rps)[1];
+      // The durable floor (PostgreSQL only: the embedded store is held by its server): the same backlog
+      // written straight into the baseline's database, drained by a plain sender that claims under a
+      // lease, signs, POSTs and records, on CPU 0 beside PostgreSQL. Median of three backlogs.
+      const durableRuns: Figures[] = [];
+      for (let i = 0; store === 'pg' && i < 3; i++) {
+        const db = await connect({ databaseUrl: prep.baseEnv.DATABASE_URL });
+        const rows = await seedDeliveryBacklog(db, prep.seeded.clients[0].id, FANOUT.burstPayments, receiver.sampleBody, `DF${i}`);
+        await db.close();
+        const sender = await promisify(execFile)(hasTaskset ? 'taskset' : process.execPath,
+          [...(hasTaskset ? ['-c', '0', process.execPath] : []), '--import', 'tsx', 'bench/baseline-durable-sender.ts'],
+          { env: { ...process.env, DATABASE_URL: prep.baseEnv.DATABASE_URL, RECEIVER_URL: receiver.url, TOTAL: String(rows), WINDOW: '100' } });
+        durableRuns.push(JSON.parse(sender.stdout.trim().split('\n').pop()!));
+      }
+      const durable = durableRuns.sort((a, b) => a.rps - b.rps)[1];
       record(store, 'webhook_fanout', 50,
         { rps: fan.drain_per_s, p50: fan.lag_p50_ms, p99: fan.lag_p99_ms, errors: Math.max(0, fan.expected - fan.received) + fan.duplicates + fan.pay_errors },
-        raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb() });
+        raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb(), ...(durable ? { durable_floor: durable, durable_floor_ratio: Math.round((fan.drain_per_s / durable.rps) * 100) / 100 } : {}) });
     }
     // Start-up on an existing data directory / database, to a ready /readyz.
     peakRss = Math.max(peakRss, tolem.peakRssMb());

@@ -75,6 +75,22 @@ export async function seedWebhooks(db: Db, clientId: number, n: number, receiver
   }
 }
 
+/**
+ * The fan-out's backlog written straight into a store (for the durable floor, bench/baseline-durable-
+ * sender.ts): one pending, due delivery of `body` per payment and webhook of the client, ids tagged by
+ * `tag`. Analyzed afterwards, as a table that grew by traffic would be. Returns the rows written.
+ */
+export async function seedDeliveryBacklog(db: Db, clientId: number, payments: number, body: string, tag: string): Promise<number> {
+  const r = await db.query(
+    `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, next_attempt_at)
+     SELECT w.id, w.client_id, w.mode, 'msg_' || $4 || '_' || g || '_' || w.id, 'evt_' || $4 || '_' || g, 'payment.completed', $3, now() - interval '1 hour'
+       FROM generate_series(1, $2::int) g, webhooks w WHERE w.client_id = $1`,
+    [clientId, payments, body, tag],
+  );
+  await db.query('ANALYZE webhook_deliveries');
+  return r.rowCount;
+}
+
 /** The visitor ids (cookies) of the checkout scenario: returning payers, each with a QR still shown. */
 export const checkoutVisitors = (n: number) => Array.from({ length: n }, (_, i) => `BenchVisitor${String(i).padStart(10, '0')}`);
 /** The operation id of visitor i's QR. */

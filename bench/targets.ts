@@ -18,6 +18,10 @@ export interface Entry {
   public_floor?: Figures;
   /** checkout: Tolem's rate over the public floor's in the same run */
   public_floor_ratio?: number;
+  /** webhook_fanout on PostgreSQL: a plain durable sender's drain of the same backlog (baseline-durable-sender.ts) */
+  durable_floor?: Figures;
+  /** webhook_fanout: Tolem's drain over the durable floor's in the same run */
+  durable_floor_ratio?: number;
   /** qr_watcher: tolem.rps is status calls/s, p50/p99 the time to notice a payment; baseline.rps what the provider allows */
   watcher?: import('./watcher.ts').WatcherFigures;
   target: string | null;
