@@ -27,6 +27,8 @@ export interface Receiver {
   setHandler(h: Handler): void;
   /** resolves once `n` requests have arrived (or rejects after `ms`) */
   waitFor(n: number, ms?: number): Promise<Received[]>;
+  /** connections open now (a dead client's are counted until the receiver has read them to their end) */
+  openConnections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startReceiver(handler: Handler = () => 200): Promise<Recei
         waiters.push({ n, resolve: () => (clearTimeout(timer), resolve(received)) });
       });
     },
+    openConnections: () => new Promise<number>((ok, fail) => server.getConnections((err, n) => (err ? fail(err) : ok(n)))),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
