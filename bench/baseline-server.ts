@@ -155,11 +155,11 @@ app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String
 // X-Request-Id (a ULID), architecture.md's request metrics (prom-client counter and histogram by route)
 // and request logger (Fastify's pino, one child per request, secrets redacted), and Cache-Control:
 // no-store. Tolem's ratio to it tells how much of the gap to the bare checkout is that required work.
+const nextId = monotonicFactory();
 const pub = Fastify({
   logger: { level: 'warn', redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-partner-api-key"]', 'req.headers.cookie'] },
   genReqId: () => `req_${nextId()}`,
 });
-const nextId = monotonicFactory();
 const limiter = new RateLimiterMemory({ points: 1e9, duration: 60 });
 const registry = new Registry();
 const requests = new Counter({ name: 'http_requests_total', help: 'requests', labelNames: ['method', 'route', 'status'], registers: [registry] });

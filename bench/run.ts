@@ -170,9 +170,26 @@ const entries: Entry[] = [];
 // faster; they show what an absolute latency target asks of the machine.
 const floor: Record<string, { select_1?: Figures; list_query?: Figures }> = {};
 
+/** a / b to two decimals; 0 when b is */
+const ratioOf = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : 0);
+
+/** A bench sender script run on CPU 0 (where taskset exists); its figures are the last line it prints. */
+async function runSender(script: string, env: Record<string, string>): Promise<Figures> {
+  const out = await promisify(execFile)(hasTaskset ? 'taskset' : process.execPath,
+    [...(hasTaskset ? ['-c', '0', process.execPath] : []), '--import', 'tsx', script], { env: { ...process.env, ...env } });
+  return JSON.parse(out.stdout.trim().split('\n').pop()!) as Figures;
+}
+
+/** Three runs, one after another; the one of median rate. */
+async function medianOfThree(run: () => Promise<Figures>): Promise<Figures> {
+  const runs: Figures[] = [];
+  for (let i = 0; i < 3; i++) runs.push(await run());
+  return runs.sort((a, b) => a.rps - b.rps)[1];
+}
+
 function record(store: string, scenario: string, c: number, tolem: Figures, base: Figures, extra: Partial<Entry> = {}) {
   const target = TARGETS[scenario]?.(store, c);
-  const ratio = base.rps ? Math.round((tolem.rps / base.rps) * 100) / 100 : 0;
+  const ratio = ratioOf(tolem.rps, base.rps);
   const e: Entry = { scenario, store, connections: c, tolem, baseline: base, ratio, ...extra, target: target?.text ?? null, target_met: target ? target.met({ ratio, tolem, ...extra }) : null };
   entries.push(e);
   const cpu = (f: Figures) => (f.cpu_us ? `, CPU µs/request server ${f.cpu_us.server} + db ${f.cpu_us.db}` : '');
@@ -314,7 +331,7 @@ async function runStore(store: 'pg' | 'pglite') {
         const t = await measure({ ...on(tolem), connections: c, next: visit('/v2/checkout/') }, LOAD);
         const b = await measure({ ...on(base), connections: c, next: visit('/checkout/') }, LOAD);
         const f = await measure({ ...publicFloor, connections: c, next: visit('/v2/checkout/') }, LOAD);
-        record(store, 'checkout', c, t, b, { public_floor: f, public_floor_ratio: Math.round((t.rps / f.rps) * 100) / 100 });
+        record(store, 'checkout', c, t, b, { public_floor: f, public_floor_ratio: ratioOf(t.rps, f.rps) });
       }
     }
     // Webhook fan-out: the API-only server fills a backlog, then a ROLE=all server drains it and keeps up.
@@ -330,34 +347,24 @@ async function runStore(store: 'pg' | 'pglite') {
           return tolem.url;
         },
       });
-      // Asynchronous on purpose: the receiver lives in this process and must keep answering. The bare
-      // sender's rate is the noisiest figure of the bench, so it
-      // runs three times and its median run is the baseline, as every other baseline is a median of three.
-      const senderRuns: Figures[] = [];
-      for (let i = 0; i < 3; i++) {
-        const sender = await promisify(execFile)(hasTaskset ? 'taskset' : process.execPath,
-          [...(hasTaskset ? ['-c', '0', process.execPath] : []), '--import', 'tsx', 'bench/baseline-sender.ts'],
-          { env: { ...process.env, RECEIVER_URL: receiver.url, TOTAL: String(FANOUT.burstPayments * FANOUT.webhooks), CONCURRENCY: '50', BODY: receiver.sampleBody } });
-        senderRuns.push(JSON.parse(sender.stdout.trim().split('\n').pop()!));
-      }
-      const raw = senderRuns.sort((a, b) => a.rps - b.rps)[1];
+      // The senders are processes of their own on CPU 0, run asynchronously: the receiver lives in this
+      // process and must keep answering. The bare sender's rate is the noisiest figure of the bench, so
+      // it runs three times and its median run is the baseline, as every other baseline is a median of three.
+      const raw = await medianOfThree(() => runSender('bench/baseline-sender.ts',
+        { RECEIVER_URL: receiver.url, TOTAL: String(FANOUT.burstPayments * FANOUT.webhooks), CONCURRENCY: '50', BODY: receiver.sampleBody }));
       // The durable floor (PostgreSQL only: the embedded store is held by its server): the same backlog
       // written straight into the baseline's database, drained by a plain sender that claims under a
       // lease, signs, POSTs and records, on CPU 0 beside PostgreSQL. Median of three backlogs.
-      const durableRuns: Figures[] = [];
-      for (let i = 0; store === 'pg' && i < 3; i++) {
+      let tag = 0;
+      const durable = store !== 'pg' ? undefined : await medianOfThree(async () => {
         const db = await connect({ databaseUrl: prep.baseEnv.DATABASE_URL });
-        const rows = await seedDeliveryBacklog(db, prep.seeded.clients[0].id, FANOUT.burstPayments, receiver.sampleBody, `DF${i}`);
+        const rows = await seedDeliveryBacklog(db, prep.seeded.clients[0].id, FANOUT.burstPayments, receiver.sampleBody, `DF${tag++}`);
         await db.close();
-        const sender = await promisify(execFile)(hasTaskset ? 'taskset' : process.execPath,
-          [...(hasTaskset ? ['-c', '0', process.execPath] : []), '--import', 'tsx', 'bench/baseline-durable-sender.ts'],
-          { env: { ...process.env, DATABASE_URL: prep.baseEnv.DATABASE_URL, RECEIVER_URL: receiver.url, TOTAL: String(rows), WINDOW: '100' } });
-        durableRuns.push(JSON.parse(sender.stdout.trim().split('\n').pop()!));
-      }
-      const durable = durableRuns.sort((a, b) => a.rps - b.rps)[1];
+        return runSender('bench/baseline-durable-sender.ts', { DATABASE_URL: prep.baseEnv.DATABASE_URL, RECEIVER_URL: receiver.url, TOTAL: String(rows), WINDOW: '100' });
+      });
       record(store, 'webhook_fanout', 50,
         { rps: fan.drain_per_s, p50: fan.lag_p50_ms, p99: fan.lag_p99_ms, errors: Math.max(0, fan.expected - fan.received) + fan.duplicates + fan.pay_errors },
-        raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb(), ...(durable ? { durable_floor: durable, durable_floor_ratio: Math.round((fan.drain_per_s / durable.rps) * 100) / 100 } : {}) });
+        raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb(), ...(durable ? { durable_floor: durable, durable_floor_ratio: ratioOf(fan.drain_per_s, durable.rps) } : {}) });
     }
     // Start-up on an existing data directory / database, to a ready /readyz.
     peakRss = Math.max(peakRss, tolem.peakRssMb());
