@@ -29,8 +29,12 @@ async function setup(events = ['payment.completed'], url?: string) {
   return { m, clientId, hook };
 }
 
-/** Runs worker passes for one client until its deliveries settle (or `ms` passes). */
-async function settle(clientId: number, ms = 5000): Promise<void> {
+/**
+ * Runs worker passes for one client until its deliveries settle (or `ms` passes). The default costs
+ * nothing when they settle, so it is generous: five attempts with their retries overran 5 s in CI on a
+ * loaded machine (a 3xx delivery found pending after four). A test expecting pending rows passes a short `ms`.
+ */
+async function settle(clientId: number, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     await deliverAllDue(t.runtime.deps, { clientId });
