@@ -22,7 +22,9 @@ it('reads UTC values with 0 to 6 fraction digits as the library does, the fracti
 
 it('leaves other shapes to the library: offsets, BC, infinity, early years, five-digit years', () => {
   for (const s of ['2026-11-26 08:17:21.904+05', '2026-11-26 03:17:21.904-03:30', '0044-03-15 12:00:00+00 BC', '0099-01-01 00:00:00+00',
-    '0999-06-01 00:00:00+00', '12026-01-01 00:00:00+00', 'infinity', '-infinity', '2026-11-26']) same(s, false);
+    '0999-06-01 00:00:00+00', '12026-01-01 00:00:00+00', 'infinity', '-infinity', '2026-11-26',
+    // near misses of the shape the fast path reads by position: seven fraction digits, a 'T', a one-digit field
+    '2026-11-26 03:17:21.1234567+00', '2026-11-26T03:17:21+00', '2026-11-26 3:17:21.904+00', '2026-11-26 03:17:21+0000']) same(s, false);
   expect(parseTimestamptz('infinity')).toBe(Infinity);
   expect((parseTimestamptz('0099-01-01 00:00:00+00') as Date).getUTCFullYear()).toBe(99);
 });
