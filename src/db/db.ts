@@ -5,7 +5,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { preparedRunner } from './pglite-prepared.ts';
-import { ANALYZE_CHECK_MS, startAnalyzer } from './pglite-analyze.ts';
+import { AUTOVACUUM_CHECK_MS, startAutovacuum } from './pglite-autovacuum.ts';
 import type { QueryResult } from './query-result.ts';
 // Registers pg's timestamptz parser: a fast path for the UTC values PostgreSQL sends.
 import './timestamps.ts';
@@ -173,14 +173,14 @@ export function connectPg(url: string, max = 10): Db {
  * (dumpPgliteDataDir) to start from instead of an empty cluster; creating the cluster (initdb) is most
  * of PGlite's start-up, so test apps start from one dump of a migrated store.
  */
-export async function connectPglite(dataDir?: string, from?: Blob, opts: { analyzeEveryMs?: number } = {}): Promise<Db> {
+export async function connectPglite(dataDir?: string, from?: Blob, opts: { autovacuumEveryMs?: number } = {}): Promise<Db> {
   if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const lite = await PGlite.create({
     dataDir,
     loadDataDir: from,
     parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
   });
-  return pgliteDb(lite, opts.analyzeEveryMs);
+  return pgliteDb(lite, opts.autovacuumEveryMs);
 }
 
 /** An embedded store's whole data directory, uncompressed (loads faster than gzip; it stays in memory or /tmp). */
@@ -192,13 +192,13 @@ export async function dumpPgliteDataDir(db: Db): Promise<Blob> {
 
 const pglites = new WeakMap<Db, PGlite>();
 
-/** `analyzeEveryMs` 0: no background analyzer (a test driving it by hand). */
-function pgliteDb(lite: PGlite, analyzeEveryMs = ANALYZE_CHECK_MS): Db {
+/** `autovacuumEveryMs` 0: no background autovacuum (a test driving it by hand). */
+function pgliteDb(lite: PGlite, autovacuumEveryMs = AUTOVACUUM_CHECK_MS): Db {
   const prepared = preparedRunner(lite);
   const base: Queryable = { query: prepared.query };
   const inTx: Queryable = { query: prepared.queryInTx };
-  // No autovacuum here: tables that outgrow their statistics are analyzed by this process (pglite-analyze.ts).
-  const analyzer = analyzeEveryMs > 0 ? startAnalyzer(base, analyzeEveryMs) : { stop: async () => {} };
+  // No autovacuum in PGlite: this process analyzes and vacuums its tables (pglite-autovacuum.ts).
+  const autovacuum = autovacuumEveryMs > 0 ? startAutovacuum(base, autovacuumEveryMs) : { stop: async () => {} };
   const db: Db = {
     kind: 'pglite',
     query: base.query,
@@ -212,7 +212,7 @@ function pgliteDb(lite: PGlite, analyzeEveryMs = ANALYZE_CHECK_MS): Db {
       await lite.exec(sql);
     },
     async close() {
-      await analyzer.stop();
+      await autovacuum.stop();
       await lite.close();
     },
   };
