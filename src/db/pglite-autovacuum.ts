@@ -32,9 +32,6 @@ SELECT quote_ident(c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.o
  WHERE n.nspname = 'public' AND c.relkind = 'r'
    AND pg_relation_size(c.oid) / current_setting('block_size')::int > 2 * c.relpages + 8`;
 
-// The statistics of a single-user PGlite reach pg_stat_user_tables only when flushed: each check asks for
-// a flush first (it happens once that statement ends), so the counts it reads are current.
-const FLUSH_STATS = 'SELECT pg_stat_force_next_flush()';
 const DEAD = `
 SELECT quote_ident(s.relname) AS name FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
  WHERE s.schemaname = 'public'
@@ -48,9 +45,17 @@ export async function analyzeGrown(db: Queryable): Promise<string[]> {
   return grown;
 }
 
+/**
+ * A single-user PGlite publishes its statistics to pg_stat_user_tables only when asked: the flush happens
+ * once this statement ends, so what the next statement reads is current.
+ */
+export async function flushStats(db: Queryable): Promise<void> {
+  await db.query('SELECT pg_stat_force_next_flush()');
+}
+
 /** Vacuums the tables with more dead rows than autovacuum would leave; returns their names. */
 export async function vacuumDead(db: Queryable): Promise<string[]> {
-  await db.query(FLUSH_STATS);
+  await flushStats(db);
   const dead = (await db.query<{ name: string }>(DEAD)).rows.map((r) => r.name);
   for (const name of dead) await db.query(`VACUUM ${name}`);
   return dead;

@@ -3,7 +3,7 @@
 // again. Vacuum: dead rows past autovacuum's threshold are vacuumed, so their room is used again.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectPglite, type Db } from '../../src/db/db.ts';
-import { analyzeGrown, vacuumDead } from '../../src/db/pglite-autovacuum.ts';
+import { analyzeGrown, flushStats, vacuumDead } from '../../src/db/pglite-autovacuum.ts';
 
 let db: Db;
 beforeAll(async () => {
@@ -38,10 +38,15 @@ it('leaves a table alone until it doubles again', async () => {
   expect(await analyzeGrown(db)).toContain('grows');
 });
 
-// Flushed first: a single-user PGlite publishes its statistics only when asked (as vacuumDead asks).
-const tableStats = async (d: Db, table: string) => (await d.query('SELECT pg_stat_force_next_flush()'), await d.query<{ dead: number; vacuums: number; pages: number }>(
-  `SELECT s.n_dead_tup::int AS dead, s.vacuum_count::int AS vacuums, pg_relation_size(s.relid)::int / 8192 AS pages
-     FROM pg_stat_user_tables s WHERE s.relname = $1`, [table])).rows[0];
+// Flushed first, as vacuumDead reads them.
+async function tableStats(d: Db, table: string) {
+  await flushStats(d);
+  const r = await d.query<{ dead: number; vacuums: number; pages: number }>(
+    `SELECT s.n_dead_tup::int AS dead, s.vacuum_count::int AS vacuums,
+            pg_relation_size(s.relid)::int / current_setting('block_size')::int AS pages
+       FROM pg_stat_user_tables s WHERE s.relname = $1`, [table]);
+  return r.rows[0];
+}
 
 it('vacuums a table past autovacuum\'s threshold of dead rows, and its room is used again', async () => {
   await db.exec(`CREATE TABLE churn (id int PRIMARY KEY, state text); INSERT INTO churn SELECT g, 'pending' FROM generate_series(1, 10000) g; ANALYZE churn`);
