@@ -38,5 +38,6 @@ export function control(s: EmulatorState, req: IncomingMessage, res: ServerRespo
     return sendJson(res, 200, { ok: true, timing: s.timing });
   }
   if (call === 'GET state') return sendJson(res, 200, s.view());
+  if (call === 'GET calls') return sendJson(res, 200, { calls: Object.fromEntries(s.calls) });
   return sendJson(res, 404, { error: 'no such control call' });
 }

@@ -63,6 +63,9 @@ export class EmulatorState {
   devices = new Map<string, Device>();
   faults: Fault[] = [];
   requests: { id: string | null; method: string; path: string }[] = [];
+  /** every request since the last reset, by method and path with its numbers as :n (GET /__emulator/calls):
+   * the kept requests are the last 200, and a driver under load makes thousands a second */
+  calls = new Map<string, number>();
   /** status reads answered under a flap fault: every second one is the stale QrTokenCreated */
   flapHits = 0;
   // Ids keep growing across resets, so a driver never meets an id it saw before.
@@ -82,12 +85,15 @@ export class EmulatorState {
     this.faults = [];
     this.flapHits = 0;
     this.requests = [];
+    this.calls.clear();
     this.clientInfo.clear();
   }
 
   record(id: string | null, method: string, path: string): void {
     this.requests.push({ id, method, path });
     if (this.requests.length > KEPT_REQUESTS) this.requests.shift();
+    const key = `${method} ${path.replace(/\/\d+(?=\/|$)/g, '/:n')}`;
+    this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
   }
 
   registerDevice(deviceId: string, tradePointId: number, bin: string): Device | number {

@@ -141,6 +141,19 @@ describe('credentials', () => {
     expect(requests[requests.length - 1]).toEqual({ id: null, method: 'GET', path: '/r3/v01/health/ping' });
     expect(e.state().requests.length).toBeLessThanOrEqual(200);
   });
+
+  it('counts every call by method and path with its numbers as :n, past the 200 kept requests, until a reset', async () => {
+    await control('reset', {});
+    for (let i = 0; i < 205; i++) await call('/r3/v01/health/ping');
+    await call('/r3/v01/payment/status/123');
+    await call('/r3/v01/payment/status/45678');
+    await call('/r3/v02/payment/status/9');
+    expect((await control('calls')).json).toEqual({
+      calls: { 'GET /r3/v01/health/ping': 205, 'GET /r3/v01/payment/status/:n': 2, 'GET /r3/v02/payment/status/:n': 1 },
+    });
+    await control('reset', {});
+    expect((await control('calls')).json).toEqual({ calls: {} });
+  });
 });
 
 describe('organizations and devices', () => {
