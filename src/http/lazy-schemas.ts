@@ -6,6 +6,7 @@
 // A schema that cannot compile would now fail at its first request instead of at start-up, so every
 // deferred compilation is also kept here and test/foundation/schemas-compile.test.ts compiles them all.
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import { flattenNullable } from './serializer-schema.ts';
 
 // `any`: Ajv types its second argument (the parent data), which Fastify passes through.
 type Validator = ((data: unknown, ctx?: any) => unknown) & { errors?: unknown; schemaEnv?: unknown };
@@ -50,11 +51,14 @@ export function lazyValidatorCompiler<O>(compile: (opts: O) => Validator): (opts
   };
 }
 
-/** Fastify's own serializer factory (fast-json-stringify, shared schemas included), compiling on first use. */
+/**
+ * Fastify's own serializer factory (fast-json-stringify, shared schemas included), compiling on first use,
+ * with nullable values in the form it serializes without Ajv (serializer-schema.ts).
+ */
 export function lazySerializerFactory(externalSchemas?: unknown, options?: SerializerSelector.Options): SerializerSelector.SerializerCompiler {
   const compile = SerializerSelector()(externalSchemas, options);
   return (opts) => {
-    const get = once(() => compile(opts));
+    const get = once(() => compile({ ...opts, schema: flattenNullable(opts.schema) }));
     return (data) => get()(data);
   };
 }
