@@ -56,6 +56,9 @@ interface Emulator {
 async function spawnEmulator(dir: string): Promise<Emulator> {
   const args = [...(hasTaskset ? ['taskset', '-c', '0'] : []), process.execPath, '--import', 'tsx', 'emulator/main.ts', '--port', '0', '--dir', dir];
   const proc = spawn(args[0], args.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] });
+  // Not left running if the bench fails before its own close.
+  const kill = () => proc.kill('SIGTERM');
+  process.once('exit', kill);
   const line = await new Promise<string>((ok, fail) => {
     proc.once('exit', (code) => fail(new Error(`the emulator exited (${code}) before it was ready`)));
     createInterface({ input: proc.stdout! }).once('line', ok);
@@ -67,7 +70,8 @@ async function spawnEmulator(dir: string): Promise<Emulator> {
     calls: async () => ((await (await request(`${ready.url}/__emulator/calls`, { dispatcher: control })).body.json()) as { calls: Record<string, number> }).calls,
     close: () => {
       void control.close();
-      proc.kill('SIGTERM');
+      process.off('exit', kill);
+      kill();
     },
   };
 }
