@@ -99,6 +99,49 @@ describe('the watcher', () => {
     expect(await polled(busy.clientId)).toBe(2);
     expect(await polled(quiet.clientId)).toBe(1);
   });
+
+  it('a pass releases what it polled, and a QR still waiting as last seen costs no transaction', async () => {
+    const m = await w.liveMerchant();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await post(m.liveKey, '/v2/qr', { amount: 500 + i })).json().operation_id);
+    await w.customer('scan', ids[2]);
+    const due = () => deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [m.clientId]);
+    const db = deps().db;
+    const tx = db.tx;
+    let transactions = 0;
+    (db as { tx: typeof tx }).tx = ((fn) => {
+      transactions++;
+      return tx.call(db, fn);
+    }) as typeof tx;
+    try {
+      // First pass: each QR's provider status is new to Tolem (written); the scanned one is now Wait.
+      await due();
+      expect(await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] })).toBe(3);
+      expect(transactions).toBe(3);
+      const rows = async () => (await db.query<{ id: string; raw_provider_status: string; leased: boolean; next_in_s: number }>(
+        `SELECT id, raw_provider_status, poll_lease_until IS NOT NULL AS leased, extract(epoch FROM next_poll_at - now())::float AS next_in_s
+           FROM operations WHERE client_id = $1 ORDER BY id`, [m.clientId])).rows;
+      for (const r of await rows()) {
+        expect(r.leased, r.id).toBe(false);
+        expect(r.next_in_s, r.id).toBeGreaterThan(3);
+      }
+      expect((await rows()).find((r) => r.id === ids[2])!.raw_provider_status).toBe('Wait');
+      // Second pass: nothing changed at the provider, so nothing is written but the releases.
+      transactions = 0;
+      await due();
+      expect(await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] })).toBe(3);
+      expect(transactions).toBe(0);
+      for (const r of await rows()) expect([r.leased, r.next_in_s > 3], r.id).toEqual([false, true]);
+      // A change is still seen: the confirmation pays it.
+      await w.customer('confirm', ids[2]);
+      await due();
+      await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] });
+      expect(transactions).toBe(1);
+      expect((await get(m.liveKey, `/v2/qr/${ids[2]}`)).json().status).toBe('paid');
+    } finally {
+      (db as { tx: typeof tx }).tx = tx;
+    }
+  });
 });
 
 describe('capabilities by scheme', () => {

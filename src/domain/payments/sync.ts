@@ -12,6 +12,9 @@ import { providerFor } from './provider-accounts.ts';
 export async function applyProviderStatus(deps: Deps, op: Operation, ps: ProviderStatus): Promise<Operation> {
   if (isFinal(op.status)) return op;
   const now = deps.clock.now();
+  // Still waiting as last seen, before the deadline: nothing to write, so no transaction (the watcher
+  // asks about every waiting QR every few seconds, and most answers are this one).
+  if (ps.status === 'waiting' && op.raw_provider_status === ps.raw && op.expires_at.getTime() > now.getTime()) return op;
   const next = await deps.db.tx(async (tx) => {
     switch (ps.status) {
       case 'paid':

@@ -51,6 +51,7 @@ export async function pollWatchedQrs(deps: Deps, opts: {
     [opts.batch, opts.perAccount, opts.accounts ?? null],
   );
   const queue = [...due.rows];
+  const polled: string[] = [];
   const worker = async () => {
     for (let op = queue.shift(); op; op = queue.shift()) {
       try {
@@ -58,15 +59,26 @@ export async function pollWatchedQrs(deps: Deps, opts: {
       } catch (err) {
         opts.onError?.(err, op);
       }
-      // Next poll one interval on, if still waiting (a final one leaves the queue: next_poll_at NULL).
-      await deps.db.query(
-        `UPDATE operations SET poll_lease_until = NULL,
-                next_poll_at = CASE WHEN status = 'created' THEN now() + make_interval(secs => poll_interval_s) END
-          WHERE id = $1`,
-        [op.id],
-      );
+      polled.push(op.id);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  } finally {
+    // The pass's QRs are released in one statement, not one each (a pass polls up to a thousand): next
+    // poll one interval on, if still waiting (a final one leaves the queue: next_poll_at NULL). Those a
+    // crash leaves leased are claimed again when their lease runs out.
+    await releaseLeases(deps, polled);
+  }
   return due.rows.length;
+}
+
+async function releaseLeases(deps: Deps, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await deps.db.query(
+    `UPDATE operations SET poll_lease_until = NULL,
+            next_poll_at = CASE WHEN status = 'created' THEN now() + make_interval(secs => poll_interval_s) END
+      WHERE id = ANY($1::text[])`,
+    [ids],
+  );
 }
