@@ -64,3 +64,22 @@ describe('circuit breaker', () => {
     expect(b.allow()).toBe(true);
   });
 });
+
+describe('client certificate', () => {
+  it('a PFX that cannot be opened fails the call as a certificate failure, before anything is sent', async () => {
+    const { QrapiClient } = await import('../../src/providers/qrapi/client.ts');
+    // Port 1: a call that tried to connect would fail as not reachable (ProviderUnavailable) instead.
+    const ep = { r3: 'https://127.0.0.1:1/r3/v01', timeoutMs: 1000 };
+    for (const pfx of [Buffer.from('not a pkcs12 file'), Buffer.alloc(0)]) {
+      const client = new QrapiClient(ep, { scheme: 'r3', pfx, password: 'pw' });
+      const err = await client.call('GET', 'health/ping').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderSessionExpired);
+      expect((err as Error).message).toMatch(/client certificate/);
+      await client.close();
+    }
+    // The same client without a certificate (r1) does try to connect.
+    const r1 = new QrapiClient({ r1: 'https://127.0.0.1:1/r1/v01', timeoutMs: 1000 }, { scheme: 'r1', apiKey: 'k' });
+    expect(await r1.call('GET', 'health/ping').catch((e: unknown) => e)).toBeInstanceOf(ProviderUnavailable);
+    await r1.close();
+  });
+});

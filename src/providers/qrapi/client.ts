@@ -5,6 +5,7 @@
 // a circuit breaker per account.
 import { randomUUID } from 'node:crypto';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Scheme } from '../types.ts';
 import { ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from '../types.ts';
 import { CircuitBreaker } from './breaker.ts';
@@ -43,7 +44,7 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 
 export class QrapiClient {
   readonly breaker: CircuitBreaker;
-  private readonly dispatcher: Dispatcher;
+  private dispatcher?: Dispatcher;
   private readonly base: string;
 
   constructor(private readonly ep: QrapiEndpoints, private readonly cred: QrapiCredentials) {
@@ -51,15 +52,33 @@ export class QrapiClient {
     const base = ep[cred.scheme];
     if (!base) throw new Error(`no base URL for scheme ${cred.scheme} (QRAPI_BASE_URL or QRAPI_${cred.scheme.toUpperCase()}_URL)`);
     this.base = base.replace(/\/+$/, '');
-    const tls = {
-      ca: ep.ca,
-      minVersion: 'TLSv1.2' as const,
-      maxVersion: 'TLSv1.2' as const,
-      ...(cred.scheme === 'r1' ? {} : { pfx: cred.pfx, passphrase: cred.password }),
-    };
-    this.dispatcher = cred.scheme === 'r3' && ep.egressProxy
-      ? new ProxyAgent({ uri: ep.egressProxy, requestTls: tls })
+  }
+
+  /**
+   * The account's connections, made at its first call. One TLS context for all of them: given the PFX
+   * and CA as options, each new connection built its own context, decrypting the PKCS#12 and parsing the
+   * CA again (the watcher's profile, 1,000 status calls a second over 200 accounts: most of its CPU in
+   * configSecureContext). Made at the first call, not here, so that a PFX that cannot be opened fails that
+   * call as a certificate failure before anything is sent, as a refused handshake does.
+   */
+  private connections(): Dispatcher {
+    if (this.dispatcher) return this.dispatcher;
+    let secureContext: SecureContext;
+    try {
+      secureContext = createSecureContext({
+        ca: this.ep.ca,
+        minVersion: 'TLSv1.2',
+        maxVersion: 'TLSv1.2',
+        ...(this.cred.scheme === 'r1' ? {} : { pfx: this.cred.pfx, passphrase: this.cred.password }),
+      });
+    } catch (err) {
+      throw new ProviderSessionExpired(`the client certificate or the provider's CA cannot be read (${(err as Error).message})`);
+    }
+    const tls = { secureContext };
+    this.dispatcher = this.cred.scheme === 'r3' && this.ep.egressProxy
+      ? new ProxyAgent({ uri: this.ep.egressProxy, requestTls: tls })
       : new Agent({ connect: tls, keepAliveTimeout: 30_000 });
+    return this.dispatcher;
   }
 
   get scheme(): Scheme {
@@ -67,7 +86,7 @@ export class QrapiClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.dispatcher?.close();
   }
 
   /** The call's Data, or the error its answer means. */
@@ -105,9 +124,10 @@ export class QrapiClient {
     if (opts.body) headers['content-type'] = 'application/json';
     let status: number;
     let text: string;
+    const dispatcher = this.connections();
     try {
       const res = await request(this.url(path, opts), {
-        method, headers, body: opts.body ? JSON.stringify(opts.body) : undefined, dispatcher: this.dispatcher,
+        method, headers, body: opts.body ? JSON.stringify(opts.body) : undefined, dispatcher,
         headersTimeout: this.ep.timeoutMs, bodyTimeout: this.ep.timeoutMs,
       });
       status = res.statusCode;
