@@ -108,11 +108,17 @@ describe('the watcher', () => {
     const due = () => deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [m.clientId]);
     const db = deps().db;
     const tx = db.tx;
+    const query = db.query;
     let transactions = 0;
+    let accountReads = 0;
     (db as { tx: typeof tx }).tx = ((fn) => {
       transactions++;
       return tx.call(db, fn);
     }) as typeof tx;
+    (db as { query: typeof query }).query = ((sql: string, params?: unknown[]) => {
+      if (/FROM provider_accounts/.test(sql)) accountReads++;
+      return query.call(db, sql, params);
+    }) as typeof query;
     try {
       // First pass: each QR's provider status is new to Tolem (written); the scanned one is now Wait.
       await due();
@@ -128,9 +134,12 @@ describe('the watcher', () => {
       expect((await rows()).find((r) => r.id === ids[2])!.raw_provider_status).toBe('Wait');
       // Second pass: nothing changed at the provider, so nothing is written but the releases.
       transactions = 0;
+      accountReads = 0;
       await due();
       expect(await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] })).toBe(3);
       expect(transactions).toBe(0);
+      // The pass's provider accounts are read once, not once per status call.
+      expect(accountReads).toBe(1);
       for (const r of await rows()) expect([r.leased, r.next_in_s > 3], r.id).toEqual([false, true]);
       // A change is still seen: the confirmation pays it.
       await w.customer('confirm', ids[2]);
@@ -140,6 +149,7 @@ describe('the watcher', () => {
       expect((await get(m.liveKey, `/v2/qr/${ids[2]}`)).json().status).toBe('paid');
     } finally {
       (db as { tx: typeof tx }).tx = tx;
+      (db as { query: typeof query }).query = query;
     }
   });
 });

@@ -1,7 +1,7 @@
 // Learning a payment's fate from the provider: on read (GET while not final), from the expiry sweeper,
 // and from test helpers (which act as the provider's callback). One path for all of them.
 import type { Deps } from '../../deps.ts';
-import type { ProviderStatus } from '../../providers/types.ts';
+import type { PaymentProvider, ProviderStatus } from '../../providers/types.ts';
 import { findOperation, type Operation } from './operations.ts';
 import { isFinal } from './state.ts';
 import { cancelledData, completedData, expiredData, transition } from './transition.ts';
@@ -64,10 +64,13 @@ export async function applyProviderStatus(deps: Deps, op: Operation, ps: Provide
   return next ?? findOperation(deps.db, op.client_id, op.mode, op.id);
 }
 
-/** Asks the provider about a waiting operation and applies the answer. */
-export async function syncOperation(deps: Deps, op: Operation): Promise<Operation> {
+/**
+ * Asks the provider about a waiting operation and applies the answer. `provider`: the account's driver
+ * when the caller has it already (the watcher reads a pass's accounts at once).
+ */
+export async function syncOperation(deps: Deps, op: Operation, given?: PaymentProvider): Promise<Operation> {
   if (isFinal(op.status)) return op;
-  const provider = await providerFor(deps, op.mode, op.provider_account_id);
+  const provider = given ?? await providerFor(deps, op.mode, op.provider_account_id);
   const call = <T>(fn: () => Promise<T>) => providerCall(deps, op.mode, op.provider_account_id, fn);
   let ps = await call(() => provider.getStatus(op.provider_ref));
   // An invoice past Tolem's deadline that the provider would still let the customer pay is closed there

@@ -5,9 +5,10 @@
 // deadline by the expiry sweeper. Due QRs are claimed under a lease with SKIP LOCKED, so any number of
 // workers share them, and at most `perAccount` of one provider account's QRs are polled per pass.
 import type { Deps } from '../../deps.ts';
-import type { ProviderTiming } from '../../providers/types.ts';
+import type { PaymentProvider, ProviderTiming } from '../../providers/types.ts';
 import { OP_COLUMNS_O, type Operation } from './operations.ts';
 import { syncOperation } from './sync.ts';
+import { liveProvidersFor } from './provider-accounts.ts';
 
 const LEASE_S = 30;
 /**
@@ -52,10 +53,11 @@ export async function pollWatchedQrs(deps: Deps, opts: {
   );
   const queue = [...due.rows];
   const polled: string[] = [];
+  let providers: Map<number, PaymentProvider> | undefined;
   const worker = async () => {
     for (let op = queue.shift(); op; op = queue.shift()) {
       try {
-        await syncOperation(deps, op);
+        await syncOperation(deps, op, op.mode === 'live' ? providers?.get(op.provider_account_id) : undefined);
       } catch (err) {
         opts.onError?.(err, op);
       }
@@ -63,6 +65,8 @@ export async function pollWatchedQrs(deps: Deps, opts: {
     }
   };
   try {
+    const live = due.rows.filter((op) => op.mode === 'live');
+    if (live.length) providers = await liveProvidersFor(deps, live.map((op) => op.provider_account_id));
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
   } finally {
     // The pass's QRs are released in one statement, not one each (a pass polls up to a thousand): next
