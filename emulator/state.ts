@@ -36,6 +36,7 @@ export const TIMING = { StatusPollingInterval: 5, QrCodeScanWaitTimeout: 180, Pa
 const INVOICE_LIFETIME_MS = 24 * 3600_000;
 const CLIENT_INFO_PER_MINUTE = 50;
 const KEPT_REQUESTS = 200;
+const KEPT_CALL_KEYS = 500;
 
 /** r1 and r2 act for this organization's trade points. */
 export const DEFAULT_BIN = '000000000000';
@@ -92,7 +93,9 @@ export class EmulatorState {
   record(id: string | null, method: string, path: string): void {
     this.requests.push({ id, method, path });
     if (this.requests.length > KEPT_REQUESTS) this.requests.shift();
-    const key = `${method} ${path.replace(/\/\d+(?=\/|$)/g, '/:n')}`;
+    // Any path under a scheme is recorded, so the distinct keys are capped (a list, like the requests kept).
+    let key = `${method} ${path.replace(/\/\d+(?=\/|$)/g, '/:n')}`;
+    if (!this.calls.has(key) && this.calls.size >= KEPT_CALL_KEYS - 1) key = 'other';
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
   }
 

@@ -151,6 +151,11 @@ describe('credentials', () => {
     expect((await control('calls')).json).toEqual({
       calls: { 'GET /r3/v01/health/ping': 205, 'GET /r3/v01/payment/status/:n': 2, 'GET /r3/v02/payment/status/:n': 1 },
     });
+    // Distinct keys are bounded: past 500, the rest are counted under one key.
+    for (let i = 0; i < 520; i++) e.state().record(null, 'GET', `/r3/v01/garbage-${i}`);
+    const { calls } = (await control('calls')).json as { calls: Record<string, number> };
+    expect(Object.keys(calls)).toHaveLength(500);
+    expect(calls.other).toBe(24); // 3 keys before, 496 new ones, the rest under 'other'
     await control('reset', {});
     expect((await control('calls')).json).toEqual({ calls: {} });
   });
