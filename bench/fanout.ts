@@ -3,7 +3,11 @@
 //   drain: a backlog written while no worker runs, then a worker started: deliveries/s from the first
 //          receipt to the last (the worker's ceiling);
 //   lag:   payments paid at an offered rate (open loop) while the worker runs: the lag from the event's
-//          commit (its created_at, stamped in the paying transaction) to the receipt, p50 and p99.
+//          commit (its created_at, stamped in the paying transaction) to the receipt, p50 and p99. The
+//          offered load runs for several windows back to back, and the p99 is the median of the windows'
+//          p99s: at 1,000/s a 10 s window's p99 is its 100 slowest deliveries, and one stall of the shared
+//          host (a lag max of 364 ms in one full run, 158 ms p99 in the next) decided it. The p99 over all
+//          windows is kept beside it (lag_p99_all_ms).
 // The baseline is bench/baseline-sender.ts: raw undici POSTs of the same body to the same receiver, on
 // the servers' CPU, with the worker's concurrency (its batch size).
 import http from 'node:http';
@@ -91,7 +95,10 @@ export interface FanoutPlan {
   burstPayments: number;
   /** offered delivery rate of the lag phase (payments/s x webhooks) */
   offeredRate: number;
+  /** length of one lag window */
   lagSeconds: number;
+  /** lag windows offered back to back */
+  lagWindows: number;
 }
 
 export interface FanoutResult {
@@ -99,7 +106,10 @@ export interface FanoutResult {
   sustained_per_s: number;
   offered_per_s: number;
   lag_p50_ms: number;
+  /** the median of the windows' p99s */
   lag_p99_ms: number;
+  lag_p99_windows_ms: number[];
+  lag_p99_all_ms: number;
   lag_max_ms: number;
   expected: number;
   received: number;
@@ -120,7 +130,7 @@ export async function runFanout(o: {
   startWorker: () => Promise<string>;
 }): Promise<FanoutResult> {
   const { plan, receiver, key } = o;
-  const lagPayments = Math.round((plan.offeredRate / plan.webhooks) * plan.lagSeconds);
+  const lagPayments = Math.round((plan.offeredRate / plan.webhooks) * plan.lagSeconds * plan.lagWindows);
   const ops: string[] = [];
   await inParallel(Array.from({ length: plan.burstPayments + lagPayments }), 10, async () => {
     ops.push(String((await call(o.url, key, '/v2/qr', '{"amount":5000}')).operation_id));
@@ -163,13 +173,19 @@ export async function runFanout(o: {
   await receiver.waitFor(lagExpected, 120_000);
   const got = receiver.receipts;
   const lags = got.map((r) => r.at - r.createdAt);
+  // Each receipt's window by its event's commit time.
+  const windows: number[][] = Array.from({ length: plan.lagWindows }, () => []);
+  for (const r of got) windows[Math.min(plan.lagWindows - 1, Math.max(0, Math.floor((r.createdAt - started) / (plan.lagSeconds * 1000))))].push(r.at - r.createdAt);
+  const windowP99 = windows.map((w) => pct(w, 99));
   const lastAt = got.length ? got[got.length - 1].at : started;
   return {
     drain_per_s: drainPerS,
     sustained_per_s: Math.round((got.length * 1000) / Math.max(1, lastAt - started)),
     offered_per_s: plan.offeredRate,
     lag_p50_ms: pct(lags, 50),
-    lag_p99_ms: pct(lags, 99),
+    lag_p99_ms: [...windowP99].sort((a, b) => a - b)[Math.floor(windowP99.length / 2)],
+    lag_p99_windows_ms: windowP99,
+    lag_p99_all_ms: pct(lags, 99),
     lag_max_ms: lags.length ? Math.max(...lags) : 0,
     expected: burstExpected + lagExpected,
     pay_errors: payErrors,

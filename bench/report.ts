@@ -10,7 +10,7 @@ const NAMES: Record<string, string> = { pg: 'PostgreSQL', pglite: 'Embedded stor
 function figure(e: Entry): [string, string, string] {
   switch (e.scenario) {
     case 'webhook_fanout': return [
-      `${e.tolem.rps} deliveries/s drained; lag p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms at ${e.fanout?.offered_per_s}/s offered`,
+      `${e.tolem.rps} deliveries/s drained; lag p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms (median of windows ${e.fanout?.lag_p99_windows_ms?.join('/') ?? '?'}; all ${e.fanout?.lag_p99_all_ms ?? '?'}) at ${e.fanout?.offered_per_s}/s offered`,
       `${e.baseline.rps} POSTs/s (bare undici)${e.durable_floor ? `; durable floor ${e.durable_floor.rps} deliveries/s` : ''}`,
       `${e.ratio}${e.durable_floor_ratio ? ` (${e.durable_floor_ratio} of the durable floor)` : ''}`,
     ];
@@ -18,7 +18,7 @@ function figure(e: Entry): [string, string, string] {
     case 'startup_ms': return [`${e.tolem.p50} ms to ready`, '—', '—'];
     case 'peak_rss_mb': return [`${e.tolem.p50} MB`, '—', '—'];
     case 'checkout': return [`${e.tolem.rps} req/s, p99 ${e.tolem.p99} ms`, `${e.baseline.rps} req/s${e.public_floor ? `; public floor ${e.public_floor.rps} req/s` : ''}`, `${e.ratio}${e.public_floor_ratio ? ` (${e.public_floor_ratio} of the public floor)` : ''}`];
-    case 'list_page': return [`${e.tolem.rps} req/s, p99 ${e.tolem.p99} ms`, `${e.baseline.rps} req/s`, `${e.ratio} (${e.floor_ratio ?? '?'} of the floor)`];
+    case 'list_page': return [`${e.tolem.rps} req/s, p99 ${e.tolem.p99} ms`, `${e.baseline.rps} req/s${e.floor ? `; floor ${e.floor.rps} req/s` : ''}`, `${e.ratio} (${e.floor_ratio ?? '?'} of the floor)`];
     default: return [`${e.tolem.rps} ${e.connections === 1 ? 'calls' : 'req'}/s, p99 ${e.tolem.p99} ms`, `${e.baseline.rps}/s`, String(e.ratio)];
   }
 }

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { connect, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { encodeCursor } from '../src/domain/pagination.ts';
-import { measure, type Figures } from './load.ts';
+import { measure, measureRounds, roundsRatio, type Figures, type LoadSpec } from './load.ts';
 import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
 import { cpuSampler } from './cpu.ts';
 import { checkoutOperationId, checkoutVisitors, samplePositions, seedCheckoutVisitors, seedClients, seedDeliveryBacklog, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
@@ -30,6 +30,9 @@ if (hasTaskset && !process.env.BENCH_PINNED) {
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const LOAD = QUICK ? { warmup: 0, runs: 1, duration: 3 } : { warmup: 3, runs: 3, duration: 10 };
+// A comparison (Tolem, its baseline, a floor) runs in alternating rounds, the same 30 s per server as LOAD
+// (load.ts measureRounds): its ratio is the median of five rounds' ratios.
+const ROUNDS = QUICK ? LOAD : { warmup: 3, runs: 5, duration: 6 };
 const STORES = (process.env.BENCH_STORES ?? 'pg,pglite').split(',') as ('pg' | 'pglite')[];
 // BENCH_CONCURRENCY=10 runs one level while working on a path.
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '10,50').split(',').map(Number);
@@ -50,7 +53,7 @@ const TOLEM = [...PROFILE, '--enable-source-maps', 'dist/main.js', 'start'];
 // was mostly its own warm-up (3.3-8.9k POSTs/s between runs of one day, 12.3k/s over 40,000), so the ratio
 // measured the two warm-ups more than the two senders.
 const fanoutPlan = (store: 'pg' | 'pglite'): FanoutPlan => ({
-  webhooks: 10, burstPayments: QUICK ? 100 : 2000, offeredRate: store === 'pg' ? 1000 : 300, lagSeconds: QUICK ? 3 : 10,
+  webhooks: 10, burstPayments: QUICK ? 100 : 2000, offeredRate: store === 'pg' ? 1000 : 300, lagSeconds: QUICK ? 3 : 10, lagWindows: QUICK ? 1 : 3,
 });
 const FANOUT_WEBHOOKS = 10;
 const CHECKOUT_VISITORS = 50;
@@ -187,13 +190,24 @@ async function medianOfThree(run: () => Promise<Figures>): Promise<Figures> {
   return runs.sort((a, b) => a.rps - b.rps)[1];
 }
 
+/**
+ * Tolem against its baseline (and further comparisons, such as a floor) in alternating rounds: the figures
+ * of each, and for record() the ratio as the median of the rounds' ratios, with every round's rates.
+ */
+async function compare(tolem: LoadSpec, base: LoadSpec, ...more: LoadSpec[]) {
+  const m = await measureRounds([tolem, base, ...more], ROUNDS);
+  return { m, t: m.figures[0], b: m.figures[1], extra: { ratio: roundsRatio(m, 0, 1), rounds: m.rates } satisfies Partial<Entry> };
+}
+
 function record(store: string, scenario: string, c: number, tolem: Figures, base: Figures, extra: Partial<Entry> = {}) {
   const target = TARGETS[scenario]?.(store, c);
-  const ratio = ratioOf(tolem.rps, base.rps);
+  const ratio = extra.ratio ?? ratioOf(tolem.rps, base.rps);
   const e: Entry = { scenario, store, connections: c, tolem, baseline: base, ratio, ...extra, target: target?.text ?? null, target_met: target ? target.met({ ratio, tolem, ...extra }) : null };
   entries.push(e);
   const cpu = (f: Figures) => (f.cpu_us ? `, CPU µs/request server ${f.cpu_us.server} + db ${f.cpu_us.db}` : '');
   console.log(`${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}${cpu(tolem)} (baseline${cpu(base) || ' -'})`);
+  if (extra.floor) console.log(`  floor: ${extra.floor.rps} req/s (x${extra.floor_ratio} of it), p99 ${extra.floor.p99} ms${cpu(extra.floor)}`);
+  if (extra.fanout) console.log(`  lag p99 by window: ${extra.fanout.lag_p99_windows_ms.join(', ')} ms; over all ${extra.fanout.lag_p99_all_ms} ms, max ${extra.fanout.lag_max_ms} ms`);
   if (extra.durable_floor) console.log(`  durable floor: ${extra.durable_floor.rps} deliveries/s (x${extra.durable_floor_ratio} of it), errors ${extra.durable_floor.errors}`);
   if (extra.public_floor) console.log(`  public floor: ${extra.public_floor.rps} req/s (x${extra.public_floor_ratio} of it), p99 ${extra.public_floor.p99} ms${cpu(extra.public_floor)}`);
 }
@@ -271,47 +285,47 @@ async function runStore(store: 'pg' | 'pglite') {
 
     for (const c of want('create_qr') ? CONCURRENCY : []) {
       await reset();
-      const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
-      const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) }, LOAD);
-      record(store, 'create_qr', c, t, b, { peak_rss_mb: tolem.peakRssMb() });
+      const { t, b, extra } = await compare(
+        { ...on(tolem), connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) },
+        { ...on(base), connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) });
+      record(store, 'create_qr', c, t, b, { ...extra, peak_rss_mb: tolem.peakRssMb() });
     }
     for (const c of want('read_status') ? CONCURRENCY : []) {
-      const t = await measure({ ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }) }, LOAD);
-      const b = await measure({ ...on(base), connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) }, LOAD);
-      record(store, 'read_status', c, t, b);
+      const { t, b, extra } = await compare(
+        { ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }) },
+        { ...on(base), connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) });
+      record(store, 'read_status', c, t, b, extra);
     }
     for (const c of want('list_page') ? CONCURRENCY : []) {
-      const t = await measure({
+      // The floor (the bare prepared SELECT) runs in the same rounds at the same concurrency.
+      const { m, t, b, extra } = await compare({
         ...on(tolem), connections: c,
         next: () => {
           const p = pick();
           const cursor = encodeCursor(APP_SECRET, 'v2.payments', { mode: 'test' }, p);
           return { method: 'GET', path: `/v2/payments?cursor=${encodeURIComponent(cursor)}`, headers: { 'x-api-key': prep.seeded.clients[p.clientIdx].testKey } };
         },
-      }, LOAD);
-      const b = await measure({ ...on(base), connections: c, next: listQuery('/payments') }, LOAD);
-      const f = floor[store]?.list_query?.rps;
-      record(store, 'list_page', c, t, b, f ? { floor_ratio: Math.round((t.rps / f) * 100) / 100 } : {});
+      }, { ...on(base), connections: c, next: listQuery('/payments') }, { ...on(base), connections: c, next: listQuery('/floor/list') });
+      record(store, 'list_page', c, t, b, { ...extra, floor: m.figures[2], floor_ratio: roundsRatio(m, 0, 2) });
     }
     // The partner API's payments list (issue 22): pages at random positions across a 10,000-client
     // partner's million test payments, against the same keyset SELECT bare.
     for (const c of want('partner_list_page') && partner ? CONCURRENCY : []) {
       const at = () => partner!.positions[Math.floor(Math.random() * partner!.positions.length)];
-      const t = await measure({
+      const { t, b, extra } = await compare({
         ...on(tolem), connections: c,
         next: () => {
           const cursor = encodeCursor(APP_SECRET, 'partner.v1.payments', { mode: 'test' }, at());
           return { method: 'GET', path: `/partner/v1/payments?cursor=${encodeURIComponent(cursor)}`, headers: { 'x-partner-api-key': PARTNER_KEY } };
         },
-      }, LOAD);
-      const b = await measure({
+      }, {
         ...on(base), connections: c,
         next: () => {
           const p = at();
           return { method: 'GET' as const, path: `/partner/payments?partner=${partner!.id}&t=${p.createdAt.toISOString()}&id=${p.id}` };
         },
-      }, LOAD);
-      record(store, 'partner_list_page', c, t, b);
+      });
+      record(store, 'partner_list_page', c, t, b, extra);
     }
     // Checkout: returning visitors (cookie) of one link, each with a QR still fresh enough to show again,
     // seeded alike in both stores: both servers must answer that QR (and its SVG), not an empty page.
@@ -328,10 +342,9 @@ async function runStore(store: 'pg' | 'pglite') {
       }
       const visit = (path: string) => () => ({ method: 'GET' as const, path: `${path}${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } });
       for (const c of CONCURRENCY) {
-        const t = await measure({ ...on(tolem), connections: c, next: visit('/v2/checkout/') }, LOAD);
-        const b = await measure({ ...on(base), connections: c, next: visit('/checkout/') }, LOAD);
-        const f = await measure({ ...publicFloor, connections: c, next: visit('/v2/checkout/') }, LOAD);
-        record(store, 'checkout', c, t, b, { public_floor: f, public_floor_ratio: ratioOf(t.rps, f.rps) });
+        const { m, t, b, extra } = await compare({ ...on(tolem), connections: c, next: visit('/v2/checkout/') },
+          { ...on(base), connections: c, next: visit('/checkout/') }, { ...publicFloor, connections: c, next: visit('/v2/checkout/') });
+        record(store, 'checkout', c, t, b, { ...extra, public_floor: m.figures[2], public_floor_ratio: roundsRatio(m, 0, 2) });
       }
     }
     // Webhook fan-out: the API-only server fills a backlog, then a ROLE=all server drains it and keeps up.
@@ -386,7 +399,7 @@ for (const s of STORES) await runStore(s);
 await receiver.close();
 
 const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, taskset: hasTaskset };
-const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, operations: OPERATIONS, command: 'npm run bench', floor, entries };
+const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, rounds: ROUNDS, operations: OPERATIONS, command: 'npm run bench', floor, entries };
 if (!QUICK && !ONLY) {
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');

@@ -8,11 +8,16 @@ export interface Entry {
   connections: number;
   tolem: Figures;
   baseline: Figures;
+  /** Tolem's rate over the baseline's; where they ran in alternating rounds (load.ts), the median of the rounds' ratios */
   ratio: number;
   peak_rss_mb?: number;
   /** webhook_fanout: tolem.rps is the drain rate, p50/p99 the commit-to-receipt lag at the offered rate */
   fanout?: FanoutResult;
-  /** list_page: Tolem's rate over the floor's (the bare prepared SELECT) in the same run */
+  /** the rates of each round of a comparison run in alternating rounds: [Tolem, baseline, floor if any] */
+  rounds?: number[][];
+  /** list_page: the floor (the bare prepared SELECT) measured in the same rounds */
+  floor?: Figures;
+  /** list_page: Tolem's rate over the floor's, the median of the rounds' ratios */
   floor_ratio?: number;
   /** checkout: the baseline's checkout plus what every public response must do (baseline-server.ts) */
   public_floor?: Figures;
