@@ -12,6 +12,7 @@
 // the servers' CPU, with the worker's concurrency (its batch size).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { median } from './load.ts';
 
 interface Receipt {
   at: number;
@@ -87,6 +88,13 @@ async function call(url: string, key: string, path: string, body?: string): Prom
   });
   if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
   return (await r.json()) as Record<string, unknown>;
+}
+
+/** The lag p99 of each window, a receipt counted in the window of its event's commit (the first and last take any outside). */
+export function windowP99s(receipts: Pick<Receipt, 'at' | 'createdAt'>[], started: number, windowMs: number, windows: number): number[] {
+  const lags: number[][] = Array.from({ length: windows }, () => []);
+  for (const r of receipts) lags[Math.min(windows - 1, Math.max(0, Math.floor((r.createdAt - started) / windowMs)))].push(r.at - r.createdAt);
+  return lags.map((w) => pct(w, 99));
 }
 
 export interface FanoutPlan {
@@ -173,17 +181,14 @@ export async function runFanout(o: {
   await receiver.waitFor(lagExpected, 120_000);
   const got = receiver.receipts;
   const lags = got.map((r) => r.at - r.createdAt);
-  // Each receipt's window by its event's commit time.
-  const windows: number[][] = Array.from({ length: plan.lagWindows }, () => []);
-  for (const r of got) windows[Math.min(plan.lagWindows - 1, Math.max(0, Math.floor((r.createdAt - started) / (plan.lagSeconds * 1000))))].push(r.at - r.createdAt);
-  const windowP99 = windows.map((w) => pct(w, 99));
+  const windowP99 = windowP99s(got, started, plan.lagSeconds * 1000, plan.lagWindows);
   const lastAt = got.length ? got[got.length - 1].at : started;
   return {
     drain_per_s: drainPerS,
     sustained_per_s: Math.round((got.length * 1000) / Math.max(1, lastAt - started)),
     offered_per_s: plan.offeredRate,
     lag_p50_ms: pct(lags, 50),
-    lag_p99_ms: [...windowP99].sort((a, b) => a - b)[Math.floor(windowP99.length / 2)],
+    lag_p99_ms: median(windowP99),
     lag_p99_windows_ms: windowP99,
     lag_p99_all_ms: pct(lags, 99),
     lag_max_ms: lags.length ? Math.max(...lags) : 0,

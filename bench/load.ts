@@ -31,23 +31,12 @@ async function once(spec: LoadSpec, duration: number): Promise<Figures & { total
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: non2xx, total: r.requests.total };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle value (of an odd count; the upper middle of an even one). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** One server: warm-up, then the median of its runs (measureRounds with one spec). */
 export async function measure(spec: LoadSpec, opts: { warmup: number; runs: number; duration: number }): Promise<Figures> {
-  if (opts.warmup > 0) await once(spec, opts.warmup);
-  const runs: (Figures & { total: number })[] = [];
-  const before = spec.cpu?.();
-  for (let i = 0; i < opts.runs; i++) runs.push(await once(spec, opts.duration));
-  const after = spec.cpu?.();
-  const requests = runs.reduce((s, r) => s + r.total, 0);
-  const perRequest = (k: keyof CpuSample) => Math.round(((after![k] - before![k]) * 1000) / requests);
-  return {
-    rps: Math.round(median(runs.map((r) => r.rps))),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    errors: runs.reduce((s, r) => s + r.errors, 0),
-    ...(before && requests ? { cpu_us: { server: perRequest('server'), db: perRequest('db') } } : {}),
-  };
+  return (await measureRounds([spec], opts)).figures[0];
 }
 
 export interface Rounds {
