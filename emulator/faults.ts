@@ -1,10 +1,11 @@
 // Fault injection (decisions 24): a list set through POST /__emulator/faults, each matched by a suffix of
 // the URL path and used up after `times` hits. The faults that stand in for the transport are answered
-// here, before the API sees the request; `code`, `lost` and `flap` need the API and are applied by the
-// server and the routes.
+// here, before the API sees the request; `code`, `lost`, `flap` and `date_vary` (the dates of each answer
+// in the next form in turn, as the `vary` date style) need the API and are applied by the server and the
+// routes.
 import type { ServerResponse } from 'node:http';
 
-export const FAULT_KINDS = ['latency', 'hang', 'reset', 'http5xx', 'malformed', 'code', 'lost', 'flap', 'tls_refuse', 'expired_cert'] as const;
+export const FAULT_KINDS = ['latency', 'hang', 'reset', 'http5xx', 'malformed', 'code', 'lost', 'flap', 'tls_refuse', 'expired_cert', 'date_vary'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {

@@ -1,87 +1,53 @@
 // The official paths of r1, r2 and r3 (integration document v3.9) over the emulator's state, plus its
 // test calls. Each handler answers the envelope {StatusCode, Message?, Data?}; the server has checked
-// the credentials and applied the transport faults before.
-import { almaty, DEFAULT_BIN, TRADE_POINTS, validBin, type Device, type EmulatorState } from './state.ts';
-import type { Fault } from './faults.ts';
+// the credentials, applied the transport faults and read the request leniently before. Refunds and the
+// return QR are in returns.ts, the remote calls in remote.ts.
+import { formatProviderDate, type DateForm } from './dates.ts';
+import { fail, isFailure, ok, type Envelope } from './envelope.ts';
+import { DEFAULT_BIN, storeOf, TRADE_POINTS, validBin } from './organizations.ts';
+import { DEFAULT_CUSTOMER, device, idOf, isAmount, refusedAt, textOf, type ApiRequest, type Ctx, type Route } from './context.ts';
+import { REMOTE_ROUTES } from './remote.ts';
+import { RETURN_ROUTES } from './returns.ts';
+import type { EmulatorState } from './state.ts';
 
-export type Scheme = 'r1' | 'r2' | 'r3';
-export interface Envelope {
-  StatusCode: number;
-  Message?: string;
-  Data?: unknown;
-}
-export interface ApiRequest {
-  scheme: Scheme;
-  version: 'v01' | 'v02';
-  method: string;
-  /** after /rN/vNN/ */
-  path: string;
-  query: URLSearchParams;
-  body: Record<string, unknown>;
-  /** the fault taken for this request, for those the answer itself carries (flap) */
-  fault?: Fault;
-}
+export type { ApiRequest, Scheme } from './context.ts';
+export type { Envelope } from './envelope.ts';
+
 /** An operation the scheme does not have: HTTP 404 with StatusCode -1. */
 export const NOT_IN_SCHEME = Symbol('not in scheme');
 
-const ok = (Data?: unknown): Envelope => ({ StatusCode: 0, Message: 'OK', ...(Data === undefined ? {} : { Data }) });
-const fail = (StatusCode: number, Message: string): Envelope => ({ StatusCode, Message });
-const isFailure = (x: object): x is Envelope => 'StatusCode' in x;
-
-interface Ctx {
-  s: EmulatorState;
-  r: ApiRequest;
-  b: Record<string, unknown>;
-  /** the organization the call acts for: r3 names it, r1 and r2 have one */
-  bin: string;
-  m: RegExpMatchArray;
-}
-interface Route {
-  method: 'GET' | 'POST';
-  path: RegExp;
-  /** absent: every scheme */
-  schemes?: Scheme[];
-  /** v02 exists for payment/status only */
-  v02?: boolean;
-  run(c: Ctx): Envelope;
-}
-
 const PAYMENT_METHODS = ['Gold', 'Red', 'Loan'];
-
-/** The device of a token, or the failure to answer. */
-function device(c: Ctx, token: unknown): Device | Envelope {
-  const d = c.s.devices.get(String(token ?? ''));
-  // GET calls name no organization (client-info): there the token alone identifies the device.
-  if (!d || (c.r.scheme === 'r3' && c.r.method === 'POST' && d.OrganizationBin !== c.bin)) return fail(-1501, 'device not found');
-  if (!d.active) return fail(-1502, 'device inactive');
-  return d;
-}
-
-const isAmount = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
 
 function createQr(c: Ctx, kind: 'qr' | 'link'): Envelope {
   const d = device(c, c.b.DeviceToken);
   if (isFailure(d)) return d;
+  const refused = refusedAt(c, d, 'qr');
+  if (refused) return refused;
   if (!isAmount(c.b.Amount)) return fail(990000028, 'wrong amount');
   const p = c.s.createPayment({
     Amount: c.b.Amount, OrganizationBin: d.OrganizationBin, DeviceToken: d.DeviceToken, TradePointId: d.TradePointId,
-    ExternalId: c.b.ExternalId === undefined || c.b.ExternalId === null ? null : String(c.b.ExternalId), kind, PhoneNumber: null,
+    ExternalId: textOf(c.b.ExternalId), kind, PhoneNumber: null,
   });
   const t = c.s.timing;
   if (kind === 'qr') {
     return ok({
-      QrToken: `https://qr.provider.example/pay/${p.QrPaymentId}`, ExpireDate: almaty(p.createdAt + t.QrCodeScanWaitTimeout * 1000),
+      QrToken: p.QrToken, ExpireDate: c.date(p.createdAt + t.QrCodeScanWaitTimeout * 1000),
       QrPaymentId: p.QrPaymentId, PaymentMethods: PAYMENT_METHODS,
       QrPaymentBehaviorOptions: { StatusPollingInterval: t.StatusPollingInterval, QrCodeScanWaitTimeout: t.QrCodeScanWaitTimeout, PaymentConfirmationTimeout: t.PaymentConfirmationTimeout },
     });
   }
+  // A pay link is a provider payment of its own, opened in the provider's app from a web page.
   return ok({
-    PaymentLink: `https://pay.provider.example/pay/${p.QrPaymentId}`, ExpireDate: almaty(p.createdAt + t.LinkActivationWaitTimeout * 1000),
+    PaymentLink: `https://pay.provider.example/pay/${p.QrPaymentId}`, ExpireDate: c.date(p.createdAt + t.LinkActivationWaitTimeout * 1000),
     PaymentId: p.QrPaymentId, PaymentMethods: PAYMENT_METHODS,
     PaymentBehaviorOptions: { StatusPollingInterval: t.StatusPollingInterval, LinkActivationWaitTimeout: t.LinkActivationWaitTimeout, PaymentConfirmationTimeout: t.PaymentConfirmationTimeout },
   });
 }
 
+/**
+ * v01 is `{Status}`; v02 (not in the document, read by public clients) adds the payment's transaction,
+ * amount, product and store. Product and transaction are null until it is paid.
+ */
 function status(c: Ctx): Envelope {
   const p = c.s.current(Number(c.m[1]));
   if (!p) return fail(-1601, 'purchase not found');
@@ -89,58 +55,21 @@ function status(c: Ctx): Envelope {
   const stale = c.r.fault?.kind === 'flap' && c.s.flapHits++ % 2 === 1;
   const Status = stale ? 'QrTokenCreated' : p.Status;
   if (c.r.version === 'v01') return ok({ Status });
-  return ok({ Status, TransactionId: p.TransactionId, Amount: p.Amount, StoreName: `Test point ${p.TradePointId}` });
-}
-
-function paymentReturn(c: Ctx): Envelope {
-  const { s, b } = c;
-  if (c.r.scheme === 'r2' && (b.QrReturnId === undefined || b.QrReturnId === null)) return fail(-99000011, 'a return QR of the customer (QrReturnId) is required');
-  const d = device(c, b.DeviceToken);
-  if (isFailure(d)) return d;
-  const p = s.current(Number(b.QrPaymentId));
-  if (!p) return fail(-99000001, 'purchase not found');
-  if (p.TradePointId !== d.TradePointId || p.OrganizationBin !== d.OrganizationBin) return fail(-99000003, 'purchase of another trade point');
-  if (p.Status !== 'Processed') return fail(-99000011, `cannot return a purchase in status ${p.Status}`);
-  if (!isAmount(b.Amount)) return fail(990000028, 'wrong amount');
-  if (b.Amount > p.Amount - p.ReturnedAmount) return fail(-99000005, 'return exceeds the available amount');
-  p.ReturnedAmount += b.Amount;
-  return ok({ ReturnOperationId: s.returnId() });
-}
-
-function clientInfo(c: Ctx): Envelope {
-  const d = device(c, c.r.query.get('deviceToken'));
-  if (isFailure(d)) return d;
-  if (!c.s.clientInfoAllowed(d.DeviceToken)) return fail(-999, 'too many requests');
-  const phone = c.r.query.get('phoneNumber') ?? '';
-  if (phone.endsWith('0000')) return fail(-1601, 'client not found');
-  return ok({ ClientName: `Test Customer ${phone.slice(-4)}` });
-}
-
-function remoteCreate(c: Ctx): Envelope {
-  const d = device(c, c.b.DeviceToken);
-  if (isFailure(d)) return d;
-  if (!isAmount(c.b.Amount)) return fail(990000028, 'wrong amount');
-  const p = c.s.createPayment({
-    Amount: c.b.Amount, OrganizationBin: d.OrganizationBin, DeviceToken: d.DeviceToken, TradePointId: d.TradePointId, ExternalId: null,
-    kind: 'remote', PhoneNumber: String(c.b.PhoneNumber ?? ''),
+  const product = stale ? null : p.productType;
+  return ok({
+    Status, TransactionId: stale ? null : p.TransactionId, Amount: p.Amount, ProductType: product,
+    LoanOfferName: product === 'Loan' ? 'Installment 0-0-12' : null, LoanTerm: product === 'Loan' ? 12 : null, IsOffer: false,
+    ...storeOf(p.TradePointId),
   });
-  return ok({ QrPaymentId: p.QrPaymentId });
 }
 
-function remoteCancel(c: Ctx): Envelope {
-  const d = device(c, c.b.DeviceToken);
-  if (isFailure(d)) return d;
-  const p = c.s.current(Number(c.b.QrPaymentId));
-  if (!p || p.kind !== 'remote') return fail(-99000001, 'purchase not found');
-  if (p.Status === 'Processed') return fail(-99000011, 'already paid');
-  p.Status = 'RemotePaymentCanceled';
-  return ok({ Status: 'RemotePaymentCanceled' });
-}
-
-/** What the customer does in the provider's app. */
+/**
+ * What the customer does in the provider's app. `confirm` takes who pays (`customer`, default
+ * "customer-1"; a return QR they scan later finds this purchase) and how (`productType` "Gold" or "Loan").
+ */
 function testCall(c: Ctx): Envelope {
   const { s } = c;
-  const p = s.current(Number(c.b.qrPaymentId));
+  const p = s.current(idOf(c.b.qrPaymentId));
   if (!p) return fail(-1601, 'purchase not found');
   const action = c.m[1];
   if (action === 'scan' || action === 'scanerror') {
@@ -156,8 +85,23 @@ function testCall(c: Ctx): Envelope {
   }
   p.Status = 'Processed';
   p.TransactionId = String(900000 + p.QrPaymentId);
-  p.TransactionDate = almaty(s.now());
+  p.paidAt = s.now();
+  p.customer = textOf(c.b.customer) ?? DEFAULT_CUSTOMER;
+  p.productType = c.b.productType === 'Loan' ? 'Loan' : 'Gold';
   return ok();
+}
+
+function register(c: Ctx): Envelope {
+  if (!validBin(c.bin)) return fail(-14000002, 'organization not found');
+  if (!/^[A-Za-z0-9_-]+$/.test(String(c.b.DeviceId ?? ''))) return fail(-99000002, 'bad DeviceId');
+  // The document's Int64; public clients send it as a digit string too.
+  const tp = idOf(c.b.TradePointId);
+  if (!TRADE_POINTS.some((t) => t.TradePointId === tp)) return fail(-99000002, 'trade point not found');
+  // No device yet: the trade point it names is the one whose state counts.
+  const refused = refusedAt(c, { OrganizationBin: c.bin, TradePointId: tp }, 'register');
+  if (refused) return refused;
+  const d = c.s.registerDevice(String(c.b.DeviceId), tp, c.bin);
+  return typeof d === 'number' ? fail(d, 'device already registered on another trade point') : ok({ DeviceToken: d.DeviceToken });
 }
 
 const ROUTES: Route[] = [
@@ -167,17 +111,7 @@ const ROUTES: Route[] = [
     method: 'GET', path: /^partner\/tradepoints(?:\/(\d+))?$/,
     run: (c) => (validBin(c.r.scheme === 'r3' ? c.m[1] ?? '' : DEFAULT_BIN) ? ok(TRADE_POINTS) : fail(-14000002, 'organization not found')),
   },
-  {
-    method: 'POST', path: /^device\/register$/,
-    run: (c) => {
-      if (!validBin(c.bin)) return fail(-14000002, 'organization not found');
-      if (!/^[A-Za-z0-9_-]+$/.test(String(c.b.DeviceId ?? ''))) return fail(-99000002, 'bad DeviceId');
-      const tp = Number(c.b.TradePointId);
-      if (!TRADE_POINTS.some((t) => t.TradePointId === tp)) return fail(-99000002, 'trade point not found');
-      const d = c.s.registerDevice(String(c.b.DeviceId), tp, c.bin);
-      return typeof d === 'number' ? fail(d, 'device already registered on another trade point') : ok({ DeviceToken: d.DeviceToken });
-    },
-  },
+  { method: 'POST', path: /^device\/register$/, run: register },
   {
     method: 'POST', path: /^device\/delete$/,
     run: (c) => {
@@ -190,20 +124,9 @@ const ROUTES: Route[] = [
   { method: 'POST', path: /^qr\/create$/, run: (c) => createQr(c, 'qr') },
   { method: 'POST', path: /^qr\/create-link$/, run: (c) => createQr(c, 'link') },
   { method: 'GET', path: /^payment\/status\/(\d+)$/, v02: true, run: status },
-  {
-    method: 'GET', path: /^payment\/details$/, schemes: ['r2', 'r3'],
-    run: (c) => {
-      const p = c.s.current(Number(c.r.query.get('QrPaymentId')));
-      if (!p) return fail(-1601, 'purchase not found');
-      const available = p.Status === 'Processed' ? p.Amount - p.ReturnedAmount : 0;
-      return ok({ QrPaymentId: p.QrPaymentId, TotalAmount: p.Amount, AvailableReturnAmount: available, TransactionDate: p.TransactionDate });
-    },
-  },
-  { method: 'POST', path: /^payment\/return$/, schemes: ['r2', 'r3'], run: paymentReturn },
-  { method: 'GET', path: /^remote\/client-info$/, schemes: ['r3'], run: clientInfo },
-  { method: 'POST', path: /^remote\/create$/, schemes: ['r3'], run: remoteCreate },
-  { method: 'POST', path: /^remote\/cancel$/, schemes: ['r3'], run: remoteCancel },
   { method: 'POST', path: /^test\/payment\/(scan|confirm|scanerror|confirmerror)$/, run: testCall },
+  ...RETURN_ROUTES,
+  ...REMOTE_ROUTES,
 ];
 
 /** The answer to an authenticated API call; undefined when there is no such path. */
@@ -212,7 +135,11 @@ export function handle(s: EmulatorState, r: ApiRequest): Envelope | typeof NOT_I
     const m = r.path.match(route.path);
     if (!m || route.method !== r.method || (r.version === 'v02' && !route.v02)) continue;
     if (route.schemes && !route.schemes.includes(r.scheme)) return NOT_IN_SCHEME;
-    return route.run({ s, r, b: r.body, bin: r.scheme === 'r3' ? String(r.body.OrganizationBin ?? '') : DEFAULT_BIN, m });
+    // One form for all the dates of an answer, taken when the first is written: under `vary` the forms
+    // then go round per answer that has a date, whatever else the driver asks in between.
+    let form: DateForm | undefined;
+    const date = (ms: number) => formatProviderDate(ms, (form ??= s.dateForm(r.fault?.kind === 'date_vary' ? 'vary' : undefined)), s.utcOffsetHours);
+    return route.run({ s, r, b: r.body, bin: r.scheme === 'r3' ? String(r.body.OrganizationBin ?? '') : DEFAULT_BIN, m, date });
   }
   return undefined;
 }

@@ -1,13 +1,18 @@
 // The emulator's HTTPS server: client-certificate TLS (a missing or foreign certificate is answered with
-// StatusCode -10000, as the provider does, rather than a failed handshake), the Api-Key of r1, the
-// control API under /__emulator/, and the faults of decisions 24 applied around each answer.
+// StatusCode -10000, as the provider does, rather than a failed handshake), the Api-Key of r1, r3's
+// allow-list, the control API under /__emulator/, the faults of decisions 24 applied around each answer,
+// and the sign of the codes set for the answers on their way out.
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import { admits, refuseUnlistedHandshakes } from './allowlist.ts';
 import { ensureCertificates } from './certificates.ts';
 import { control, sendJson } from './control.ts';
+import { DATE_STYLES, DEFAULT_UTC_OFFSET_HOURS, validUtcOffset, type DateStyle } from './dates.ts';
+import { signed } from './envelope.ts';
 import { answerFault, takeFault } from './faults.ts';
+import { lenientRequest } from './lenient.ts';
 import { handle, NOT_IN_SCHEME, type Scheme } from './routes.ts';
 import { EmulatorState } from './state.ts';
 
@@ -59,43 +64,65 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startEmulator(opts: { port?: number; dir: string; host?: '127.0.0.1' }): Promise<RunningEmulator> {
+export interface EmulatorOptions {
+  port?: number;
+  dir: string;
+  host?: '127.0.0.1';
+  /**
+   * how dates are written until a control call says otherwise, and after each reset; default `offset`,
+   * the form production answers take (public clients parse it; several read no other)
+   */
+  dateStyle?: DateStyle;
+  /** the provider's local time; default 5 (UTC+5) */
+  utcOffsetHours?: number;
+}
+
+export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmulator> {
+  const start = { dateStyle: opts.dateStyle ?? 'offset', utcOffsetHours: opts.utcOffsetHours ?? DEFAULT_UTC_OFFSET_HOURS };
+  if (!DATE_STYLES.includes(start.dateStyle)) throw new Error(`dateStyle must be one of ${DATE_STYLES.join(', ')}`);
+  if (!validUtcOffset(start.utcOffsetHours)) throw new Error('utcOffsetHours must be a whole number of minutes between -12 and 14 hours');
   const files = ensureCertificates(opts.dir);
-  const state = new EmulatorState();
+  const state = new EmulatorState(start);
   const hanging = new Set<ServerResponse>();
+  // The control call's own connection is busy answering it, so it stays; idle ones close.
+  const hooks = { allowlistChanged: () => server.closeIdleConnections() };
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://emulator');
     const text = await readBody(req);
-    if (url.pathname.startsWith('/__emulator/')) return control(state, req, res, url.pathname.slice('/__emulator/'.length), text);
-    const m = url.pathname.match(/^\/(r[123])\/(v01|v02)\/(.+)$/);
+    if (url.pathname.startsWith('/__emulator/')) return control(state, req, res, url.pathname.slice('/__emulator/'.length), text, hooks);
+    // Read as the provider reads (lenient.ts): from here on the path has no trailing slash and the body
+    // and query names are found in any case.
+    const request = lenientRequest(url, text);
+    const m = request.pathname.match(/^\/(r[123])\/(v01|v02)\/(.+)$/);
     if (!m) return sendJson(res, 404, { StatusCode: -1, Message: 'no such path' });
     const [, scheme, version, path] = m as unknown as [string, Scheme, 'v01' | 'v02', string];
     // Recorded, never required: the document asks for X-Request-ID, and tests check that the driver sends it.
     const requestId = req.headers['x-request-id'];
-    state.record(typeof requestId === 'string' ? requestId : null, req.method ?? 'GET', url.pathname);
-
-    const fault = takeFault(state, url.pathname);
-    if (await answerFault(fault, res, hanging)) return;
+    state.record(typeof requestId === 'string' ? requestId : null, req.method ?? 'GET', request.pathname);
 
     const socket = req.socket as TLSSocket;
+    // The allow-list stands in front of the provider, before any fault or credential.
+    if (scheme === 'r3' && !admits(state.allowlist, socket)) {
+      if (state.allowlist.refuse === 'tls') return void socket.destroy();
+      return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden');
+    }
+
+    const fault = takeFault(state, request.pathname);
+    if (await answerFault(fault, res, hanging)) return;
+
     const authorized = scheme === 'r1' ? req.headers['api-key'] === files.apiKey : socket.authorized === true;
     if (!authorized) return sendJson(res, 200, { StatusCode: -10000, Message: scheme === 'r1' ? 'bad api key' : 'no client certificate' });
+    // An injected code is sent as the test wrote it, whatever sign the codes are set to.
     if (fault?.kind === 'code') return sendJson(res, 200, { StatusCode: fault.code ?? -999, Message: 'injected' });
+    if (!request.body) return sendJson(res, 200, { StatusCode: -1, Message: 'the body is not JSON' });
 
-    let body: Record<string, unknown> = {};
-    try {
-      const parsed = text ? JSON.parse(text) : {};
-      if (parsed && typeof parsed === 'object') body = parsed;
-    } catch {
-      return sendJson(res, 200, { StatusCode: -1, Message: 'the body is not JSON' });
-    }
-    const answer = handle(state, { scheme, version, method: req.method ?? 'GET', path, query: url.searchParams, body, fault });
+    const answer = handle(state, { scheme, version, method: req.method ?? 'GET', path, query: request.query, body: request.body, fault });
     if (answer === NOT_IN_SCHEME) return sendJson(res, 404, { StatusCode: -1, Message: 'not available in this scheme' });
     if (!answer) return sendJson(res, 404, { StatusCode: -1, Message: 'no such path' });
     // Committed, and then the answer is lost on the way back.
     if (fault?.kind === 'lost') return void socket.destroy();
-    sendJson(res, 200, answer);
+    sendJson(res, 200, signed(answer, state.codeSign));
   };
 
   const server: Server = createServer(
@@ -106,6 +133,7 @@ export async function startEmulator(opts: { port?: number; dir: string; host?: '
       });
     },
   );
+  refuseUnlistedHandshakes(server, () => state.allowlist);
   // Connections stay open as a web front's do (nginx keeps them 75 s), not Node's 5 s: a client polling
   // every few seconds reuses its TLS session instead of paying a client-certificate handshake each time.
   server.keepAliveTimeout = 75_000;
