@@ -1,5 +1,7 @@
 // Environment parsed once, typed. Everything is optional for a local run (decisions 14).
 
+import { parseTimezone } from './providers/qrapi/dates.ts';
+
 export type Role = 'all' | 'api' | 'worker';
 
 export interface OidcIssuer {
@@ -89,8 +91,12 @@ export interface QrapiConfig {
   retryBaseMs: number;
   /** how long an account's breaker stays open after 5 failures in a row, ms */
   breakerOpenMs: number;
-  /** payment/status version: v01 (the integration document's) or v02 (adds the transaction id) */
+  /** payment/status version: v02 (the default; adds the transaction id) or v01 (the integration document's) */
   statusVersion: 'v01' | 'v02';
+  /** minutes east of UTC of the provider's times written without an offset (QRAPI_TIMEZONE; UTC+5) */
+  localOffset: number;
+  /** phones to the provider as 8XXXXXXXXXX (the document's form, default) or 7XXXXXXXXXX (QRAPI_PHONE_FORMAT=7) */
+  phoneFormat: '8' | '7';
 }
 
 export interface ChannelConfig {
@@ -239,11 +245,19 @@ function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
     retryBaseMs: int('QRAPI_RETRY_BASE_MS', env.QRAPI_RETRY_BASE_MS, 200),
     breakerOpenMs: int('QRAPI_BREAKER_OPEN_MS', env.QRAPI_BREAKER_OPEN_MS, 30_000),
     statusVersion: statusVersion(env.QRAPI_STATUS_VERSION),
+    localOffset: parseTimezone(env.QRAPI_TIMEZONE),
+    phoneFormat: phoneFormat(env.QRAPI_PHONE_FORMAT),
   };
 }
 
+function phoneFormat(v: string | undefined): '8' | '7' {
+  if (v === undefined || v === '') return '8';
+  if (v !== '8' && v !== '7') throw new Error('QRAPI_PHONE_FORMAT must be 8 (8XXXXXXXXXX, the document\'s) or 7 (7XXXXXXXXXX)');
+  return v;
+}
+
 function statusVersion(v: string | undefined): 'v01' | 'v02' {
-  if (v === undefined || v === '') return 'v01';
+  if (v === undefined || v === '') return 'v02';
   if (v !== 'v01' && v !== 'v02') throw new Error('QRAPI_STATUS_VERSION must be v01 or v02');
   return v;
 }

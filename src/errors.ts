@@ -97,6 +97,14 @@ export const ERROR_STATUS = {
   ticket_closed: 409,
   /** decisions 24: an invoice creation whose answer was lost; a retry could push a second one */
   provider_outcome_unknown: 409,
+  /** decisions 26: onboarding's device is bound to another trade point of the organization (-1503) */
+  provider_device_conflict: 409,
+  /** decisions 26: the trade point does not take QR payments now, or has no payment methods */
+  provider_trade_point_refused: 409,
+  /** decisions 26: a code the document lists for the call without saying what it means */
+  provider_refused: 409,
+  /** decisions 26: an invoice paid while it was being cancelled */
+  payment_already_paid: 409,
   team_limit_reached: 409,
   // 429
   rate_limit_exceeded: 429,
@@ -110,6 +118,8 @@ export const ERROR_STATUS = {
   provider_capability_unavailable: 501,
   provider_error: 502,
   session_expired: 503,
+  /** decisions 26: r3's static-IP allow-list refused this server */
+  provider_unreachable: 503,
   /** added: the web dashboard's files are absent (packages/dashboard not built; npm run build:dashboard) */
   dashboard_not_built: 503,
   payment_unavailable: 503,

@@ -10,7 +10,9 @@ import { expireDueLinks } from '../domain/links/expire.ts';
 import { sendDueMessages } from '../domain/channels/outbox.ts';
 import { closeIdleTickets } from '../domain/support/tickets.ts';
 import { pollWatchedQrs } from '../domain/payments/watch.ts';
+import { pollReturns } from '../domain/payments/refund-return.ts';
 import { wipeReleasedCredentials } from '../domain/onboarding/accounts.ts';
+import { deleteReleasedDevices } from '../domain/onboarding/device-deletion.ts';
 import { releaseDueCommissions } from '../domain/partners/commissions.ts';
 import { cancelExpiredWithdrawals } from '../domain/partners/money.ts';
 import { noticeExpiringCertificates } from '../domain/notifications/certificate-notices.ts';
@@ -40,6 +42,10 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('expiry-sweeper', 1000, log, async (stopping) =>
       full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry'), stopping))),
     qrWatcherLoop(deps, log),
+    // r2 refunds waiting for the payer's return QR, polled at the interval the provider announced.
+    new JobLoop('return-watcher', 1000, log, async () =>
+      full(100)(await pollReturns(deps, { batch: 100, onError: (err, id) => log.warn({ err, refund: id }, 'return poll failed; will retry') })),
+    { fixedRate: true }),
     new JobLoop('refund-retry', 5000, log, async (stopping) =>
       full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry'), stopping))),
     new JobLoop('outbox', 1000, log, async () => full(50)(await sendDueMessages(deps, 50))),
@@ -51,6 +57,7 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('commission-release', 60_000, log, async () => full(500)(await releaseDueCommissions(deps, 500))),
     new JobLoop('withdrawal-expiry', 30_000, log, async () => full(200)(await cancelExpiredWithdrawals(deps))),
     new JobLoop('credential-wipe', 600_000, log, async () => full(100)(await wipeReleasedCredentials(deps))),
+    new JobLoop('device-deletion', 30_000, log, async () => full(20)(await deleteReleasedDevices(deps, 20))),
     new JobLoop('idempotency-retention', 600_000, log, async () => full(5000)(await pruneIdempotencyKeys(deps))),
     new JobLoop('event-retention', 3600_000, log, async () => full(5000)(await pruneEvents(deps))),
     new JobLoop('delivery-retention', 3600_000, log, async () => full(5000)(await pruneDeliveries(deps))),

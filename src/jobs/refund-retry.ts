@@ -6,7 +6,7 @@
 import type { Deps } from '../deps.ts';
 import type { Mode } from '../domain/tenant.ts';
 import { findOperation } from '../domain/payments/operations.ts';
-import { sendRefund } from '../domain/payments/refund.ts';
+import { sendRefund } from '../domain/payments/refund-settle.ts';
 
 export async function retryPendingRefunds(
   deps: Deps,
@@ -14,18 +14,20 @@ export async function retryPendingRefunds(
   onError?: (err: unknown, refundId: string) => void,
   stopping: () => boolean = () => false,
 ): Promise<number> {
-  const due = await deps.db.query<{ id: string; operation_id: string; amount: number; client_id: number; mode: Mode }>(
+  const due = await deps.db.query<{ id: string; operation_id: string; amount: number; client_id: number; mode: Mode; return_qr_id: string | null }>(
     `UPDATE refunds SET attempts = attempts + 1,
             next_attempt_at = now() + make_interval(secs => LEAST(3600, 30 * power(2, LEAST(attempts, 7))))
       WHERE id IN (SELECT id FROM refunds WHERE status = 'pending' AND next_attempt_at <= now()
                     ORDER BY next_attempt_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-      RETURNING id, operation_id, amount, client_id, mode`,
+      RETURNING id, operation_id, amount, client_id, mode, return_qr_id`,
   );
   for (const r of due.rows) {
     if (stopping()) break; // the rest are due again at their next attempt
     try {
       const op = await findOperation(deps.db, r.client_id, r.mode, r.operation_id);
-      await sendRefund(deps, op, r.id, Number(r.amount), { first: false });
+      // An r2 refund here has its payer identified already (one still waiting for the scan has no next
+      // attempt: the return watcher follows it); it is sent again naming the same return.
+      await sendRefund(deps, op, r.id, Number(r.amount), { first: false, returnRef: r.return_qr_id });
     } catch (err) {
       onError?.(err, r.id); // still pending: the next attempt is already scheduled
     }

@@ -24,8 +24,12 @@ export interface QrapiWorld {
   /** a merchant whose default live account is connected through the emulator */
   liveMerchant(scheme?: 'r1' | 'r2' | 'r3'): Promise<Merchant & { accountId: number; clientId: number }>;
   /** the customer in the provider's app: scan, confirm, scanerror, confirmerror */
-  customer(action: 'scan' | 'confirm' | 'scanerror' | 'confirmerror', opId: string): Promise<void>;
+  customer(action: 'scan' | 'confirm' | 'scanerror' | 'confirmerror', opId: string, customer?: string): Promise<void>;
   faults(faults: Fault[]): void;
+  /** the emulator's control API (POST /__emulator/<path>), as anyone driving it would call it */
+  control(path: string, body?: object): Promise<Record<string, unknown>>;
+  /** the payer scanning a refund's return QR (r2): scan or scanerror, optionally as another customer */
+  returnScan(action: 'scan' | 'scanerror', refundId: string, opts?: { customer?: string; opId?: string }): Promise<void>;
   refOf(opId: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -52,15 +56,35 @@ export async function qrapiWorld(overrides: Partial<Config> = {}): Promise<Qrapi
       const accountId = await qrapiConnect(t.runtime.deps, clientId, { credentials: credentials(scheme), orgBin: scheme === 'r3' ? BIN : null, tradePointId: 1 });
       return { ...m, accountId, clientId };
     },
-    async customer(action, opId) {
+    async customer(action, opId, customer) {
       const res = await request(`${emu.url}/r3/v01/test/payment/${action}`, {
-        method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ qrPaymentId: await refOf(opId) }),
+        method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ qrPaymentId: await refOf(opId), ...(customer ? { customer } : {}) }),
       });
       const body = (await res.body.json()) as { StatusCode: number; Message?: string };
       if (body.StatusCode !== 0) throw new Error(`emulator ${action}: ${body.StatusCode} ${body.Message}`);
     },
     faults(faults) {
       emu.state.faults = faults.map((f) => ({ ...f }));
+    },
+    async control(controlPath, body = {}) {
+      const res = await request(`${emu.url}/__emulator/${controlPath}`, {
+        method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+      });
+      const answer = (await res.body.json()) as Record<string, unknown>;
+      if (res.statusCode !== 200) throw new Error(`emulator control ${controlPath}: ${res.statusCode} ${JSON.stringify(answer)}`);
+      return answer;
+    },
+    async returnScan(action, refundId, opts = {}) {
+      const r = await t.runtime.deps.db.query<{ return_qr_id: string }>('SELECT return_qr_id FROM refunds WHERE id = $1', [refundId]);
+      const body: Record<string, string> = { qrReturnId: r.rows[0].return_qr_id };
+      if (opts.customer) body.customer = opts.customer;
+      if (opts.opId) body.qrPaymentId = await refOf(opts.opId);
+      const res = await request(`${emu.url}/r2/v01/test/return/${action}`, {
+        method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+      });
+      const answer = (await res.body.json()) as { StatusCode: number; Message?: string };
+      if (answer.StatusCode !== 0) throw new Error(`emulator return ${action}: ${answer.StatusCode} ${answer.Message}`);
     },
     async close() {
       await t.close();

@@ -296,7 +296,7 @@ describe('certificate expiry', () => {
 });
 
 describe('status versions', () => {
-  it('v01 (the document\'s) reads the status; v02 adds the transaction id of a paid payment', async () => {
+  it('v02 (the default) fills the transaction id of a paid payment; v01 (the document\'s) reads the status alone', async () => {
     const m = await w.liveMerchant();
     const paidQr = async () => {
       const opId = (await post(m.liveKey, '/v2/qr', { amount: 300 })).json().operation_id;
@@ -304,16 +304,16 @@ describe('status versions', () => {
       await w.customer('confirm', opId);
       return (await get(m.liveKey, `/v2/qr/${opId}`)).json();
     };
-    expect(await paidQr()).toMatchObject({ status: 'paid', transaction_id: null });
+    const paid = await paidQr();
+    expect(paid.status).toBe('paid');
+    expect(paid.transaction_id).toMatch(/^\d+$/);
+    expect(w.emu.state.requests.some((r) => r.path.includes('/v02/payment/status/'))).toBe(true);
     const q = deps().config.qrapi as { statusVersion: 'v01' | 'v02' };
-    q.statusVersion = 'v02';
+    q.statusVersion = 'v01';
     try {
-      const paid = await paidQr();
-      expect(paid.status).toBe('paid');
-      expect(paid.transaction_id).toMatch(/^\d+$/);
-      expect(w.emu.state.requests.some((r) => r.path.includes('/v02/payment/status/'))).toBe(true);
+      expect(await paidQr()).toMatchObject({ status: 'paid', transaction_id: null });
     } finally {
-      q.statusVersion = 'v01';
+      q.statusVersion = 'v02';
     }
   });
 });

@@ -34,7 +34,8 @@ describe('official-API onboarding', () => {
     expect(new Date(acc.certificate_expires_at).getTime()).toBeGreaterThan(Date.now());
     const device = w.emu.state.requests.filter((r) => r.path.endsWith('device/register'));
     expect(device.length).toBeGreaterThan(0);
-    expect([...w.emu.state.devices.values()].some((d) => d.DeviceId === `tolem-${acc.id}` && d.TradePointId === 2)).toBe(true);
+    const installation = (await w.t.runtime.deps.db.query<{ id: string }>('SELECT id FROM installation')).rows[0].id;
+    expect([...w.emu.state.devices.values()].some((d) => d.DeviceId === `tolem-${installation}-${acc.id}` && d.TradePointId === 2)).toBe(true);
     const qr = await w.t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 700 } });
     expect(qr.statusCode, qr.body).toBe(201);
     // The credentials live sealed on the account only; nothing readable in the onboarding row.

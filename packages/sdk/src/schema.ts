@@ -893,6 +893,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pay/{op_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status of a payment with a QR, for its payer page's polling (every 3 s); never cached */
+        get: operations["getPayByOpIdStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/{op_id}/refunds/{refund_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status of a refund's return QR (r2), for its page's polling (every 3 s); never cached */
+        get: operations["getPayByOpIdRefundsByRefundIdStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/branding": {
         parameters: {
             query?: never;
@@ -2469,7 +2503,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "team_limit_reached" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "dashboard_not_built" | "payment_unavailable" | "qr_creation_failed" | "qr_failed";
+        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "qr_creation_failed" | "qr_failed";
         /** Error */
         Error: {
             error: {
@@ -2742,6 +2776,18 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             created_at: string;
+            /** @description r2 accounts: the return QR's content, to show the payer while the refund is pending; the payer scans it in the provider's app */
+            return_qr_token?: string;
+            /**
+             * Format: uri
+             * @description r2 accounts: a page that shows the return QR and the refund's status
+             */
+            return_deep_link?: string;
+            /**
+             * Format: date-time
+             * @description r2 accounts: when the return QR stops working (the refund then fails and its amount is released)
+             */
+            expires_at?: string;
         };
         /** Payment */
         Payment: {
@@ -2899,6 +2945,30 @@ export interface components {
              */
             updated_at: string;
             qr: components["schemas"]["LinkQr"];
+        };
+        /** PayerStatus */
+        PayerStatus: {
+            /**
+             * @description the operation's status; `created` while it waits for the payer
+             * @enum {string}
+             */
+            status: "created" | "paid" | "expired" | "cancelled" | "declined" | "partially_refunded" | "refunded";
+            paid_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expires_at: string;
+        };
+        /** PayerRefundStatus */
+        PayerRefundStatus: {
+            /**
+             * @description `pending` while the return QR waits for the payer's scan
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed";
+            return_status: string | null;
+            expires_at: string | null;
         };
         /** Organization */
         Organization: {
@@ -9680,6 +9750,148 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayByOpIdStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description op_<ULID>: the operation of the page */
+                op_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerStatus"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayByOpIdRefundsByRefundIdStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description op_<ULID>: the refunded operation */
+                op_id: string;
+                /** @description rf_<ULID>: a refund of that operation with a return QR (r2) */
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayerRefundStatus"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -10,6 +10,7 @@ import { afterSessionLost } from '../payments/provider-call.ts';
 import { openCredentials, providerFor } from '../payments/provider-accounts.ts';
 import { checkCertificate } from '../payments/qrapi-connect.ts';
 import { checkBin } from '../organization/requisites.ts';
+import { deleteReleasedDevices } from './device-deletion.ts';
 
 export const HEALTH_CHECKS_PER_MINUTE = 6;
 
@@ -101,20 +102,27 @@ export async function deleteAccount(deps: Deps, clientId: number, id: number): P
   await wipeReleasedCredentials(deps, id);
 }
 
-/** Deleted accounts that nothing waits on any more lose their credentials (and device, best effort). */
+/**
+ * Deleted accounts that nothing waits on any more lose their credentials: at once when they have no
+ * device at the provider, else after the device's deletion, which is scheduled here and tried once now
+ * (device-deletion.ts retries it until the provider confirms).
+ */
 export async function wipeReleasedCredentials(deps: Deps, onlyId?: number): Promise<number> {
-  const r = await deps.db.query<{ id: number }>(
-    `SELECT a.id FROM provider_accounts a
-      WHERE a.deleted_at IS NOT NULL AND a.credentials_sealed IS NOT NULL ${onlyId ? 'AND a.id = $1' : ''}
+  const r = await deps.db.query<{ id: number; device: boolean }>(
+    `SELECT a.id, (a.device_token IS NOT NULL) AS device FROM provider_accounts a
+      WHERE a.deleted_at IS NOT NULL AND a.credentials_sealed IS NOT NULL AND a.device_delete_next_at IS NULL ${onlyId ? 'AND a.id = $1' : ''}
         AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.provider_account_id = a.id AND o.status = 'created')
         AND NOT EXISTS (SELECT 1 FROM refunds f JOIN operations o ON o.id = f.operation_id WHERE o.provider_account_id = a.id AND f.status = 'pending')
       LIMIT 100`,
     onlyId ? [onlyId] : [],
   );
-  for (const { id } of r.rows) {
-    const provider = await providerFor(deps, 'live', id);
-    await provider.onboarding?.deleteDevice().catch(() => undefined); // the provider forgets it in time anyway
-    await deps.db.query('UPDATE provider_accounts SET credentials_sealed = NULL, device_token = NULL WHERE id = $1', [id]);
+  for (const { id, device } of r.rows) {
+    if (!device) {
+      await deps.db.query('UPDATE provider_accounts SET credentials_sealed = NULL WHERE id = $1', [id]);
+      continue;
+    }
+    await deps.db.query('UPDATE provider_accounts SET device_delete_next_at = now() WHERE id = $1 AND device_delete_next_at IS NULL', [id]);
+    await deleteReleasedDevices(deps, 1, id);
   }
   return r.rows.length;
 }

@@ -91,6 +91,11 @@ export async function onboardingStatus(deps: Deps, clientId: number, mode: Mode)
     return { state, mode, next_step: NEXT[state], expires_at: null, attempts_left: null, account_id: account, mechanism: mechanismFor(deps, mode) };
   }
   let state = row.state;
+  // Connected once, but its last account has since been deleted: start again from the beginning
+  // (decisions 26), rather than `already_connected` to an account that is gone.
+  if (state === 'connected' && !(await hasAccount(deps.db, clientId, mode))) {
+    return { state: 'idle', mode, next_step: NEXT.idle, expires_at: null, attempts_left: null, account_id: null, mechanism: mechanismFor(deps, mode) };
+  }
   if (state === 'code_sent' && row.expires_at && row.expires_at.getTime() <= now) state = 'expired';
   if (state === 'locked' && row.locked_until && row.locked_until.getTime() <= now) state = 'expired';
   return {

@@ -1,5 +1,6 @@
 // Cancelling an invoice before it is paid. The provider has the last word: if the customer paid a
-// moment ago, the invoice cannot be cancelled, and Tolem records the payment instead.
+// moment ago, the invoice cannot be cancelled (409 payment_already_paid), and Tolem records the payment
+// instead; if it was cancelled already, the cancel stands.
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
@@ -22,7 +23,9 @@ export async function cancelInvoice(
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
   const cancelled = await providerCall(deps, op.mode, op.provider_account_id, () => provider.cancelInvoice(op.provider_ref));
   if (!cancelled) {
+    // Paid a moment ago (decisions 26): the payment is recorded by this read, and the merchant is told so.
     const now = await syncOperation(deps, op);
+    if (now.status === 'paid') throw new AppError('payment_already_paid', `invoice ${op.id} was paid before it could be cancelled`);
     throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${now.status}`);
   }
   const done = await deps.db.tx(async (tx) => {

@@ -1,16 +1,18 @@
 // Connecting a live provider account through the official API (decisions 19, the official-API mechanism):
 // check the credentials (certificate readable and not expired, ping), read the organization's trade
 // points, then create the account with its credentials sealed and register its device on the chosen
-// trade point (DeviceId `tolem-<account id>`, idempotent at the provider). The onboarding state machine
-// drives these two steps; nothing here keeps state between them.
+// trade point (DeviceId `tolem-<installation id>-<account id>`, idempotent at the provider). The
+// onboarding state machine drives these two steps; nothing here keeps state between them.
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
 import { BadCertificate, readPfx } from '../../providers/qrapi/certificate.ts';
 import { QrapiDriver } from '../../providers/qrapi/driver.ts';
-import { ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
+import { ProviderRejected, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
+import { rejection } from './provider-call.ts';
 import { invalidate } from '../../infra/cache.ts';
 import { sealCredentials } from './provider-accounts.ts';
+import { deviceIdOf, installationId } from './installation.ts';
 
 export interface QrapiConnectInput {
   credentials: QrapiCredentials;
@@ -45,6 +47,8 @@ async function talk<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (err instanceof ProviderSessionExpired) throw new AppError('invalid_parameter', `the provider refused these credentials (${err.message})`, { param: 'credentials', cause: err });
+    // A named refusal (a device on another trade point, a trade point that is not the organization's).
+    if (err instanceof ProviderRejected) throw rejection(err);
     if (err instanceof ProviderUnavailable) throw new AppError('provider_error', `the provider did not answer (${err.message})`, { cause: err });
     throw err;
   }
@@ -83,7 +87,7 @@ export async function qrapiConnect(
     return r.rows[0].id;
   });
   // The device, outside the transaction (a provider call); the account is usable once it has one.
-  const deviceId = `tolem-${accountId}`;
+  const deviceId = deviceIdOf(await installationId(deps.db), accountId);
   const client = registry(deps).clientFor(input.credentials);
   try {
     const driver = new QrapiDriver({ client, orgBin: input.orgBin, deviceToken: null, allowClientInfo: async () => false });

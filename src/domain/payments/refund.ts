@@ -6,32 +6,21 @@
 // (a time-out, a 5xx, a dropped connection) the refund stays `pending` with its amount reserved, and the
 // refund retry job sends it again under the same refund id, which the provider answers as the same
 // refund, until it is completed or failed. Only a refusal, or a request that surely never reached the
-// provider, fails at once (502) and gives the amount back.
+// provider, fails at once (502) and gives the amount back (refund-settle.ts). On the provider's r2
+// scheme the refund waits, pending, for the payer to scan a return QR first (refund-return.ts).
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import { ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
-import { appendEvent } from '../events/append.ts';
 import { newId } from '../ids.ts';
 import { checkAmount } from './input.ts';
-import { findOperation, type Operation } from './operations.ts';
-import { providerCall } from './provider-call.ts';
+import { findOperation } from './operations.ts';
 import { providerFor, requireCapability } from './provider-accounts.ts';
 import { isPaid } from './state.ts';
+import { refundAsItStands, startReturn } from './refund-return.ts';
+import { sendRefund, type RefundResult, type SaveResult } from './refund-settle.ts';
 
-export interface RefundResult {
-  refund_id: string;
-  operation_id: string;
-  status: 'completed' | 'pending' | 'failed';
-  amount: number;
-  refunded_total: number;
-  remaining_refundable: number;
-  created_at: Date;
-}
-
-type SaveResult = (tx: Queryable, r: RefundResult) => Promise<void>;
-type Outcome = { ref: string | null; status: RefundResult['status'] };
+export type { RefundResult } from './refund-settle.ts';
 
 /** When the first answer is due from the request itself, the retry job leaves the refund alone. */
 const FIRST_RETRY_S = 60;
@@ -46,18 +35,23 @@ export async function refundPayment(
     // This request's Idempotency-Key was taken over from a holder that died after reserving its refund:
     // continue that refund (same id, same amount) rather than making a second one, whatever the retry
     // job has made of it meanwhile. Keys live 24 h; a key reused after that is a new request.
-    const prior = await deps.db.query<{ id: string; amount: number }>(
-      `SELECT id, amount FROM refunds WHERE client_id = $1 AND mode = $2 AND request_key = $3 AND operation_id = $4
-          AND created_at > now() - interval '24 hours'`,
+    const prior = await deps.db.query<{ id: string; amount: number; returned: boolean }>(
+      `SELECT id, amount, (return_qr_id IS NOT NULL OR return_status IS NOT NULL) AS returned FROM refunds
+        WHERE client_id = $1 AND mode = $2 AND request_key = $3 AND operation_id = $4 AND created_at > now() - interval '24 hours'`,
       [ctx.clientId, ctx.mode, ctx.requestKey, op.id],
     );
-    if (prior.rows[0]) return sendRefund(deps, op, prior.rows[0].id, Number(prior.rows[0].amount), { inTx: ctx.inTx, first: false });
+    const p = prior.rows[0];
+    // A return QR already made is answered as it stands: the payer may be scanning it.
+    if (p?.returned) return refundAsItStands(deps, p.id, ctx.inTx);
+    if (p) return sendRefund(deps, op, p.id, Number(p.amount), { inTx: ctx.inTx, first: false });
   }
   if (!isPaid(op.status) || op.refunded_amount >= op.amount) {
     throw new AppError('payment_not_refundable', `payment ${op.id} is ${op.status}`);
   }
-  // Before anything is reserved: a scheme without API refunds is 501, not a pending refund.
-  requireCapability(await providerFor(deps, op.mode, op.provider_account_id), 'refund', 'refund through the API (refund in the provider\'s business app)');
+  // Before anything is reserved: a scheme without refunds is 501, not a pending refund. r2 refunds
+  // through the payer's return QR (decisions 26).
+  const provider = await providerFor(deps, op.mode, op.provider_account_id);
+  if (!provider.returns) requireCapability(provider, 'refund', 'refund through the API (refund in the provider\'s business app)');
   const amount = checkAmount(input.amount ?? op.amount - op.refunded_amount, deps.config.amountMax);
   const refundId = newId('rf');
   const reserved = await deps.db.tx(async (tx) => {
@@ -80,138 +74,7 @@ export async function refundPayment(
     if (!isPaid(now.status) || now.refunded_amount >= now.amount) throw new AppError('payment_not_refundable', `payment ${op.id} is ${now.status}`);
     throw new AppError('refund_amount_exceeds', `at most ${now.amount - now.refunded_amount} tenge can still be refunded`, { param: 'amount' });
   }
+  if (provider.returns && !provider.capabilities.has('refund')) return startReturn(deps, op, refundId, provider.returns, ctx.inTx);
   return sendRefund(deps, op, refundId, amount, { inTx: ctx.inTx, first: true });
 }
 
-/**
- * Whether the provider surely did not act on this refund. On the first send: it refused, or the request
- * never reached it. On a later send only a refusal says so (a provider answers a refund id it knows with
- * its outcome); a send that did not get through says nothing about the first one.
- */
-function surelyNotActed(err: unknown, first: boolean): boolean {
-  const cause = err instanceof AppError ? err.cause : err;
-  if (cause instanceof ProviderRefused) return true;
-  if (!first || cause instanceof ProviderOutcomeUnknown) return false;
-  return cause instanceof ProviderUnavailable || cause instanceof ProviderSessionExpired;
-}
-
-/**
- * Asks the provider for a reserved refund and records the answer. A sure failure of the first send gives
- * the amount back and is thrown (502/503, not stored under the Idempotency-Key, which is freed from the
- * refund so a retry with it starts a new one). Any other error is an unknown outcome: recorded, and
- * answered, as pending. A later send (`first: false`: the retry job, a request that took over the key)
- * repeats the refund id, so the provider answers for the same refund: only its refusal fails the refund
- * (the provider does not know the id, so nothing was refunded); its other errors say nothing about the
- * first send and leave the refund pending.
- */
-export async function sendRefund(
-  deps: Deps,
-  op: Operation,
-  refundId: string,
-  amount: number,
-  opts: { inTx?: SaveResult; first: boolean },
-): Promise<RefundResult> {
-  const provider = await providerFor(deps, op.mode, op.provider_account_id);
-  let outcome: Outcome;
-  try {
-    if (provider.refundableAmount) {
-      const settled = await reconcile(deps, op, refundId, amount, opts.first, provider.refundableAmount.bind(provider));
-      if (settled) return settleRefund(deps, refundId, settled, opts.inTx);
-    }
-    outcome = await providerCall(deps, op.mode, op.provider_account_id, () => provider.refund(op.provider_ref, amount, refundId));
-  } catch (err) {
-    if (!surelyNotActed(err, opts.first)) return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
-    await settleRefund(deps, refundId, { ref: null, status: 'failed' }, undefined, true);
-    throw err;
-  }
-  return settleRefund(deps, refundId, outcome, opts.inTx);
-}
-
-/**
- * For a provider whose refunds are not idempotent by our refund id (qrapi), what its refundable rest says
- * (decisions 24). Before the first send it is read and kept on the refund. Before any later send it is
- * read again: down by at least this refund's amount means the first send happened (completed, nothing
- * re-sent); unchanged means it did not (sent again, from the new reading); anything between is left
- * pending for a person to look at (another refund of the same payment moved meanwhile). Null: send.
- */
-async function reconcile(
-  deps: Deps, op: Operation, refundId: string, amount: number, first: boolean, refundable: (ref: string) => Promise<number>,
-): Promise<Outcome | null> {
-  const read = () => providerCall(deps, op.mode, op.provider_account_id, () => refundable(op.provider_ref));
-  const stored = first ? null : (await deps.db.query<{ before: string | null }>('SELECT refundable_before AS before FROM refunds WHERE id = $1', [refundId])).rows[0]?.before;
-  const now = await read();
-  if (stored !== null && stored !== undefined) {
-    const before = Number(stored);
-    if (now <= before - amount) return { ref: null, status: 'completed' };
-    if (now < before) return { ref: null, status: 'pending' };
-  }
-  await deps.db.query('UPDATE refunds SET refundable_before = $2 WHERE id = $1', [refundId, now]);
-  return null;
-}
-
-/**
- * Records a provider's answer for a refund still pending, in one transaction with the operation's
- * refunded amount and status and the journal event. A refund settled meanwhile (by the retry job, or a
- * request that took over its key) is left as it is and answered as it stands.
- */
-export async function settleRefund(
-  deps: Deps,
-  refundId: string,
-  outcome: Outcome,
-  inTx?: SaveResult,
-  freeRequestKey = false,
-): Promise<RefundResult> {
-  return deps.db.tx(async (tx) => {
-    const rf = await tx.query<{ operation_id: string; amount: number; status: RefundResult['status']; created_at: Date }>(
-      `UPDATE refunds SET status = $2, provider_ref = COALESCE($3, provider_ref),
-              request_key = CASE WHEN $4::boolean THEN NULL ELSE request_key END
-        WHERE id = $1 AND status = 'pending'
-        RETURNING operation_id, amount, status, created_at`,
-      [refundId, outcome.status, outcome.ref, freeRequestKey],
-    );
-    const settled = rf.rows[0];
-    let row: { operation_id: string; amount: number; status: RefundResult['status']; created_at: Date };
-    let op: { amount: number; refunded_amount: number; client_id: number; mode: Mode };
-    if (!settled) {
-      const cur = await tx.query<typeof row & { op_amount: number; refunded_amount: number; client_id: number; mode: Mode }>(
-        `SELECT r.operation_id, r.amount, r.status, r.created_at, o.amount AS op_amount, o.refunded_amount, o.client_id, o.mode
-           FROM refunds r JOIN operations o ON o.id = r.operation_id WHERE r.id = $1`,
-        [refundId],
-      );
-      const c = cur.rows[0];
-      row = c;
-      op = { amount: c.op_amount, refunded_amount: c.refunded_amount, client_id: c.client_id, mode: c.mode };
-    } else {
-      row = settled;
-      op = (await tx.query<typeof op>(
-        outcome.status === 'failed'
-          // The money did not move: give the amount back. The status follows what is still refunded or
-          // reserved (a refund pending since it was made counted as refunded meanwhile).
-          ? `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now(),
-                    status = CASE WHEN status NOT IN ('paid', 'partially_refunded', 'refunded') THEN status
-                                  WHEN refunded_amount - $2 > 0 THEN 'partially_refunded' ELSE 'paid' END
-              WHERE id = $1 RETURNING amount, refunded_amount, client_id, mode`
-          : `UPDATE operations SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
-                    updated_at = now()
-              WHERE id = $1 AND status IN ('paid', 'partially_refunded', 'refunded')
-              RETURNING amount, refunded_amount, client_id, mode`,
-        outcome.status === 'failed' ? [row.operation_id, row.amount] : [row.operation_id],
-      )).rows[0];
-      if (outcome.status === 'completed') {
-        await appendEvent(tx, {
-          clientId: op.client_id, mode: op.mode, type: 'payment.refunded',
-          data: {
-            operation_id: row.operation_id, refund_id: refundId, amount: Number(row.amount),
-            refunded_total: op.refunded_amount, remaining_refundable: op.amount - op.refunded_amount,
-          },
-        });
-      }
-    }
-    const result: RefundResult = {
-      refund_id: refundId, operation_id: row.operation_id, status: row.status, amount: Number(row.amount),
-      refunded_total: op.refunded_amount, remaining_refundable: op.amount - op.refunded_amount, created_at: row.created_at,
-    };
-    if (inTx) await inTx(tx, result);
-    return result;
-  });
-}

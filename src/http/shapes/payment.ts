@@ -75,6 +75,9 @@ export const RefundResult = Type.Object({
   refunded_total: Amount,
   remaining_refundable: Amount,
   created_at: Timestamp,
+  return_qr_token: Type.Optional(Type.String({ description: 'r2 accounts: the return QR\'s content, to show the payer while the refund is pending; the payer scans it in the provider\'s app' })),
+  return_deep_link: Type.Optional(Type.String({ format: 'uri', description: 'r2 accounts: a page that shows the return QR and the refund\'s status' })),
+  expires_at: Type.Optional(Type.Unsafe<Date | string>({ ...Timestamp, description: 'r2 accounts: when the return QR stops working (the refund then fails and its amount is released)' })),
 }, { title: 'Refund' });
 
 export const CancelResult = Type.Object({ operation_id: Type.String(), status: Status }, { title: 'CancelResult' });

@@ -1,22 +1,23 @@
-// One provider account's connection to the official QR partner API (decisions 24): r1 with Api-Key, r2
-// and r3 over client-certificate TLS 1.2 (an undici Agent per account from its PFX; the provider's CA
-// configurable; r3 through the egress proxy of its static IP when set), X-Request-ID on every call, the
-// {StatusCode, Message, Data} envelope, retries only where the caller says a call is safe to repeat, and
-// a circuit breaker per account.
+// One provider account's connection to the official QR partner API (decisions 24, 26): r1 with Api-Key,
+// r2 and r3 over client-certificate TLS 1.2 (an undici Agent per account from its PFX; the provider's CA
+// added to the trusted ones; r3 through the egress proxy of its static IP when set), X-Request-ID on
+// every call, the {StatusCode, Message, Data} envelope read by codes.ts, retries only of outages and only
+// where the caller says a call is safe to repeat, and a circuit breaker per account that counts outages
+// alone: a refusal is an answer, and proves the provider up.
 import { randomUUID } from 'node:crypto';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import { createSecureContext, type SecureContext } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { Scheme } from '../types.ts';
-import { ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from '../types.ts';
+import { ProviderEgressRefused, ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from '../types.ts';
 import { CircuitBreaker } from './breaker.ts';
-import { errorForCode, normalizeCode, TRANSIENT } from './codes.ts';
+import { errorForCode, type Call } from './codes.ts';
 
 export interface QrapiEndpoints {
   /** full base of each scheme, e.g. https://host:8545/r3/v01 */
   r1?: string;
   r2?: string;
   r3?: string;
-  /** the provider's CA (PEM); the system's CAs when unset */
+  /** the provider's CA (PEM), trusted beside the system's CAs (decisions 26: added, never instead) */
   ca?: string;
   timeoutMs: number;
   /** r3's static egress IP: an HTTP(S) proxy the provider allow-lists */
@@ -38,6 +39,36 @@ export interface CallOptions {
 }
 
 const RETRIES = 2;
+
+/**
+ * A TLS or certificate failure: the account's credentials or the provider's certificate (503
+ * session_expired), and an outage for the breaker, since no answer came.
+ */
+export class ProviderTlsFailure extends ProviderSessionExpired {}
+
+/** An error that says the provider gave no usable answer: the breaker counts it, a safe call retries it. */
+export function isOutage(err: unknown): boolean {
+  if (err instanceof ProviderTlsFailure) return true;
+  // A refusal (ProviderRefused) extends ProviderUnavailable too: it is an answer, not an outage.
+  return err instanceof ProviderUnavailable && !(err instanceof ProviderRefused);
+}
+
+/** The document's name of the call a path makes: its ids (a QrPaymentId, a BIN) cut off. */
+export function callOf(path: string): Call {
+  return path.replace(/\/+$/, '').replace(/^(payment\/status|return\/status|partner\/tradepoints)\/.*$/, '$1') as Call;
+}
+
+/**
+ * The provider's CA beside the well-known ones (decisions 26), never instead of them: a proxy or a
+ * production host with a public certificate keeps working when QRAPI_CA_FILE names the test archive's CA.
+ * Undefined: Node's default, the well-known ones alone.
+ */
+export function trustedCas(ca: string | undefined): string[] | undefined {
+  return ca ? [...rootCertificates, ca] : undefined;
+}
+
+/** undici's words for a TLS session the other side closed before it was established. */
+const TLS_NOT_ESTABLISHED = /before secure TLS connection was established/i;
 const TLS_FAILURE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/;
 /** Failures of the connection itself: nothing reached the provider. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -66,7 +97,7 @@ export class QrapiClient {
     let secureContext: SecureContext;
     try {
       secureContext = createSecureContext({
-        ca: this.ep.ca,
+        ca: trustedCas(this.ep.ca),
         minVersion: 'TLSv1.2',
         maxVersion: 'TLSv1.2',
         ...(this.cred.scheme === 'r1' ? {} : { pfx: this.cred.pfx, passphrase: this.cred.password }),
@@ -99,11 +130,10 @@ export class QrapiClient {
         this.breaker.success();
         return data;
       } catch (err) {
-        // An outage: no usable answer (-999, a network failure, garbage). A refusal is an answer: the provider is up.
-        const outage = err instanceof ProviderUnavailable && !(err instanceof ProviderRefused);
+        const outage = isOutage(err);
         if (outage) this.breaker.failure();
         else this.breaker.success();
-        const again = opts.retry && outage && attempt < RETRIES && this.breaker.allow();
+        const again = opts.retry && outage && !(err instanceof ProviderEgressRefused) && attempt < RETRIES && this.breaker.allow();
         if (!again) throw err;
         const base = (this.ep.retryBaseMs ?? 200) * 2 ** attempt;
         await new Promise((r) => setTimeout(r, base / 2 + Math.random() * base));
@@ -135,20 +165,33 @@ export class QrapiClient {
     } catch (err) {
       const code = String((err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code ?? '');
       const what = `${path}: ${code || (err as Error).name}`;
-      if (TLS_FAILURE.test(code)) throw new ProviderSessionExpired(`TLS or certificate failure on ${what}`);
-      if (NOT_SENT.has(code)) throw new ProviderUnavailable(`provider not reachable (${what})`);
+      // r3 alone is reached from an allow-listed address: its host closing the TLS session before it is
+      // established is that rule refusing this server (decisions 26). Nothing was sent.
+      if (this.cred.scheme === 'r3' && TLS_NOT_ESTABLISHED.test((err as Error).message ?? '')) throw egressRefused(what);
+      if (TLS_FAILURE.test(code)) throw new ProviderTlsFailure(`TLS or certificate failure on ${what}`);
+      if (NOT_SENT.has(code) || TLS_NOT_ESTABLISHED.test((err as Error).message ?? '')) throw new ProviderUnavailable(`provider not reachable (${what})`);
       // A time-out or a reset after the request left: the provider may have acted.
       throw new ProviderOutcomeUnknown(`no answer from the provider (${what})`);
     }
-    let envelope: { StatusCode?: unknown; Message?: string; Data?: unknown };
+    if (status >= 500) throw new ProviderOutcomeUnknown(`${path}: HTTP ${status} from the provider`);
+    let envelope: { StatusCode?: unknown; Message?: string; Data?: unknown } | undefined;
     try {
       envelope = JSON.parse(text);
     } catch {
-      throw new ProviderOutcomeUnknown(`${path}: HTTP ${status}, an answer that is not JSON`);
+      envelope = undefined;
     }
-    if (typeof envelope?.StatusCode !== 'number') throw new ProviderOutcomeUnknown(`${path}: HTTP ${status}, no StatusCode`);
+    if (typeof envelope?.StatusCode !== 'number') {
+      if (status === 403 && this.cred.scheme === 'r3') throw egressRefused(`${path}: HTTP 403`);
+      throw new ProviderOutcomeUnknown(`${path}: HTTP ${status}, an answer that is not the provider's envelope`);
+    }
     if (envelope.StatusCode === 0) return envelope.Data as T;
-    if (normalizeCode(envelope.StatusCode) === TRANSIENT) throw new ProviderUnavailable(`provider StatusCode -999 on ${path}`);
-    throw errorForCode(envelope.StatusCode, envelope.Message);
+    throw errorForCode(callOf(path), envelope.StatusCode, envelope.Message);
   }
+}
+
+function egressRefused(what: string): ProviderEgressRefused {
+  return new ProviderEgressRefused(
+    `the provider's r3 host refused this server (${what}): r3 answers only the static IP the provider allow-listed; ` +
+    'send through that address (PROVIDER_EGRESS_PROXY) or have the provider add this one',
+  );
 }

@@ -1,11 +1,15 @@
 // The `qrapi` driver: the PaymentProvider port over the provider's official QR partner API, bound to one
 // provider account (its scheme, credentials, organization BIN and registered device). Stateless: what a
-// payment needs later (its QrPaymentId, the refundable rest read before a refund) lives in the domain's
-// tables. Capabilities by scheme (decisions 24): r1 has no refunds, invoices or customer lookup; r2's
-// refunds need the customer's return QR, so API refunds are r3's alone.
-import type { Capability, PaymentProvider, ProviderOnboarding, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus, Scheme } from '../types.ts';
+// payment needs later (its QrPaymentId, the refundable rest read before a refund, a return's id) lives in
+// the domain's tables. Capabilities by scheme (decisions 24, 26): r1 has no refunds, invoices or customer
+// lookup; r2 refunds through the customer's return QR (`returns`); r3 refunds without the customer.
+import type {
+  Capability, PaymentProvider, ProviderOnboarding, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderReturnQr,
+  ProviderReturns, ProviderStatus, Scheme,
+} from '../types.ts';
 import { ProviderRejected, ProviderUnavailable } from '../types.ts';
 import type { QrapiClient } from './client.ts';
+import { parseProviderDate, PROVIDER_LOCAL_OFFSET, type UtcOffsetMinutes } from './dates.ts';
 
 const CAPABILITIES: Record<Scheme, ReadonlySet<Capability>> = {
   r1: new Set(['qr']),
@@ -23,8 +27,25 @@ export interface QrapiAccount {
   deviceToken: string | null;
   /** asks the shared rate limiter; false: the per-device minute is used up */
   allowClientInfo(deviceToken: string): Promise<boolean>;
-  /** payment/status of v01 (the document's) or v02 (adds the transaction id; public clients use it) */
+  /** payment/status of v02 (the default: its TransactionId fills transaction_id) or v01 (the document's) */
   statusVersion?: 'v01' | 'v02';
+  /** minutes east of UTC of the provider's times written without an offset (QRAPI_TIMEZONE; UTC+5) */
+  localOffset?: UtcOffsetMinutes;
+  /** how phones go to the provider: `8XXXXXXXXXX` (the document's examples) or `7XXXXXXXXXX` (QRAPI_PHONE_FORMAT) */
+  phoneFormat?: '8' | '7';
+}
+
+/** The Kazakh mobile number (+7XXXXXXXXXX, as the domain keeps it) in the form the provider reads. */
+export function providerPhone(phone: string, format: '8' | '7' = '8'): string {
+  const national = phone.replace(/\D/g, '').slice(-10);
+  return `${format}${national}`;
+}
+
+/** v02's status (public clients read it; the document's v01 has Status alone). */
+interface StatusData {
+  Status: string;
+  TransactionId?: string | number | null;
+  Amount?: number | null;
 }
 
 interface QrCreated {
@@ -56,8 +77,11 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   readonly capabilities: ReadonlySet<Capability>;
   readonly onboarding: ProviderOnboarding = this;
 
+  readonly returns?: ProviderReturns;
+
   constructor(private readonly a: QrapiAccount) {
     this.capabilities = CAPABILITIES[a.client.scheme];
+    if (a.client.scheme === 'r2') this.returns = new QrapiReturns(a, () => this.device());
   }
 
   get scheme(): Scheme {
@@ -80,21 +104,30 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
       body: this.withBin({ DeviceToken: this.device(), Amount: input.amount, ...(input.requestId ? { ExternalId: input.requestId.slice(0, 64) } : {}) }),
     });
     const o = d.QrPaymentBehaviorOptions ?? {};
+    const timing = { pollIntervalS: o.StatusPollingInterval ?? 5, scanTimeoutS: o.QrCodeScanWaitTimeout ?? 180, confirmTimeoutS: o.PaymentConfirmationTimeout ?? 65 };
+    const token = String(d.QrToken);
     return {
       ref: String(d.QrPaymentId),
-      // The QR's content is a link the provider's app opens: the same text serves as the phone's deep link.
-      qrToken: d.QrToken,
-      deepLink: d.QrToken,
-      expiresAt: new Date(d.ExpireDate),
-      timing: { pollIntervalS: o.StatusPollingInterval ?? 5, scanTimeoutS: o.QrCodeScanWaitTimeout ?? 180, confirmTimeoutS: o.PaymentConfirmationTimeout ?? 65 },
+      // What the QR image encodes (a digit string in the document): the QR's content, as given. Only a
+      // token that is itself a link opens the provider's app from a phone.
+      qrToken: token,
+      ...(/^https?:\/\//i.test(token) ? { deepLink: token } : {}),
+      // The provider has made the QR by now: a date it writes some other way must not turn that into an
+      // error, so an unreadable expiry is now plus the scan time-out it announced (decisions 26).
+      expiresAt: this.date(d.ExpireDate) ?? new Date(Date.now() + timing.scanTimeoutS * 1000),
+      timing,
     };
+  }
+
+  private date(text: unknown): Date | null {
+    return parseProviderDate(text, this.a.localOffset ?? PROVIDER_LOCAL_OFFSET);
   }
 
   // Never retried either: a second push could be paid too. A lost answer is the domain's "outcome unknown".
   async createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderInvoice> {
     const d = await this.a.client.call<{ QrPaymentId: number | string }>('POST', 'remote/create', {
       body: {
-        OrganizationBin: this.a.orgBin, Amount: input.amount, PhoneNumber: input.phone.replace(/^\+/, ''), DeviceToken: this.device(),
+        OrganizationBin: this.a.orgBin, Amount: input.amount, PhoneNumber: providerPhone(input.phone, this.a.phoneFormat), DeviceToken: this.device(),
         ...(input.comment ? { Comment: input.comment } : {}),
       },
     });
@@ -104,23 +137,30 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
 
   async getStatus(ref: string): Promise<ProviderStatus> {
     // v02 adds the transaction id of a paid payment; the status word is the same in both.
-    const d = await this.a.client.call<{ Status: string; TransactionId?: string | number | null }>('GET', `payment/status/${encodeURIComponent(ref)}`, {
-      version: this.a.statusVersion ?? 'v01', retry: true,
+    const d = await this.a.client.call<StatusData>('GET', `payment/status/${encodeURIComponent(ref)}`, {
+      version: this.a.statusVersion ?? 'v02', retry: true,
     });
     const status = mapStatus(d.Status);
     return {
       status, raw: d.Status,
-      ...(status === 'paid' ? { transactionId: d.TransactionId === undefined || d.TransactionId === null ? null : String(d.TransactionId) } : {}),
+      ...(status === 'paid' ? { transactionId: d.TransactionId === undefined || d.TransactionId === null || d.TransactionId === '' ? null : String(d.TransactionId) } : {}),
     };
   }
 
+  /**
+   * Any refusal of a cancel is followed by a status read before Tolem answers (decisions 26): the document
+   * lists only vague codes for remote/cancel, and the invoice may have been paid, or already cancelled,
+   * a moment ago. A lost session or an outage is answered as it is.
+   */
   async cancelInvoice(ref: string): Promise<boolean> {
     try {
       await this.a.client.call('POST', 'remote/cancel', { body: { OrganizationBin: this.a.orgBin, QrPaymentId: Number(ref), DeviceToken: this.device() } });
       return true;
     } catch (err) {
-      // Paid meanwhile: it can no longer be cancelled.
-      if (err instanceof ProviderRejected && err.reason === 'payment_not_refundable') return false;
+      if (!(err instanceof ProviderRejected)) throw err;
+      const now = await this.getStatus(ref).catch(() => null);
+      if (now?.status === 'paid') return false;
+      if (now?.status === 'cancelled') return true;
       throw err;
     }
   }
@@ -146,11 +186,12 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
     if (!(await this.a.allowClientInfo(device))) throw new ProviderUnavailable('customer lookups are limited to 50 a minute per device; retry shortly');
     try {
       const d = await this.a.client.call<{ ClientName?: string | null }>('GET', 'remote/client-info', {
-        query: { phoneNumber: phone.replace(/^\+/, ''), deviceToken: device }, retry: true,
+        query: { phoneNumber: providerPhone(phone, this.a.phoneFormat), deviceToken: device }, retry: true,
       });
       return { phone, name: d.ClientName ?? null };
     } catch (err) {
-      if (err instanceof ProviderRejected && err.reason === 'not_found') return null;
+      // The document's lookup codes (-1401, -1404, 9900000xx): no such customer, a refusal, not an outage.
+      if (err instanceof ProviderRejected && err.reason === 'client_not_found') return null;
       throw err;
     }
   }
@@ -175,7 +216,54 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
     return d.DeviceToken;
   }
 
+  /** Done when the provider confirms it, or says it has no such device (-1501): already gone. */
   async deleteDevice(): Promise<void> {
-    await this.a.client.call('POST', 'device/delete', { body: this.withBin({ DeviceToken: this.device() }) });
+    try {
+      await this.a.client.call('POST', 'device/delete', { body: this.withBin({ DeviceToken: this.device() }) });
+    } catch (err) {
+      if (err instanceof ProviderRejected && err.reason === 'not_found') return;
+      throw err;
+    }
+  }
+}
+
+/** The r2 return flow (document p.22-25): the payer scans a return QR, then the refund names the return. */
+class QrapiReturns implements ProviderReturns {
+  constructor(private readonly a: QrapiAccount, private readonly device: () => string) {}
+
+  // Not retried: a second return QR is harmless but confusing; the refund stays pending and the watcher
+  // makes none until this one is settled.
+  async createReturn(input: { refundId: string }): Promise<ProviderReturnQr> {
+    const r = await this.a.client.call<{
+      QrToken: string | number; ExpireDate?: string; QrReturnId: number | string;
+      QrReturnBehaviorOptions?: { QrCodeScanEventPollingInterval?: number; QrCodeScanWaitTimeout?: number };
+    }>('POST', 'return/create', { body: { DeviceToken: this.device(), ExternalId: input.refundId.slice(0, 64) } });
+    const o = r.QrReturnBehaviorOptions ?? {};
+    const scanS = o.QrCodeScanWaitTimeout ?? 180;
+    return {
+      ref: String(r.QrReturnId), qrToken: String(r.QrToken), pollIntervalS: o.QrCodeScanEventPollingInterval ?? 5,
+      expiresAt: parseProviderDate(r.ExpireDate, this.a.localOffset ?? PROVIDER_LOCAL_OFFSET) ?? new Date(Date.now() + scanS * 1000),
+    };
+  }
+
+  async returnStatus(ref: string): Promise<{ status: 'waiting' | 'identified' | 'failed'; raw: string }> {
+    const r = await this.a.client.call<{ Status: string }>('GET', `return/status/${encodeURIComponent(ref)}`, { retry: true });
+    // Appendix 5: QrTokenCreated (not final), CustomerIdentityObtained and Error (final); anything else waits.
+    const status = r.Status === 'CustomerIdentityObtained' ? 'identified' : r.Status === 'Error' ? 'failed' : 'waiting';
+    return { status, raw: r.Status };
+  }
+
+  async returnPurchases(ref: string): Promise<string[]> {
+    const r = await this.a.client.call<{ QrPaymentId: number | string }[] | null>('POST', 'return/operations', {
+      body: { DeviceToken: this.device(), QrReturnId: Number(ref), MaxResult: 10 }, retry: true,
+    });
+    return (r ?? []).map((p) => String(p.QrPaymentId));
+  }
+
+  async refundWithReturn(paymentRef: string, amount: number, returnRef: string): Promise<ProviderRefund> {
+    const r = await this.a.client.call<{ ReturnOperationId: number | string }>('POST', 'payment/return', {
+      body: { DeviceToken: this.device(), QrPaymentId: Number(paymentRef), QrReturnId: Number(returnRef), Amount: amount },
+    });
+    return { ref: String(r.ReturnOperationId), status: 'completed' };
   }
 }

@@ -42,6 +42,7 @@ export class QrapiRegistry {
     }
     return new QrapiDriver({
       client: held.client, orgBin: row.orgBin, deviceToken: row.deviceToken, statusVersion: this.config.statusVersion,
+      localOffset: this.config.localOffset, phoneFormat: this.config.phoneFormat,
       allowClientInfo: async (device) => (await this.limiter.consume('qrapi_client_info', CLIENT_INFO_PER_MINUTE, device)).allowed,
     });
   }
