@@ -30,6 +30,7 @@ import { checkoutApiRoutes } from './http/checkout/api.ts';
 import { checkoutPageRoutes } from './http/checkout/page.ts';
 import { checkoutAssetRoutes } from './http/checkout/assets.ts';
 import { sandboxPayerRoutes } from './http/checkout/sandbox-payer.ts';
+import { payerRoutes } from './http/checkout/payer.ts';
 import { brandingRoutes } from './http/cabinet/branding.ts';
 import { organizationRoutes } from './http/cabinet/organization.ts';
 import { teamRoutes } from './http/cabinet/team.ts';
@@ -153,6 +154,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   checkoutPageRoutes(app, deps);
   checkoutAssetRoutes(app, deps);
   sandboxPayerRoutes(app, deps);
+  payerRoutes(app, deps);
   brandingRoutes(app, deps);
   organizationRoutes(app, deps);
   teamRoutes(app, deps);

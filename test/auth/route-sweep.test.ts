@@ -91,6 +91,12 @@ const EXPECTED: Record<string, Permission> = {
   'POST /sandbox/qr/:ref/pay': 'public',
   'POST /sandbox/qr/:ref/decline': 'public',
   'POST /sandbox/qr/:ref/expire': 'public',
+  'GET /pay/:op_id': 'public',
+  'GET /pay/:op_id/status': 'public',
+  'GET /pay/:op_id/refunds/:refund_id': 'public',
+  'GET /pay/:op_id/refunds/:refund_id/status': 'public',
+  'GET /pay/assets/payer.js': 'public',
+  'GET /pay/assets/payer.css': 'public',
   'POST /v1/qr/create': 'payments.create',
   'GET /v1/qr/status/:operationId': 'payments.read',
   'POST /v1/invoice/create': 'payments.create',
@@ -198,7 +204,7 @@ const SHARED_SECRET = new Set(['POST /messenger/webhook']);
 const MISSING: Record<string, string> = {
   op_id: 'op_01JSWEEP0000000000000000000', token: 'SweepSweepSweepSweepSwee', id: '999999999', delivery_id: '999999999',
   operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep', member_id: '999999999', code: 'sweepcode00',
-  client_ref: 'sweep-no-such-client', operation_id: 'op_01JSWEEP0000000000000000000',
+  client_ref: 'sweep-no-such-client', operation_id: 'op_01JSWEEP0000000000000000000', refund_id: 'rf_01JSWEEP000000000000000000',
 };
 // Path parameters that are not a tenant's ids (nothing to isolate).
 const NOT_TENANT_IDS = new Set(['phone', 'code']);

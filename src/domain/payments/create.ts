@@ -14,6 +14,7 @@ import { assertPlanAllowsCreate } from './plan-check.ts';
 import { providerCall } from './provider-call.ts';
 import { providerFor, requireCapability, resolveProviderAccount } from './provider-accounts.ts';
 import { watchQr } from './watch.ts';
+import { payerPageUrl } from './payer-url.ts';
 
 export const QR_LIFETIME_S = 300;
 export const V1_QR_LIFETIME_S = 180;
@@ -122,16 +123,27 @@ export async function createQr(
   const qr = await providerCall(deps, ctx.mode, account.id, () =>
     provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS, requestId: ctx.requestId }),
   );
+  const id = newId('op');
   const op = await insertOperation(deps, ctx, {
-    id: newId('op'), client_id: ctx.clientId, mode: ctx.mode, type: 'qr', status: 'created', amount: input.amount,
+    id, client_id: ctx.clientId, mode: ctx.mode, type: 'qr', status: 'created', amount: input.amount,
     comment: input.comment ?? null, items: items ?? null, provider_account_id: account.id,
-    provider_ref: qr.ref, qr_token: qr.qrToken, deep_link: qr.deepLink, source: ctx.source, link_token: ctx.linkToken ?? null,
+    provider_ref: qr.ref, qr_token: qr.qrToken, deep_link: deepLinkOf(deps, ctx.mode, id, qr.deepLink), source: ctx.source, link_token: ctx.linkToken ?? null,
     metadata: ctx.metadata ?? null,
     // Our deadline is ours: never later than the provider's.
     expires_at: new Date(Math.min(qr.expiresAt.getTime(), deps.clock.now().getTime() + lifetimeS * 1000)),
   });
   if (qr.timing && ctx.mode === 'live') await watchQr(deps, op.id, qr.timing);
   return op;
+}
+
+/**
+ * `deep_link` is always a URL that opens this payment (decisions 26): Tolem's payer page for a live
+ * operation (the provider's token is what the QR encodes, a digit string, not a link), the sandbox's
+ * payer page for a test one.
+ */
+function deepLinkOf(deps: Deps, mode: Mode, opId: string, providerLink: string | undefined): string {
+  if (mode === 'test' && providerLink) return providerLink;
+  return payerPageUrl(deps.config.publicBaseUrl, opId);
 }
 
 export async function createInvoice(

@@ -5,12 +5,11 @@ import type { Deps } from '../../deps.ts';
 import { CHECKOUT_CSS, CHECKOUT_JS, themeCss } from '../../web/assets.ts';
 import { route, type App } from '../route.ts';
 
-export function checkoutAssetRoutes(app: App, _deps: Deps): void {
+/** Files served as they are: [url, content type, content]; versioned URLs, so cached for a day. */
+export type StaticFile = [url: string, type: string, content: string];
+
+export function staticFileRoutes(app: App, files: StaticFile[]): void {
   const schema = { hide: true, tags: ['checkout (public)'] };
-  const files: [string, string, string][] = [
-    ['/checkout/assets/checkout.js', 'application/javascript; charset=utf-8', CHECKOUT_JS],
-    ['/checkout/assets/checkout.css', 'text/css; charset=utf-8', CHECKOUT_CSS],
-  ];
   for (const [url, type, content] of files) {
     route(app, {
       method: 'GET', url, auth: [],
@@ -21,6 +20,14 @@ export function checkoutAssetRoutes(app: App, _deps: Deps): void {
       },
     });
   }
+}
+
+export function checkoutAssetRoutes(app: App, _deps: Deps): void {
+  const schema = { hide: true, tags: ['checkout (public)'] };
+  staticFileRoutes(app, [
+    ['/checkout/assets/checkout.js', 'application/javascript; charset=utf-8', CHECKOUT_JS],
+    ['/checkout/assets/checkout.css', 'text/css; charset=utf-8', CHECKOUT_CSS],
+  ]);
   route(app, {
     method: 'GET', url: '/checkout/assets/theme.css', auth: [],
     schema: { ...schema, summary: 'brand colour as CSS variables', querystring: Type.Object({ c: Type.Optional(Type.String({ maxLength: 6 })) }), response: { 200: Type.String() } },

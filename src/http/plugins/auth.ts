@@ -112,8 +112,11 @@ function clientIp(req: FastifyRequest): string {
 
 function bucketFor(deps: Deps, req: FastifyRequest, cfg: RouteConfig | undefined, p: Principal | undefined): [string, string] {
   if (cfg?.rateBucket?.startsWith('checkout_')) {
-    const token = (req.params as Record<string, string> | undefined)?.token ?? '';
-    return [cfg.rateBucket, `${token}:${clientIp(req)}`];
+    // Per page and address: a shop's customers behind one address each poll their own page (a link's
+    // token, or a payer page's operation id), without sharing one allowance.
+    const params = req.params as Record<string, string> | undefined;
+    const page = params?.token ?? params?.op_id ?? '';
+    return [cfg.rateBucket, `${page}:${clientIp(req)}`];
   }
   if (cfg?.rateBucket === 'auth') return ['auth', clientIp(req)];
   if (p?.kind === 'api_key') {
