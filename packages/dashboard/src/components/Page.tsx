@@ -9,7 +9,8 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
-        <Title order={1} size="h2">{title}</Title>
+        {/* A payment id in the title is one long word: it breaks rather than widen a 390 px page. */}
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>{title}</Title>
         {actions}
       </Group>
       {children}

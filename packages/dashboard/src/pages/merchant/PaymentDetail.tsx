@@ -1,8 +1,10 @@
 // One payment: its fields, its events from the journal, and a refund (whole or part) for finance roles.
+// A refund that waits for the payer (r2 live accounts answer pending with a return QR) opens the return
+// QR panel (ReturnQr.tsx) for the cashier; the form comes back once that refund is final.
 import { Card, Table, NumberInput, Button, Group, Text, Stack, Anchor } from '@mantine/core';
 import { notify } from '../../components/notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
@@ -11,6 +13,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
+import { ReturnQr, type Refund } from './ReturnQr.tsx';
 
 export default function PaymentDetail() {
   const { t, i18n } = useTranslation();
@@ -22,21 +25,35 @@ export default function PaymentDetail() {
   const p = payment.data;
   const refundable = p ? p.amount - p.refunded_amount : 0;
   const [amount, setAmount] = useState<number | string>('');
+  const [returning, setReturning] = useState<{ refund: Refund; final: boolean } | null>(null);
   const refund = useMutation({
     mutationFn: () => unwrap(api.POST('/me/payments/{op_id}/refund', {
       params: { path: { op_id: opId }, query: { mode } },
       headers: { 'idempotency-key': crypto.randomUUID() },
       body: { amount: Number(amount) || refundable },
     })),
-    onSuccess: () => {
-      notify(t('payments.refundDone'));
+    onSuccess: (r) => {
       setAmount('');
+      if (r.return_qr_token) {
+        // Nothing moved yet: the payer has to scan the return QR (no toast, the panel says it all).
+        setReturning({ refund: r, final: false });
+        return;
+      }
+      notify(t(r.status === 'pending' ? 'payments.refundPending' : 'payments.refundDone'));
       void queries.invalidateQueries();
     },
   });
+  const returnFinal = useCallback(() => {
+    setReturning((r) => (r ? { ...r, final: true } : r));
+    void queries.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'refund-return' });
+  }, [queries]);
+  const waitingForPayer = Boolean(returning && !returning.final);
   return (
     <Page title={`${t('payments.detail')} ${opId}`} actions={<Anchor component={Link} to="/payments">{t('common.back')}</Anchor>}>
       <ErrorAlert error={payment.error} />
+      {returning && (
+        <ReturnQr key={returning.refund.refund_id} refund={returning.refund} paymentAmount={p?.amount} onFinal={returnFinal} onClose={() => setReturning(null)} />
+      )}
       {p && (
         <Card withBorder>
           <Stack gap={4}>
@@ -48,7 +65,7 @@ export default function PaymentDetail() {
           </Stack>
         </Card>
       )}
-      {p && refundable > 0 && ['paid', 'partially_refunded'].includes(p.status) && (
+      {p && !waitingForPayer && refundable > 0 && ['paid', 'partially_refunded'].includes(p.status) && (
         <Card withBorder>
           <form onSubmit={(e) => { e.preventDefault(); refund.mutate(); }}>
             <Group align="end">
