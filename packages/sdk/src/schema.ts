@@ -2685,8 +2685,12 @@ export interface components {
         /** QrCreated */
         QrCreated: {
             operation_id: string;
-            /** @description content for the QR image */
+            /** @description content for the QR image, as the provider gives it (live: a digit string) */
             qr_token: string;
+            /**
+             * Format: uri
+             * @description a page that opens this payment: Tolem's payer page /pay/{op_id} (live), the sandbox's payer page (test)
+             */
             deep_link: string;
             /**
              * Format: date-time
@@ -2901,7 +2905,10 @@ export interface components {
             operation_id: string;
             /** @description content of the QR image */
             qr_token: string;
-            /** @description opens the payment in the provider app (phones) */
+            /**
+             * Format: uri
+             * @description a page that opens this payment: Tolem's payer page /pay/{op_id} (live), the sandbox's payer page (test)
+             */
             deep_link: string;
             /**
              * Format: date-time

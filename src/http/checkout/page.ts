@@ -70,8 +70,10 @@ function pageRoutes(app: App, deps: Deps): void {
     return sendErrorPage(reply, appErr, { lang, token: link.token, link, merchant: await publicMerchant(deps, link.client_id) });
   }
 
+  // The "open in the app" button opens what the QR encodes, and only when that is a link (the sandbox's
+  // page; the live provider's token is digits): a live deep_link is Tolem's payer page, this QR again.
   const qrState = async (op: ShownQr): Promise<PageState> =>
-    ({ kind: 'qr', operationId: op.id, svg: await qrSvg(op.qr_token!), deepLink: op.deep_link!, expiresAt: op.expires_at });
+    ({ kind: 'qr', operationId: op.id, svg: await qrSvg(op.qr_token!), deepLink: /^https?:\/\//i.test(op.qr_token!) ? op.qr_token! : '', expiresAt: op.expires_at });
 
   /**
    * A payment this visitor has just made: ?op= (after the form simulate), or its own QR of a paid link.

@@ -11,7 +11,7 @@ export const LinkStatus = Type.String({ title: 'PaymentLinkStatus', enum: [...LI
 export const QrView = Type.Object({
   operation_id: Type.String(),
   qr_token: Type.String({ description: 'content of the QR image' }),
-  deep_link: Type.String({ description: 'opens the payment in the provider app (phones)' }),
+  deep_link: Type.String({ format: 'uri', description: 'a page that opens this payment: Tolem\'s payer page /pay/{op_id} (live), the sandbox\'s payer page (test)' }),
   expires_at: Timestamp,
   svg: Type.String({ description: 'the QR as an inline SVG document' }),
 }, { title: 'LinkQr' });

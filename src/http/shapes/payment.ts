@@ -27,8 +27,8 @@ export const InvoiceCreateBody = Body({
 
 export const QrCreated = Type.Object({
   operation_id: Type.String(),
-  qr_token: Type.String({ description: 'content for the QR image' }),
-  deep_link: Type.String(),
+  qr_token: Type.String({ description: 'content for the QR image, as the provider gives it (live: a digit string)' }),
+  deep_link: Type.String({ format: 'uri', description: 'a page that opens this payment: Tolem\'s payer page /pay/{op_id} (live), the sandbox\'s payer page (test)' }),
   expires_at: Timestamp,
   status: Status,
 }, { title: 'QrCreated' });
