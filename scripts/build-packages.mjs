@@ -1,5 +1,5 @@
-// Builds the workspace packages whose sources are newer than their last build: the SDK and the CLI
-// (TypeScript to dist/, in that order: the CLI imports the SDK's build) and the web dashboard (Vite; the
+// Builds the workspace packages whose sources are newer than their last build: the SDK (TypeScript to
+// dist/) and the CLI (one bundle, in that order: the CLI bundles the SDK's build) and the web dashboard (Vite; the
 // server serves packages/dashboard/dist). Run by `npm install` (prepare) and by every `npm run build` (so
 // `npm start`); a no-op when nothing changed. `--force` builds all three.
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,8 @@ const bin = (name) => path.join(root, 'node_modules', name);
 
 const PACKAGES = [
   { name: 'sdk', built: 'dist/index.js', sources: ['src', 'package.json', 'tsconfig.json'], cmd: [bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json'] },
-  { name: 'cli', built: 'dist/main.js', sources: ['src', 'package.json', 'tsconfig.json', '../sdk/dist/index.js'], cmd: [bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json'] },
+  // The CLI is bundled (esbuild, the SDK inside), so that its tarball installs on its own.
+  { name: 'cli', built: 'dist/main.js', sources: ['src', 'scripts', 'package.json', 'tsconfig.json', '../sdk/dist/index.js'], cmd: ['scripts/build.mjs'] },
   { name: 'dashboard', built: 'dist/index.html', sources: ['src', 'index.html', 'vite.config.ts', 'package.json'], cmd: [bin('vite/bin/vite.js'), 'build', '--logLevel', 'warn'] },
 ];
 

@@ -3,6 +3,7 @@
 // forged bodies get 400. Try it with `tolem listen --forward-to http://localhost:3000/webhooks --secret $TOLEM_WEBHOOK_SECRET`.
 // TOLEM_WEBHOOK_SECRET=whsec_… npx tsx examples/webhook-receiver/index.ts
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@tolem/sdk';
 
 const secret = process.env.TOLEM_WEBHOOK_SECRET ?? '';
@@ -13,7 +14,7 @@ function handle(event: WebhookEvent): void {
   else console.log(event.type);
 }
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', async () => {
@@ -29,4 +30,8 @@ createServer((req, res) => {
       res.writeHead(e instanceof WebhookVerificationError ? 400 : 500).end(String((e as Error).message));
     }
   });
-}).listen(Number(process.env.PORT ?? 3000), () => console.log('listening on :3000/webhooks'));
+});
+server.listen(Number(process.env.PORT ?? 3000), () => {
+  // The port it really has (PORT=0 picks a free one).
+  console.log(`listening on http://localhost:${(server.address() as AddressInfo).port}/webhooks`);
+});

@@ -28,6 +28,16 @@ const run = <A extends unknown[]>(fn: (...args: A) => Promise<void>) => async (.
   }
 };
 
+/** The first line of standard input, without a prompt or an echo. */
+async function firstLine(): Promise<string> {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of rl) {
+    rl.close();
+    return line.trim();
+  }
+  return '';
+}
+
 async function ask(question: string, hidden = false): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
   if (hidden && process.stdin.isTTY) (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => {};
@@ -44,7 +54,8 @@ program.command('login')
   .action(run(async (o: { email?: string; passwordStdin?: boolean }) => {
     const url = apiUrl(g().apiUrl);
     const email = o.email ?? (await ask('E-mail: '));
-    const password = process.env.TOLEM_PASSWORD ?? (await ask('Password: ', true));
+    // --password-stdin reads the first line of standard input, with no prompt: a pipe has no one to ask.
+    const password = process.env.TOLEM_PASSWORD ?? (o.passwordStdin ? await firstLine() : await ask('Password: ', true));
     await login(url, email, password);
     output(g().json).result({ signed_in: true, email, api_url: url }, () => `Signed in to ${url} as ${email}`);
   }));
