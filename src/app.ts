@@ -19,7 +19,7 @@ import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import { webhookRoutes } from './http/cabinet/webhooks.ts';
 import { notificationRoutes } from './http/cabinet/notifications.ts';
-import { addPermissionExtensions, documentBodies, documentMethodNotAllowed, operationIdOf, pruneUnusedSchemes, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
+import { addPermissionExtensions, documentBodies, documentHeaderNames, documentMethodNotAllowed, operationIdOf, pruneUnusedSchemes, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
@@ -127,6 +127,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
       addPermissionExtensions(openapi, routes);
       pruneUnusedSchemes(openapi as Parameters<typeof pruneUnusedSchemes>[0]);
       documentBodies(openapi as Parameters<typeof documentBodies>[0]);
+      documentHeaderNames(openapi as Parameters<typeof documentHeaderNames>[0]);
       documentMethodNotAllowed(openapi as Parameters<typeof documentMethodNotAllowed>[0]);
       hoistNamedSchemas(openapi as Parameters<typeof hoistNamedSchemas>[0]);
       return openapi as never;

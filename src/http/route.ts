@@ -149,6 +149,7 @@ export function pruneUnusedSchemes(doc: { paths?: Record<string, Record<string, 
 
 interface DocOperation {
   deprecated?: boolean;
+  parameters?: { in?: string; name?: string }[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
   responses?: Record<string, unknown>;
 }
@@ -166,6 +167,21 @@ export function documentBodies(doc: { paths?: Record<string, Record<string, DocO
       if (!op.deprecated && op.responses?.['400'] && !op.responses['415']) {
         op.responses['415'] = { ...(op.responses['400'] as object), description: 'Body is not JSON' };
       }
+    }
+  }
+}
+
+/**
+ * Header parameters as every document and the README write them (`Idempotency-Key`, `X-Provider-Account`):
+ * route schemas name headers in lower case, as Fastify reads them, but a client generated from the
+ * document sends a header by its declared name, and a strict one refuses the spelling the docs use.
+ * HTTP itself does not care.
+ */
+export function documentHeaderNames(doc: { paths?: Record<string, Record<string, DocOperation>> }): void {
+  const canonical = (name: string) => name.split('-').map((w) => (w === 'api' ? 'API' : w.charAt(0).toUpperCase() + w.slice(1))).join('-');
+  for (const ops of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(ops)) {
+      for (const p of op.parameters ?? []) if (p.in === 'header' && p.name) p.name = canonical(p.name);
     }
   }
 }

@@ -36,4 +36,5 @@ export const Page = <T extends TSchema>(item: T) => {
   );
 };
 
-export const Amount = Type.Integer({ description: 'integer tenge' });
+// The example is what /docs "Try it out" sends: a real amount, not the 0 a sampler makes of an integer.
+export const Amount = Type.Integer({ description: 'integer tenge', examples: [5000] });

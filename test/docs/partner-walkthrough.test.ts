@@ -11,7 +11,7 @@ import { ROOT, shellBlock, startServer, type RunningServer } from '../helpers/se
 let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({ PARTNER_AUTO_APPROVE: 'true' });
-}, 60_000);
+}, 90_000);
 afterAll(() => server?.stop());
 
 it('the partner walk-through answers what docs/partner-api.md documents, step by step', async () => {

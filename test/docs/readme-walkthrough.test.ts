@@ -15,7 +15,7 @@ let dir: string;
 beforeAll(async () => {
   server = await startServer();
   ({ base, dir } = server);
-}, 60_000);
+}, 90_000);
 
 afterAll(() => server?.stop());
 

@@ -132,6 +132,34 @@ describe('request bodies as the app takes them', () => {
     expect(doc.paths['/v1/qr/create'].post.responses['415']).toBeUndefined();
   });
 
+  it('headers are named as the docs write them, and a client sending them so is served', async () => {
+    const doc = await docOf(t);
+    const names = (p: string) => doc.paths[p].post.parameters.filter((x: { in: string }) => x.in === 'header').map((x: { name: string }) => x.name);
+    expect(names('/v2/qr')).toEqual(['X-Provider-Account', 'Idempotency-Key']);
+    expect(JSON.stringify(doc)).not.toMatch(/"name":"idempotency-key"/);
+  });
+
+  it('"Try it out" sends valid requests: the body a sampler makes from each create\'s schema is accepted', async () => {
+    const doc = inlineRefs(await docOf(t));
+    // What Swagger UI fills in: a schema's first example, else its minimum, else a type's plain value.
+    const sample = (s: Record<string, any>): unknown => {
+      if (s.examples?.length) return s.examples[0];
+      if (s.type === 'object') return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sample(v as object)]));
+      if (s.type === 'array') return [sample(s.items)];
+      if (s.type === 'integer' || s.type === 'number') return s.minimum ?? 0;
+      if (s.type === 'boolean') return true;
+      return 'string';
+    };
+    const m = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Shop', email: `try-${Date.now()}@example.kz`, password: 'a long password' } });
+    const key = m.json().api_keys.test;
+    for (const url of ['/v2/qr', '/v2/invoices']) {
+      const body = sample(doc.paths[url].post.requestBody.content['application/json'].schema) as Record<string, unknown>;
+      delete body.comment; // free text: 'string' is a valid comment, and not the point here
+      const res = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': key, 'idempotency-key': `try-${url}` }, payload: body });
+      expect(res.statusCode, `${url} ${JSON.stringify(body)}: ${res.body}`).toBe(201);
+    }
+  });
+
   it('a bodiless action really takes no body, and a non-JSON one is 415', async () => {
     const m = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Shop', email: `docs-${Date.now()}@example.kz`, password: 'a long password' } });
     const access = m.json().access_token;

@@ -42,7 +42,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  const end = Date.now() + 30_000;
+  // A minute: tsx compiles the server at start, which takes long on a loaded 2-core machine.
+  const end = Date.now() + 60_000;
   for (;;) {
     const up = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
     if (up) break;

@@ -188,6 +188,6 @@ describe('GET /openapi.json', () => {
       expect(Object.keys(op.responses['200'].content['application/json'].schema.properties), path).toEqual(['Data', 'StatusCode']);
       expect(Object.keys(op.responses['401'].content['application/json'].schema.properties), path).toEqual(['Data', 'StatusCode', 'Message']);
     }
-    expect(doc.paths['/v1/qr/create'].post.parameters.some((p: { name: string; required: boolean }) => p.name === 'idempotency-key' && p.required)).toBe(true);
+    expect(doc.paths['/v1/qr/create'].post.parameters.some((p: { name: string; required: boolean }) => p.name === 'Idempotency-Key' && p.required)).toBe(true);
   });
 });

@@ -15,7 +15,7 @@ tools/openapi-client/node_modules/.bin/openapi-typescript "$out/openapi.json" -o
 # header turns optional, and so does a header object left with no required member.
 node -e '
 const fs = require("fs");
-const lines = fs.readFileSync(process.argv[1], "utf8").replace(/"idempotency-key": string;/g, "\"idempotency-key\"?: string;").split("\n");
+const lines = fs.readFileSync(process.argv[1], "utf8").replace(/"Idempotency-Key": string;/g, "\"Idempotency-Key\"?: string;").split("\n");
 for (let i = 0; i < lines.length; i++) {
   const m = /^(\s*)header: \{$/.exec(lines[i]);
   if (!m) continue;

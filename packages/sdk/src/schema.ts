@@ -2667,11 +2667,17 @@ export interface components {
         };
         /** QrCreateRequest */
         QrCreateRequest: {
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
             items?: {
                 name: string;
-                /** @description integer tenge */
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
                 price: number;
                 quantity?: number;
             }[];
@@ -2705,9 +2711,15 @@ export interface components {
             /** @enum {string} */
             type: "qr" | "invoice";
             status: components["schemas"]["PaymentStatus"];
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             refunded_amount: number;
             comment: string | null;
             phone: string | null;
@@ -2730,12 +2742,20 @@ export interface components {
              */
             expires_at: string;
             raw_provider_status: string | null;
+            /** @description the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records */
+            provider_payment_id: string;
         };
         /** InvoiceCreateRequest */
         InvoiceCreateRequest: {
-            /** @description Kazakhstan mobile, any common spelling */
+            /**
+             * @description Kazakhstan mobile, any common spelling
+             * @example +77012345678
+             */
             phone: string;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
             comment?: string;
         };
@@ -2759,7 +2779,10 @@ export interface components {
         RefundRequest: {
             /** @description op_<ULID> */
             operation_id: string;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
             reason?: string;
         };
@@ -2769,11 +2792,20 @@ export interface components {
             operation_id: string;
             /** @enum {string} */
             status: "completed" | "pending" | "failed";
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             refunded_total: number;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             remaining_refundable: number;
             /**
              * Format: date-time
@@ -2799,9 +2831,15 @@ export interface components {
             /** @enum {string} */
             type: "qr" | "invoice";
             status: components["schemas"]["PaymentStatus"];
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             refunded_amount: number;
             comment: string | null;
             phone: string | null;
@@ -2865,7 +2903,10 @@ export interface components {
             token: string;
             /** @description the hosted checkout page */
             url: string;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
             description: string;
             status: components["schemas"]["PaymentLinkStatus"];
@@ -2923,7 +2964,10 @@ export interface components {
             token: string;
             /** @description the hosted checkout page */
             url: string;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
             description: string;
             status: components["schemas"]["PaymentLinkStatus"];
@@ -3589,6 +3633,7 @@ export interface components {
         /** PartnerRegisterRequest */
         PartnerRegisterRequest: {
             company_name: string;
+            /** @description an http or https URL (else 400 invalid_parameter, param website) */
             website?: string;
             contact_phone?: string;
         };
@@ -3946,7 +3991,10 @@ export interface components {
         /** PartnerCheckoutRequest */
         PartnerCheckoutRequest: {
             client_ref: string | number;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
             description: string;
             /** @description https (http only for localhost) */
@@ -3969,7 +4017,10 @@ export interface components {
             token: string;
             /** @description the hosted checkout page */
             url: string;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
             description: string;
             status: components["schemas"]["PaymentLinkStatus"];
@@ -4006,9 +4057,15 @@ export interface components {
             /** @enum {string} */
             type: "qr" | "invoice";
             status: components["schemas"]["PaymentStatus"];
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             amount: number;
-            /** @description integer tenge */
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
             refunded_amount: number;
             comment: string | null;
             phone: string | null;
@@ -4061,7 +4118,10 @@ export interface components {
                 operation_id: string;
                 /** @enum {string} */
                 type: "qr" | "invoice";
-                /** @description integer tenge */
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
                 amount: number;
                 /** @constant */
                 status: "paid";
@@ -4092,7 +4152,10 @@ export interface components {
                 operation_id: string;
                 /** @enum {string} */
                 type: "qr" | "invoice";
-                /** @description integer tenge */
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
                 amount: number;
                 /** @enum {string} */
                 reason: "merchant" | "customer" | "declined";
@@ -4113,7 +4176,10 @@ export interface components {
                 operation_id: string;
                 /** @enum {string} */
                 type: "qr" | "invoice";
-                /** @description integer tenge */
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
                 amount: number;
                 /**
                  * Format: date-time
@@ -4136,11 +4202,20 @@ export interface components {
             data: {
                 operation_id: string;
                 refund_id: string;
-                /** @description integer tenge */
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
                 amount: number;
-                /** @description integer tenge */
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
                 refunded_total: number;
-                /** @description integer tenge */
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
                 remaining_refundable: number;
             };
         };
@@ -5332,7 +5407,10 @@ export interface operations {
     };
     getMeWebhooksById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5410,7 +5488,10 @@ export interface operations {
     };
     deleteMeWebhooksById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5495,7 +5576,10 @@ export interface operations {
     };
     patchMeWebhooksById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5601,7 +5685,10 @@ export interface operations {
     };
     postMeWebhooksByIdRotateSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5704,7 +5791,10 @@ export interface operations {
     };
     postMeWebhooksByIdEnable: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5791,7 +5881,10 @@ export interface operations {
     };
     postMeWebhooksByIdDisable: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5878,7 +5971,10 @@ export interface operations {
     };
     postMeWebhooksByIdTest: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5984,8 +6080,8 @@ export interface operations {
                 /** @description 1 to 100, default 20 */
                 limit?: number;
                 status?: "pending" | "delivered" | "failed";
-                /** @description accepted and ignored: this resource has no mode */
-                mode?: string;
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
             };
             header?: never;
             path: {
@@ -6064,7 +6160,10 @@ export interface operations {
     };
     postMeWebhooksByIdDeliveriesByDeliveryIdRetry: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
             header?: never;
             path: {
                 id: string;
@@ -6405,9 +6504,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description provider account id; default account when absent */
-                "x-provider-account"?: string;
+                "X-Provider-Account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6623,9 +6722,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description provider account id; default account when absent */
-                "x-provider-account"?: string;
+                "X-Provider-Account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6850,7 +6949,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description op_<ULID> */
@@ -6972,7 +7071,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7095,6 +7194,8 @@ export interface operations {
                 limit?: number;
                 status?: components["schemas"]["PaymentStatus"];
                 type?: "qr" | "invoice";
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
             };
             header?: never;
             path?: never;
@@ -7163,11 +7264,12 @@ export interface operations {
     getV2Client: {
         parameters: {
             query: {
+                /** @example +77012345678 */
                 phone: string;
             };
             header?: {
                 /** @description provider account id; default account when absent */
-                "x-provider-account"?: string;
+                "X-Provider-Account"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7779,9 +7881,9 @@ export interface operations {
             };
             header?: {
                 /** @description provider account id; default account when absent */
-                "x-provider-account"?: string;
+                "X-Provider-Account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7789,7 +7891,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description integer tenge */
+                    /**
+                     * @description integer tenge
+                     * @example 5000
+                     */
                     amount: number;
                     description?: string;
                 };
@@ -7907,9 +8012,9 @@ export interface operations {
             };
             header?: {
                 /** @description provider account id; default account when absent */
-                "x-provider-account"?: string;
+                "X-Provider-Account"?: string;
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7918,7 +8023,10 @@ export interface operations {
             content: {
                 "application/json": {
                     phone: string;
-                    /** @description integer tenge */
+                    /**
+                     * @description integer tenge
+                     * @example 5000
+                     */
                     amount: number;
                     description?: string;
                 };
@@ -8154,7 +8262,7 @@ export interface operations {
             };
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description op_<ULID> */
@@ -8165,7 +8273,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description integer tenge */
+                    /**
+                     * @description integer tenge
+                     * @example 5000
+                     */
                     amount?: number;
                     reason?: string;
                 };
@@ -8305,30 +8416,45 @@ export interface operations {
                     "application/json": {
                         today: {
                             count: number;
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             amount: number;
                         };
                         week: {
                             date: string;
                             count: number;
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             amount: number;
                         }[];
                         /** @description the last 14 UTC days, oldest first (added) */
                         days_14: {
                             date: string;
                             count: number;
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             amount: number;
                         }[];
                         month: {
                             count: number;
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             amount: number;
                         };
                         all_time: {
                             count: number;
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             amount: number;
                         };
                         /** @description paid / created, 0..1, last 30 days */
@@ -8640,7 +8766,7 @@ export interface operations {
             };
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8648,7 +8774,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description integer tenge */
+                    /**
+                     * @description integer tenge
+                     * @example 5000
+                     */
                     amount: number;
                     description: string;
                     /** @description https (http only for localhost) */
@@ -8975,7 +9104,7 @@ export interface operations {
             };
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description the link token of /checkout/{token} */
@@ -9234,7 +9363,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         token: string;
-                        /** @description integer tenge */
+                        /**
+                         * @description integer tenge
+                         * @example 5000
+                         */
                         amount: number;
                         description: string;
                         status: components["schemas"]["PaymentLinkStatus"];
@@ -9441,7 +9573,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         token: string;
-                        /** @description integer tenge */
+                        /**
+                         * @description integer tenge
+                         * @example 5000
+                         */
                         amount: number;
                         description: string;
                         status: components["schemas"]["PaymentLinkStatus"];
@@ -9570,7 +9705,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         token: string;
-                        /** @description integer tenge */
+                        /**
+                         * @description integer tenge
+                         * @example 5000
+                         */
                         amount: number;
                         description: string;
                         status: components["schemas"]["PaymentLinkStatus"];
@@ -11291,6 +11429,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer); impersonation_blocked_action (refused to a partner acting in the account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes POST */
             405: {
                 headers: {
@@ -11335,7 +11482,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "x-telegram-bot-api-secret-token"?: string;
+                "X-Telegram-Bot-API-Secret-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -11459,7 +11606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11537,7 +11684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11628,7 +11775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11728,7 +11875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11837,7 +11984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11919,7 +12066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12020,7 +12167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12101,7 +12248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12184,7 +12331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12284,7 +12431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12366,7 +12513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12475,7 +12622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12584,7 +12731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12693,7 +12840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12793,7 +12940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12875,7 +13022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12984,7 +13131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (a user with is_admin only) */
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14088,7 +14235,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -16090,7 +16237,7 @@ export interface operations {
             };
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -16477,7 +16624,7 @@ export interface operations {
             };
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17921,7 +18068,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18262,7 +18409,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18270,7 +18417,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description integer tenge */
+                    /**
+                     * @description integer tenge
+                     * @example 5000
+                     */
                     amount: number;
                 };
             };
@@ -18407,7 +18557,10 @@ export interface operations {
                         Data: {
                             /** @enum {string} */
                             Status: "QrTokenCreated" | "InvoiceCreated" | "Paid" | "Expired" | "Cancelled" | "Declined" | "PartiallyRefunded" | "Refunded";
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             Amount: number;
                             SenderName: string | null;
                             TransactionId: string | null;
@@ -18498,7 +18651,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18508,7 +18661,10 @@ export interface operations {
                 "application/json": {
                     /** @description Kazakhstan mobile, any common spelling */
                     phone: string;
-                    /** @description integer tenge */
+                    /**
+                     * @description integer tenge
+                     * @example 5000
+                     */
                     amount: number;
                     comment?: string;
                 };
@@ -18631,7 +18787,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18752,7 +18908,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description UUID recommended; kept 24 h */
-                "idempotency-key"?: string;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18764,7 +18920,10 @@ export interface operations {
                     operation_id: string | number;
                     /** @description refund amount = sum of prices */
                     items: {
-                        /** @description integer tenge */
+                        /**
+                         * @description integer tenge
+                         * @example 5000
+                         */
                         price: number;
                     }[];
                 };
@@ -18783,11 +18942,20 @@ export interface operations {
                             OperationId: number;
                             /** @enum {string} */
                             Status: "Completed" | "Pending" | "Failed";
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             Amount: number;
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             RefundedTotal: number;
-                            /** @description integer tenge */
+                            /**
+                             * @description integer tenge
+                             * @example 5000
+                             */
                             RemainingRefundable: number;
                         };
                         /** @description 0: success */
@@ -18912,9 +19080,15 @@ export interface operations {
                                 Type: "Qr" | "Invoice";
                                 /** @enum {string} */
                                 Status: "QrTokenCreated" | "InvoiceCreated" | "Paid" | "Expired" | "Cancelled" | "Declined" | "PartiallyRefunded" | "Refunded";
-                                /** @description integer tenge */
+                                /**
+                                 * @description integer tenge
+                                 * @example 5000
+                                 */
                                 Amount: number;
-                                /** @description integer tenge */
+                                /**
+                                 * @description integer tenge
+                                 * @example 5000
+                                 */
                                 RefundedAmount: number;
                                 Comment: string | null;
                                 Phone: string | null;

@@ -20,7 +20,7 @@ export const QrCreateBody = Body({
 }, 'QrCreateRequest');
 
 export const InvoiceCreateBody = Body({
-  phone: Type.String({ minLength: 1, maxLength: 32, description: 'Kazakhstan mobile, any common spelling' }),
+  phone: Type.String({ minLength: 1, maxLength: 32, description: 'Kazakhstan mobile, any common spelling', examples: ['+77012345678'] }),
   amount: Amount,
   comment: Type.Optional(Comment),
 }, 'InvoiceCreateRequest');
@@ -59,7 +59,11 @@ export const PaymentItem = Type.Object({
   expires_at: Timestamp,
 }, { title: 'Payment' });
 
-export const PaymentStatus = Type.Object({ ...PaymentItem.properties, raw_provider_status: Nullable(Type.String()) }, { title: 'PaymentDetail' });
+export const PaymentStatus = Type.Object({
+  ...PaymentItem.properties,
+  raw_provider_status: Nullable(Type.String()),
+  provider_payment_id: Type.String({ description: 'the provider\'s own id of this payment (live: its QrPaymentId), for reconciling with the provider\'s records' }),
+}, { title: 'PaymentDetail' });
 
 export const RefundBody = Body({
   operation_id: OperationId,
@@ -112,5 +116,5 @@ export function toPaymentItem(op: ListedOperation) {
 
 export function toPaymentStatus(op: Operation) {
   // Object.assign, not a spread with an added field: see docs/architecture.md (object shapes).
-  return Object.assign(toPaymentItem(op), { raw_provider_status: op.raw_provider_status });
+  return Object.assign(toPaymentItem(op), { raw_provider_status: op.raw_provider_status, provider_payment_id: op.provider_ref });
 }

@@ -12,7 +12,7 @@ import { syncOperation } from '../../domain/payments/sync.ts';
 import { listOperations } from '../../domain/payments/list.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { accountOf, tenant, tenantWith } from '../context.ts';
-import { AccountHeader, OpParams, PageQuery } from '../params.ts';
+import { AccountHeader, ModeQuery, OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Page } from '../schemas.ts';
 import {
@@ -91,10 +91,12 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/v2/payments', auth: ['api_key'], permission: 'payments.read',
+    // Every v2 list takes an API key (its mode) or the cabinet's JWT (?mode, live when absent), as
+    // /v2/events and /v2/payment-links do: one rule for all of them.
+    method: 'GET', url: '/v2/payments', auth: ['api_key', 'jwt'], permission: 'payments.read',
     schema: {
       tags, summary: 'Payments, newest first (cursor pages)',
-      querystring: Type.Object({ ...PageQuery, status: Type.Optional(Status), type: Type.Optional(Type.String({ enum: ['qr', 'invoice'] })) }),
+      querystring: Type.Object({ ...PageQuery, status: Type.Optional(Status), type: Type.Optional(Type.String({ enum: ['qr', 'invoice'] })), ...ModeQuery }),
       response: { 200: Page(PaymentItem) },
     },
     handler: async (req) => {
@@ -108,7 +110,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     method: 'GET', url: '/v2/client', auth: ['api_key'], permission: 'payments.read', errors: [404, 409, 502, 503],
     schema: {
       tags, summary: 'Is this phone a customer of the provider?',
-      querystring: Type.Object({ phone: Type.String({ minLength: 1, maxLength: 32 }) }),
+      querystring: Type.Object({ phone: Type.String({ minLength: 1, maxLength: 32, examples: ['+77012345678'] }) }),
       headers: AccountHeader,
       response: { 200: Type.Object({ phone: Type.String(), exists: Type.Boolean(), name: Type.Union([Type.String(), Type.Null()]) }) },
     },
