@@ -13,7 +13,7 @@ const api = createClient<paths>({ baseUrl: 'http://localhost:8080', headers: { '
 
 export async function firstPayment(): Promise<number> {
   const created = await api.POST('/v2/qr', {
-    params: { header: { 'idempotency-key': crypto.randomUUID() } },
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
     body: { amount: 5000, comment: 'Order 42' },
   });
   if (!created.data) throw new Error(created.error?.error.code ?? 'no answer');
@@ -30,7 +30,7 @@ export async function firstPayment(): Promise<number> {
   const next: string | null = list.data?.next_cursor ?? null;
 
   const refund = await api.POST('/v2/refunds', {
-    params: { header: { 'idempotency-key': crypto.randomUUID() } },
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
     body: { operation_id: opId, amount: 2000 },
   });
   const left: number = refund.data?.remaining_refundable ?? 0;
