@@ -1,6 +1,6 @@
 // docs/partner-api.md's integration walk-through, run as pasted by bash against a server started as
 // `npm start` starts it (with PARTNER_AUTO_APPROVE=true, as the document says): every step answers what
-// the document shows.
+// the document shows; without the approval it stops at the first failed step, saying why.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -37,3 +37,18 @@ it('the partner walk-through answers what docs/partner-api.md documents, step by
   expect(one).toMatchObject({ operation_id: list.data[0].operation_id, status: 'paid' });
   expect(login.url).toMatch(/\/dashboard\/magic\?token=mt_/);
 }, 90_000);
+
+it('stops at the first failed step and says why: a partner not yet approved stops at its keys', async () => {
+  const pending = await startServer();
+  try {
+    const script = shellBlock(readFileSync(path.join(ROOT, 'docs/partner-api.md'), 'utf8'), 'partner-walkthrough');
+    const err = await promisify(execFile)('bash', ['-c', script], { cwd: pending.dir, env: { ...process.env, BASE: pending.base }, timeout: 60_000 })
+      .then(() => null, (e: { code: number; stdout: string; stderr: string }) => e);
+    expect(err, 'a non-zero exit').not.toBeNull();
+    expect(err!.stdout.split('\n').filter(Boolean)).toEqual(['pending']);
+    expect(err!.stderr).toMatch(/stopped: partner_not_active: /);
+    expect(err!.stderr).not.toMatch(/malformed/);
+  } finally {
+    await pending.stop();
+  }
+}, 120_000);
