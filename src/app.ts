@@ -14,6 +14,7 @@ import { AppError } from './errors.ts';
 import { authPlugin } from './http/plugins/auth.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { requestLogPlugin, RequestLogWriter } from './http/plugins/request-log.ts';
+import { llmsRoutes } from './http/system/llms.ts';
 import { systemRoutes } from './http/system/routes.ts';
 import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
@@ -142,6 +143,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   systemRoutes(app, deps, registry);
+  llmsRoutes(app, deps);
   authRoutes(app, deps);
   meRoutes(app, deps, requestLog);
   webhookRoutes(app, deps);

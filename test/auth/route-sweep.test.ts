@@ -21,6 +21,8 @@ type Permission = Action | 'public';
 
 const EXPECTED: Record<string, Permission> = {
   'GET /healthz': 'public',
+  'GET /llms.txt': 'public',
+  'GET /llms-full.txt': 'public',
   'GET /readyz': 'public',
   'GET /metrics': 'public',
   'GET /.well-known/jwks.json': 'public',
