@@ -107,6 +107,12 @@ describe('POST /me/webhooks', () => {
         expect(res.statusCode, url).toBe(400);
         expect(errorOf(res), url).toMatchObject({ code: 'invalid_parameter', param: 'url' });
       }
+      // A developer's local receiver is told where to go next.
+      for (const url of ['http://localhost:3000/webhooks', 'https://localhost:3000/webhooks', 'http://127.0.0.1:3000/webhooks']) {
+        const local = errorOf(await inject(m, 'POST', '/me/webhooks', { url, events: ['payment.completed'] })).message;
+        expect(local, url).toContain('tolem listen --forward-to');
+        expect(local, url).toContain('WEBHOOKS_ALLOW_PRIVATE=true');
+      }
     } finally {
       t.config.webhooksAllowPrivate = true;
     }
