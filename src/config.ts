@@ -17,7 +17,13 @@ export interface RateLimits {
   test: number;
   enterprise: number;
   auth: number;
+  /** login attempts per minute per e-mail and address (an IPv6 /64 is one address): what one address may try */
   login_email: number;
+  /**
+   * login attempts per hour (not per minute) per e-mail from every address that has not signed in to it
+   * lately, together (src/http/auth/routes.ts)
+   */
+  login_email_hourly: number;
   cabinet: number;
   partner: number;
   anonymous: number;
@@ -33,6 +39,8 @@ export interface Config {
   publicBaseUrl: string;
   databaseUrl?: string;
   dataDir: string;
+  /** where generated secrets are kept on disk: SECRETS_FILE, else DATA_DIR/secrets.json (src/secrets.ts) */
+  secretsFile?: string;
   redisUrl?: string;
   appSecret?: string;
   /** earlier APP_SECRETs: they still open what they sealed until `reseal` has run (rotation) */
@@ -117,6 +125,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   enterprise: 6000,
   auth: 10,
   login_email: 10,
+  login_email_hourly: 60,
   cabinet: 300,
   partner: 120,
   anonymous: 300,
@@ -176,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicBaseUrl,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? './data',
+    secretsFile: env.SECRETS_FILE || undefined,
     redisUrl: env.REDIS_URL || undefined,
     appSecret: env.APP_SECRET || undefined,
     appSecretPrevious: (env.APP_SECRET_PREVIOUS ?? '').split(',').map((v) => v.trim()).filter(Boolean),

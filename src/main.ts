@@ -8,6 +8,7 @@ import { bootstrap } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 import { startJobs } from './jobs/index.ts';
 import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhooks/reseal.ts';
+import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
 
 async function main(): Promise<void> {
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
     const n = await resealWebhookSecrets(runtime.deps.db, runtime.deps.secrets.sealer);
     const p = await resealProviderCredentials(runtime.deps.db, runtime.deps.secrets.sealer);
     console.log(`re-sealed ${n} webhook secret${n === 1 ? '' : 's'} and ${p} provider credential${p === 1 ? '' : 's'} with the current APP_SECRET`);
+    const o = await resealAtRest(runtime.deps.db, runtime.deps.secrets.sealer);
+    console.log(`re-sealed ${o.resealed} other value${o.resealed === 1 ? '' : 's'} (IBANs, bank details, codes, messages); sealed ${o.sealed} IBAN${o.sealed === 1 ? '' : 's'} kept in clear before`);
     await runtime.close();
     return;
   }

@@ -2,7 +2,9 @@
 // They never live in the database: a dump of it must open no webhook secret and sign no token.
 // Where each comes from, in order:
 //   1. the environment (APP_SECRET, JWT_PRIVATE_KEY): what production sets;
-//   2. DATA_DIR/secrets.json (mode 0600), where values generated on an earlier start are kept;
+//   2. the secrets file (mode 0600), where values generated on an earlier start are kept: SECRETS_FILE, or
+//      DATA_DIR/secrets.json. Kept apart from DATA_DIR, a copy of the data directory alone opens nothing
+//      sealed in it and signs no token;
 //   3. a value an earlier version generated into the `settings` table: the embedded store (one process)
 //      moves it into the file and deletes the row; PostgreSQL keeps using it with a warning, since other
 //      instances may still read it there (set the variables, then delete the rows);
@@ -85,8 +87,9 @@ export function makeSealer(current: string, previous: string[]): Sealer {
 
 const OPENED_CACHE_SIZE = 1000;
 
-/** DATA_DIR/secrets.json for a store on disk; none for an in-memory one. */
+/** SECRETS_FILE when set; else DATA_DIR/secrets.json for a store on disk, none for an in-memory one. */
 function secretsFile(config: Config): string | undefined {
+  if (config.secretsFile) return path.resolve(config.secretsFile);
   if (!config.dataDir || config.dataDir.startsWith('memory://')) return undefined;
   return path.join(config.dataDir, 'secrets.json');
 }

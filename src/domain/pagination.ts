@@ -22,10 +22,13 @@ export interface Position {
   id: string;
 }
 
-/** The filters a cursor is bound to, in a stable textual form. */
+/**
+ * The filters a cursor is bound to, in a stable textual form. Values are escaped: a value holding `&` or
+ * `=` (an operation id, a search text) must not read as other filters.
+ */
 function scope(endpoint: string, filters: Record<string, unknown>): string {
   const keys = Object.keys(filters).filter((k) => filters[k] !== undefined && filters[k] !== null).sort();
-  return `${endpoint}?${keys.map((k) => `${k}=${String(filters[k])}`).join('&')}`;
+  return `${endpoint}?${keys.map((k) => `${k}=${encodeURIComponent(String(filters[k]))}`).join('&')}`;
 }
 
 // The signing key made once per secret (one in a process; tests use several): a key given as a string

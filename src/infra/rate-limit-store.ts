@@ -1,5 +1,6 @@
-// Fixed-window counters per bucket, one minute long: in memory for one instance, in Redis when
-// REDIS_URL is set so that several instances share them (rate-limiter-flexible does the counting).
+// Fixed-window counters per bucket, one minute long unless a call names another window: in memory for
+// one instance, in Redis when REDIS_URL is set so that several instances share them (rate-limiter-flexible
+// does the counting). The same store remembers keys for a while (the addresses a login succeeded from).
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
 
@@ -12,8 +13,16 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(bucket: string, limit: number, key: string): Promise<RateDecision>;
+  /** one request of `key` against `limit` per window of `windowSeconds` (60 unless given) */
+  consume(bucket: string, limit: number, key: string, windowSeconds?: number): Promise<RateDecision>;
+  /** keeps `key` in `bucket` for `seconds` from now (at most MAX_REMEMBER_SECONDS) */
+  remember(bucket: string, key: string, seconds: number): Promise<void>;
+  /** whether `key` is kept in `bucket` (false when the store cannot tell) */
+  remembers(bucket: string, key: string, seconds: number): Promise<boolean>;
 }
+
+/** The in-memory store forgets a key with a timer, and Node's timers stop at 2^31 - 1 ms (24.8 days). */
+export const MAX_REMEMBER_SECONDS = 20 * 86400;
 
 /**
  * The shared Redis for rate limits. Every request waits for its counter, so a Redis that hangs must not
@@ -34,11 +43,11 @@ export async function connectRedis(url: string): Promise<Redis> {
 
 export function createRateLimiter(redis?: Redis, namespace = ''): RateLimiter {
   const limiters = new Map<string, RateLimiterAbstract>();
-  const get = (bucket: string, points: number) => {
-    const id = `${bucket}:${points}`;
+  const get = (bucket: string, points: number, duration = 60) => {
+    const id = `${bucket}:${points}:${duration}`;
     let l = limiters.get(id);
     if (!l) {
-      const opts = { points, duration: 60, keyPrefix: `tolem:${namespace}:rl:${bucket}` };
+      const opts = { points, duration, keyPrefix: `tolem:${namespace}:rl:${bucket}` };
       // Redis failures must not turn every request into a 500: fall back to local counting.
       l = redis
         ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: new RateLimiterMemory(opts) })
@@ -47,10 +56,24 @@ export function createRateLimiter(redis?: Redis, namespace = ''): RateLimiter {
     }
     return l;
   };
+  const kept = (bucket: string, seconds: number) => {
+    if (!(seconds > 0 && seconds <= MAX_REMEMBER_SECONDS)) throw new Error(`remember for 1 to ${MAX_REMEMBER_SECONDS} seconds, not ${seconds}`);
+    return get(bucket, 1, seconds);
+  };
   return {
-    async consume(bucket, limit, key) {
+    async remember(bucket, key, seconds) {
+      await kept(bucket, seconds).set(key, 1, seconds);
+    },
+    async remembers(bucket, key, seconds) {
       try {
-        const r = await get(bucket, limit).consume(key);
+        return ((await kept(bucket, seconds).get(key))?.consumedPoints ?? 0) > 0;
+      } catch {
+        return false;
+      }
+    },
+    async consume(bucket, limit, key, windowSeconds = 60) {
+      try {
+        const r = await get(bucket, limit, windowSeconds).consume(key);
         return { allowed: true, limit, remaining: r.remainingPoints, reset: Math.ceil(r.msBeforeNext / 1000) };
       } catch (err) {
         if (err instanceof RateLimiterRes) {

@@ -28,7 +28,8 @@ export interface DeliverOptions {
   batch?: number;
   /** only this client's deliveries: tests that share a database with others */
   clientId?: number;
-  log?: Pick<FastifyBaseLogger, 'error'>;
+  /** failures to record; `warn` (when present) also gets refused destinations' detail (attempt.ts send) */
+  log?: Pick<FastifyBaseLogger, 'error'> & Partial<Pick<FastifyBaseLogger, 'warn'>>;
 }
 
 async function claim(deps: Deps, limit: number, clientId?: number): Promise<{ claimed: Claimed[]; token: string }> {
@@ -50,7 +51,7 @@ async function claim(deps: Deps, limit: number, clientId?: number): Promise<{ cl
  */
 async function deliverOne(deps: Deps, successes: SuccessBatcher, c: Claimed, token: string, log?: DeliverOptions['log']): Promise<void> {
   try {
-    const result = await send(deps, c.webhook, c.delivery);
+    const result = await send(deps, c.webhook, c.delivery, log);
     if (isSuccess(result.status)) {
       await successes.add({ deliveryId: c.delivery.id, leaseToken: token, status: result.status, response: responsePreview(result.body), at: new Date() });
     } else {
@@ -93,7 +94,7 @@ export class DeliveryWorker {
 
   constructor(
     private deps: Deps,
-    private log: Pick<FastifyBaseLogger, 'error'>,
+    private log: NonNullable<DeliverOptions['log']>,
     private capacity = DEFAULT_BATCH,
     /** only this client's deliveries: tests that share a database with others */
     private clientId?: number,

@@ -1,8 +1,9 @@
 // Retention: idempotency keys after 24 h, journal events and settled webhook deliveries by plan (trial 30
-// days, starter 3 months, professional and enterprise 18 months), request logs after 30 days. Deleted in
-// bounded batches.
+// days, starter 3 months, professional and enterprise 18 months), request logs after 30 days, channel
+// messages' credentials after a day and the messages after 30 days. Deleted in bounded batches.
 import type { Deps } from '../deps.ts';
 import { RETENTION_DAYS } from '../domain/plans.ts';
+import { purgeCredentialBodies } from '../domain/channels/outbox.ts';
 
 /** Plans not in RETENTION_DAYS keep the longest retention. */
 const DEFAULT_RETENTION_DAYS = 548;
@@ -57,13 +58,15 @@ export async function pruneRequestLogs(deps: Deps): Promise<number> {
 }
 
 /**
- * Settled channel messages after 30 days: their text may hold one-time links (invites), which have long
- * expired by then, and the operator's outbox view needs only the recent ones. Pending ones stay.
+ * Channel messages: a settled one that carried a credential loses its text after a day (sealed, and
+ * masked for the operator, it has done its job; see domain/channels/outbox.ts); every settled one goes
+ * after 30 days, as the operator's outbox view needs only the recent ones. Pending ones stay.
  */
 export async function pruneOutbox(deps: Deps): Promise<number> {
+  const purged = await purgeCredentialBodies(deps, BATCH);
   const r = await deps.db.query(
     `DELETE FROM outbox_messages WHERE id IN (
-       SELECT id FROM outbox_messages WHERE status <> 'pending' AND created_at < now() - interval '30 days' ORDER BY created_at LIMIT ${BATCH})`,
+       SELECT id FROM outbox_messages WHERE status <> 'pending' AND created_at < now() - interval '30 days' ORDER BY created_at LIMIT ${BATCH - purged})`,
   );
-  return r.rowCount;
+  return purged + r.rowCount;
 }

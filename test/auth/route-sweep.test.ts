@@ -198,6 +198,16 @@ const EXPECTED: Record<string, Permission> = {
   'GET /partner/v1/payments/:operation_id': 'partner_api.read',
 };
 
+// decisions 12 and 21: what a partner acting in a client's account may not do (403
+// impersonation_blocked_action), route by route, besides the whole partner cabinet and admin API.
+const BLOCKED_UNDER_IMPERSONATION = new Set([
+  'POST /me/api-key/regenerate', 'POST /me/team/invite', 'PATCH /me/team/:member_id', 'DELETE /me/team/:member_id',
+  'POST /me/webhooks/:id/rotate-secret', 'DELETE /me/provider/accounts/:id', 'PATCH /me/allow-partner-impersonation',
+  'POST /me/messenger-link',
+]);
+const blockedByDecisions = (route: string) => BLOCKED_UNDER_IMPERSONATION.has(route)
+  || / \/admin\//.test(route) || (/ \/partner\//.test(route) && !/ \/partner\/v1\//.test(route));
+
 // Public routes that authenticate their caller by a shared secret instead of a user's credential: without
 // it they are 401 (the bot platform's secret-token header).
 const SHARED_SECRET = new Set(['POST /messenger/webhook']);
@@ -249,7 +259,7 @@ beforeAll(async () => {
   foreign.token = (await createLink(t.app, b.testKey)).token;
   const hook = await t.app.inject({ method: 'POST', url: '/me/webhooks?mode=test', headers: bearer(b), payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] } });
   foreign.id = String(hook.json().id);
-  const sent = await t.app.inject({ method: 'POST', url: `/me/webhooks/${foreign.id}/test`, headers: bearer(b), payload: {} });
+  const sent = await t.app.inject({ method: 'POST', url: `/me/webhooks/${foreign.id}/test?mode=test`, headers: bearer(b), payload: {} });
   foreign.delivery_id = String(sent.json().delivery_id);
   // Both are active partners: B's client and link are what A's partner calls must not reach.
   for (const who of [a, b]) {
@@ -366,6 +376,11 @@ describe('route sweep', () => {
       }
     }
     expect(documented).toBeGreaterThan(40);
+  });
+
+  it('the policy blocks under impersonation exactly the routes decisions 12 and 21 list', () => {
+    for (const r of routes.filter(jwtLike)) expect(blockedUnderImpersonation(r.config.permission!), name(r)).toBe(blockedByDecisions(name(r)));
+    for (const n of BLOCKED_UNDER_IMPERSONATION) expect(routes.some((r) => name(r) === n), n).toBe(true);
   });
 
   it('every path parameter has a value for the sweep', () => {

@@ -163,9 +163,10 @@ describe.each([390, 1280])('at %i px', (width) => {
     await codeInput.waitFor();
     await accessible(p.page, 'withdrawal code step');
     await p.page.screenshot({ path: `${SHOTS}/${width}-partner-withdrawal-code.png`, fullPage: true });
-    const sent = await h.t.runtime.deps.db.query<{ body: string }>(
-      `SELECT body FROM outbox_messages WHERE channel = 'messenger' AND recipient = $1 ORDER BY id DESC LIMIT 1`, [chat]);
-    await codeInput.fill(/(\d{6})/.exec(sent.rows[0].body)![1]);
+    // Sealed at rest (issue 38): the text as the messenger driver gets it.
+    const sent = await h.t.runtime.deps.db.query<{ body_sealed: string }>(
+      `SELECT body_sealed FROM outbox_messages WHERE channel = 'messenger' AND recipient = $1 ORDER BY id DESC LIMIT 1`, [chat]);
+    await codeInput.fill(/(\d{6})/.exec(h.t.runtime.deps.secrets.sealer.open(sent.rows[0].body_sealed))![1]);
     await p.page.getByRole('button', { name: 'Подтвердить' }).click();
     const row = p.page.getByTestId('withdrawals').getByRole('row').filter({ hasText: '30 000' });
     await expect.poll(() => row.textContent()).toContain('В обработке');

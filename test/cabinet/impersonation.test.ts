@@ -16,16 +16,16 @@ const as = (access: string, method: string, url: string, payload?: object) =>
 describe('impersonation control', () => {
   it('the client sees each session with its calls, and the log marks the partner\'s calls with actor', async () => {
     const m = await newMerchant(t.app);
-    const { access, sid } = await impersonationToken(t.runtime.deps, m, { id: 42, name: 'Agency', email: 'agent@agency.kz' });
+    const { access, sid, partnerId, actorEmail } = await impersonationToken(t.runtime.deps, m, { name: 'Agency' });
     expect((await as(access, 'GET', '/me/payments')).statusCode).toBe(200);
     expect((await as(access, 'GET', '/me/webhooks')).statusCode).toBe(200);
     const sessions = (await as(m.access, 'GET', '/me/partner-impersonation/sessions')).json();
     expect(sessions.data).toHaveLength(1);
-    expect(sessions.data[0]).toMatchObject({ partner_id: 42, partner_name: 'Agency', actor_email: 'agent@agency.kz', ended_at: null, ip: '127.0.0.1', requests: 2 });
+    expect(sessions.data[0]).toMatchObject({ partner_id: partnerId, partner_name: 'Agency', actor_email: actorEmail, ended_at: null, ip: '127.0.0.1', requests: 2 });
     const logs = (await as(m.access, 'GET', '/me/logs')).json().data;
     const partnerCalls = logs.filter((l: { actor: unknown }) => l.actor);
     expect(partnerCalls.map((l: { path: string }) => l.path).sort()).toEqual(['/me/payments', '/me/webhooks']);
-    expect(partnerCalls[0].actor).toEqual({ kind: 'partner', partner_id: 42, session: sid });
+    expect(partnerCalls[0].actor).toEqual({ kind: 'partner', partner_id: partnerId, session: sid });
     expect(logs.find((l: { path: string }) => l.path === '/me/partner-impersonation/sessions').actor).toBeNull();
   });
 

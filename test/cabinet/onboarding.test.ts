@@ -15,8 +15,10 @@ afterAll(() => t?.close());
 const as = callAs(() => t.app);
 const start = (m: Merchant, body: object = { phone: '+77015550123' }) => as(m, 'POST', '/onboarding/provider/start', body);
 const verify = (m: Merchant, code: string) => as(m, 'POST', '/onboarding/provider/verify', { code });
-const smsTo = async (phone: string) => (await t.runtime.deps.db.query<{ body: string }>(
-  `SELECT body FROM outbox_messages WHERE channel = 'sms' AND recipient = $1 ORDER BY id`, [phone])).rows;
+// The text as the SMS driver gets it: the code is sealed at rest (issue 38).
+const smsTo = async (phone: string) => (await t.runtime.deps.db.query<{ body_sealed: string }>(
+  `SELECT body_sealed FROM outbox_messages WHERE channel = 'sms' AND recipient = $1 AND body_sealed IS NOT NULL ORDER BY id`, [phone])).rows
+  .map((r) => ({ body: t.runtime.deps.secrets.sealer.open(r.body_sealed) }));
 
 describe('the one-time-code mechanism', () => {
   it('live QR 409 before; start -> code by SMS -> a wrong code -> 000000 -> connected default account -> live QR 201', async () => {

@@ -2,7 +2,9 @@
 // requisite refused with its field named and nothing stored changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, newMerchant } from '../helpers/factories.ts';
+import { callAs, errorOf, idsOf, newMerchant } from '../helpers/factories.ts';
+import { makeSealer } from '../../src/secrets.ts';
+import { resealOrganizationIbans } from '../../src/domain/organization/reseal.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -71,5 +73,44 @@ describe('/me/organization', () => {
     const b = await newMerchant(t.app);
     await as(a, 'PUT', '/me/organization', VALID);
     expect((await as(b, 'GET', '/me/organization')).json().legal_name).toBeNull();
+  });
+});
+
+describe('the IBAN at rest (issue 38): sealed like the partner\'s bank details', () => {
+  const IBAN = 'KZ86125KZT5004100100';
+  const rowOf = async (clientId: number) => (await t.runtime.deps.db.query<Record<string, string | null>>('SELECT * FROM organizations WHERE client_id = $1', [clientId])).rows[0];
+
+  it('the stored row holds it sealed only; the owner still reads it whole', async () => {
+    const m = await newMerchant(t.app);
+    await as(m, 'PUT', '/me/organization', VALID);
+    const { clientId } = await idsOf(t.runtime.deps.db, m);
+    const row = await rowOf(clientId);
+    expect(JSON.stringify(row)).not.toContain(IBAN);
+    expect(t.runtime.deps.secrets.sealer.open(row.bank_iban_sealed!)).toBe(IBAN);
+    expect((await as(m, 'GET', '/me/organization')).json().bank).toEqual({ iban: IBAN, bik: 'KCJBKZKX', bank_name: 'Bank' });
+  });
+
+  it('one kept in clear before is sealed by `reseal`, and one sealed with a previous APP_SECRET is re-sealed', async () => {
+    const m = await newMerchant(t.app);
+    await as(m, 'PUT', '/me/organization', VALID);
+    const { clientId } = await idsOf(t.runtime.deps.db, m);
+    const db = t.runtime.deps.db;
+    // As an earlier version wrote it.
+    await db.query('UPDATE organizations SET bank_iban = $2, bank_iban_sealed = NULL WHERE client_id = $1', [clientId, IBAN]);
+    expect((await as(m, 'GET', '/me/organization')).json().bank.iban).toBe(IBAN);
+    const current = t.runtime.deps.secrets.sealer;
+    expect(await resealOrganizationIbans(db, current, clientId)).toEqual({ sealed: 1, resealed: 0 });
+    let row = await rowOf(clientId);
+    expect(JSON.stringify(row)).not.toContain(IBAN);
+    expect(current.open(row.bank_iban_sealed!)).toBe(IBAN);
+
+    // APP_SECRET rotated: 'old' is the previous key; after reseal the current one alone opens it.
+    await db.query('UPDATE organizations SET bank_iban_sealed = $2 WHERE client_id = $1', [clientId, makeSealer('old-app-secret', []).seal(IBAN)]);
+    const rotated = makeSealer(t.config.appSecret!, ['old-app-secret']);
+    expect(await resealOrganizationIbans(db, rotated, clientId)).toEqual({ sealed: 0, resealed: 1 });
+    expect(await resealOrganizationIbans(db, rotated, clientId)).toEqual({ sealed: 0, resealed: 0 });
+    row = await rowOf(clientId);
+    expect(current.isCurrent(row.bank_iban_sealed!)).toBe(true);
+    expect((await as(m, 'GET', '/me/organization')).json().bank.iban).toBe(IBAN);
   });
 });

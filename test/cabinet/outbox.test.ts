@@ -4,10 +4,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, newMerchant, uniqueEmail } from '../helpers/factories.ts';
+import { bearer, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
 import { channels, fakeBotApi, smtpReceiver } from '../helpers/fakes.ts';
 import { backoffSeconds, enqueueMessage, MAX_ATTEMPTS, sendDueMessages } from '../../src/domain/channels/outbox.ts';
 import { pruneOutbox } from '../../src/jobs/retention.ts';
+import { makeSealer } from '../../src/secrets.ts';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
@@ -121,5 +122,91 @@ describe('the outbox job', () => {
     await pruneOutbox(t.runtime.deps);
     const left = (await db.query<{ id: number }>('SELECT id FROM outbox_messages WHERE id = ANY($1::bigint[]) ORDER BY id', [ids])).rows.map((r) => r.id);
     expect(left).toEqual([ids[1], ids[2]].sort((a, b) => a - b));
+  });
+});
+
+describe('credentials in messages (issue 38): sealed at rest, clear for the channel, masked for the operator', () => {
+  let admin: Merchant;
+  beforeAll(async () => {
+    admin = await newMerchant(t.app);
+    await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+  });
+  const stored = async (id: number) => (await t.runtime.deps.db.query<Record<string, unknown>>('SELECT * FROM outbox_messages WHERE id = $1', [id])).rows[0];
+  /** The message as GET /admin/outbox shows it. */
+  const operatorSees = async (id: number, channel: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/admin/outbox?channel=${channel}&limit=100`, headers: bearer(admin) });
+    expect(res.statusCode).toBe(200);
+    const m = res.json().data.find((x: { id: number }) => x.id === id);
+    expect(m, `message ${id} listed`).toBeDefined();
+    return m as { body: string };
+  };
+  const sendUntilSettled = async (id: number) => {
+    for (let i = 0; i < 20 && (await stored(id)).status === 'pending'; i++) await sendDueMessages(t.runtime.deps);
+  };
+
+  it('a team invite: its row never holds the token; the e-mail carries it; the operator sees it masked', async () => {
+    const owner = await newMerchant(t.app);
+    const email = uniqueEmail('sealed');
+    const inv = (await t.app.inject({ method: 'POST', url: '/me/team/invite', headers: bearer(owner), payload: { email, role: 'viewer' } })).json();
+    const id = (await t.runtime.deps.db.query<{ id: number }>('SELECT id FROM outbox_messages WHERE recipient = $1', [email])).rows[0].id;
+    expect(JSON.stringify(await stored(id))).not.toContain(inv.invite_token);
+    const seen = await operatorSees(id, 'email');
+    expect(seen.body).toContain('/register?invite_token=inv_');
+    expect(seen.body).not.toContain(inv.invite_token);
+
+    await sendUntilSettled(id);
+    expect((await stored(id)).status).toBe('sent');
+    const mail = smtp.mails.find((m) => m.to.includes(email));
+    expect(mail!.raw.replace(/=\r?\n/g, '')).toContain(inv.invite_token);
+    expect(JSON.stringify(await stored(id))).not.toContain(inv.invite_token);
+  });
+
+  it('a code: sealed in its row, sent in clear, masked for the operator; a key that cannot open it fails the message', async () => {
+    const db = t.runtime.deps.db;
+    const id = await enqueueMessage(db, { channel: 'sms', recipient: '+77010000011', body: 'Tolem: your code is 482913.', purpose: 'test_code', secrets: ['482913'] }, t.runtime.deps.secrets.sealer);
+    expect(JSON.stringify(await stored(id))).not.toContain('482913');
+    expect((await operatorSees(id, 'sms')).body).toBe('Tolem: your code is ******.');
+    smsStatus = 200;
+    await sendUntilSettled(id);
+    expect(smsReceived).toContainEqual({ to: '+77010000011', text: 'Tolem: your code is 482913.' });
+
+    // Sealed with an APP_SECRET this instance does not have (dropped from APP_SECRET_PREVIOUS too soon):
+    // given up at once, saying why, and nothing is sent.
+    const lost = await enqueueMessage(db, { channel: 'sms', recipient: '+77010000012', body: 'code 111222', purpose: 'test_code', secrets: ['111222'] }, makeSealer('another-app-secret', []));
+    await sendUntilSettled(lost);
+    expect(await stored(lost)).toMatchObject({ status: 'failed' });
+    expect((await stored(lost)).last_error).toMatch(/APP_SECRET/);
+    expect(smsReceived).not.toContainEqual(expect.objectContaining({ to: '+77010000012' }));
+  });
+
+  it('sent bodies that carried a credential are purged after a day; pending and recent ones, and plain ones, keep theirs', async () => {
+    const db = t.runtime.deps.db;
+    const sealer = t.runtime.deps.secrets.sealer;
+    const put = (body: string, secret?: string, purpose = 'test_code') =>
+      enqueueMessage(db, { channel: 'sms', recipient: '+77010000013', body, purpose, ...(secret ? { secrets: [secret] } : {}) }, sealer);
+    const oldSent = await put('old sent 700001', '700001');
+    const newSent = await put('new sent 700002', '700002');
+    const oldPending = await put('old pending 700003', '700003');
+    const plain = await put('a plain old answer');
+    // Written in clear before sealing (or by an older instance during an upgrade): hidden from the
+    // operator, and purged like the others once settled.
+    const legacyPending = await put('Tolem: the code to confirm withdrawing 30000 tenge is 700004.', undefined, 'withdrawal_code');
+    const legacySent = await put('Accept the invitation: https://x/register?invite_token=inv_legacy700005', undefined, 'team_invite');
+    await db.query(`UPDATE outbox_messages SET status = 'sent', next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`, [[oldSent, newSent, plain, legacySent]]);
+    await db.query(`UPDATE outbox_messages SET next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`, [[oldPending, legacyPending]]);
+    await db.query(`UPDATE outbox_messages SET created_at = now() - interval '25 hours' WHERE id = ANY($1::bigint[])`, [[oldSent, oldPending, plain, legacySent]]);
+    expect((await operatorSees(legacyPending, 'sms')).body).not.toContain('700004');
+    expect((await operatorSees(legacySent, 'sms')).body).not.toContain('inv_legacy700005');
+
+    await pruneOutbox(t.runtime.deps);
+    const after = async (id: number) => JSON.stringify(await stored(id));
+    expect(await stored(oldSent)).toMatchObject({ body_sealed: null });
+    expect(await after(oldSent)).not.toContain('old sent');
+    expect(await after(legacySent)).not.toContain('inv_legacy700005');
+    expect((await stored(newSent)).body_sealed).toEqual(expect.any(String));
+    expect((await stored(oldPending)).body_sealed).toEqual(expect.any(String));
+    expect(await stored(plain)).toMatchObject({ body: 'a plain old answer' });
+    // A pending message written in clear is still sent as written.
+    expect(await stored(legacyPending)).toMatchObject({ body: 'Tolem: the code to confirm withdrawing 30000 tenge is 700004.' });
   });
 });

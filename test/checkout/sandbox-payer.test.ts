@@ -67,7 +67,7 @@ describe('POST /sandbox/qr/{ref}/pay | decline | expire', () => {
     expect(status).toMatchObject({ status: 'paid', sender_name: 'Sandbox payer' });
     const events = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.completed', headers: key(m.testKey) })).json();
     expect(events.data.map((e: { data: { operation_id: string } }) => e.data.operation_id)).toEqual([qr.operation_id]);
-    const deliveries = (await t.app.inject({ method: 'GET', url: `/me/webhooks/${hook.json().id}/deliveries`, headers: bearer(m) })).json();
+    const deliveries = (await t.app.inject({ method: 'GET', url: `/me/webhooks/${hook.json().id}/deliveries?mode=test`, headers: bearer(m) })).json();
     expect(deliveries.data.map((d: { event_type: string }) => d.event_type)).toEqual(['payment.completed']);
     // Paying again: the provider refuses; nothing changes.
     const again = await form(`${qr.page}/pay`);

@@ -4,7 +4,7 @@
 // runs on a store of its own: a PGlite data directory, or a fresh PostgreSQL database when
 // TEST_DATABASE_URL is set.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -53,13 +53,23 @@ async function freshStore(): Promise<{ dataDir: string; databaseUrl: string }> {
 const configOf = (store: { dataDir: string; databaseUrl: string }, env: Record<string, string> = {}): Config =>
   loadConfig({ DATABASE_URL: store.databaseUrl, DATA_DIR: store.dataDir, REDIS_URL: '', WEBHOOKS_ALLOW_PRIVATE: 'true', ...env }, { rateLimits: HIGH_LIMITS, logLevel: 'silent' });
 
-/** Makes a merchant with one webhook through the API; answers the webhook's secret as shown once. */
-async function withWebhook(config: Config): Promise<string> {
+/**
+ * Makes a merchant with one webhook through the API; answers the webhook's secret as shown once. With
+ * `organizations`, two merchants' IBANs beside it: one sealed as now, one in clear as before sealing.
+ */
+async function withWebhook(config: Config, opts: { organizations?: boolean } = {}): Promise<string> {
   const runtime = await bootstrap(config);
   const { app } = await buildApp(runtime.deps, { logger: false });
   try {
     const m = await newMerchant(app);
     const hook = await createHook(app, m, { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] });
+    for (const who of opts.organizations ? [m, await newMerchant(app)] : []) {
+      const put = await app.inject({ method: 'PUT', url: '/me/organization', headers: { authorization: `Bearer ${who.access}` }, payload: { bank: { iban: IBAN } } });
+      expect(put.statusCode, put.body).toBe(200);
+    }
+    if (opts.organizations) {
+      await runtime.deps.db.query(`UPDATE organizations SET bank_iban = $1, bank_iban_sealed = NULL WHERE client_id = (SELECT max(client_id) FROM organizations)`, [IBAN]);
+    }
     return hook.secret as string;
   } finally {
     await app.close();
@@ -67,12 +77,15 @@ async function withWebhook(config: Config): Promise<string> {
   }
 }
 
+const IBAN = 'KZ86125KZT5004100100';
+
 async function dumpOf(config: Config) {
   const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const settings = (await db.query<{ key: string; value: string }>('SELECT key, value FROM settings')).rows;
     const webhooks = (await db.query<{ secret_enc: string }>('SELECT secret_enc FROM webhooks')).rows;
-    return { settings, webhooks };
+    const organizations = (await db.query<{ bank_iban: string | null; bank_iban_sealed: string | null }>('SELECT bank_iban, bank_iban_sealed FROM organizations ORDER BY client_id')).rows;
+    return { settings, webhooks, organizations };
   } finally {
     await db.close();
   }
@@ -105,7 +118,7 @@ describe('generated secrets stay out of the database', () => {
     const again = await bootstrap(config);
     expect(again.deps.secrets.appSecret).toBe(kept.app_secret);
     await again.close();
-  });
+  }, 60_000); // two starts of a store of its own: slow on a busy machine
 
   it('with PostgreSQL and NODE_ENV=production, a start without them is refused, naming the variables', async () => {
     const config = configOf(store, { NODE_ENV: 'production' });
@@ -122,6 +135,28 @@ describe('generated secrets stay out of the database', () => {
       await db.close();
     }
   });
+
+  it('SECRETS_FILE keeps them outside DATA_DIR: a copy of the data directory alone opens nothing', async () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'tolem-secrets-file-'));
+    cleanups.push(() => rmSync(elsewhere, { recursive: true, force: true }));
+    const file = path.join(elsewhere, 'tolem', 'secrets.json');
+    const config = configOf(store, { SECRETS_FILE: file });
+    const secret = await withWebhook(config);
+    expect(existsSync(path.join(store.dataDir, 'secrets.json'))).toBe(false);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    expect(decryptSecret(kept.app_secret, (await dumpOf(config)).webhooks[0].secret_enc)).toBe(secret);
+    // No file of the data directory holds either value (on PostgreSQL DATA_DIR holds nothing at all).
+    for (const e of readdirSync(store.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
+      const bytes = readFileSync(path.join(e.parentPath, e.name));
+      expect(bytes.includes(kept.app_secret), e.name).toBe(false);
+      expect(bytes.includes(kept.jwt_private_key.split('\n')[1]), e.name).toBe(false);
+    }
+    // The next start reads them there again.
+    const again = await bootstrap(config);
+    expect(again.deps.secrets.appSecret).toBe(kept.app_secret);
+    await again.close();
+  }, 60_000);
 
   it.skipIf(Boolean(adminUrl))('values an earlier version kept in the embedded store move to the file and leave the database', async () => {
     const config = configOf(store);
@@ -142,7 +177,8 @@ describe('rotating APP_SECRET', () => {
     const store = await freshStore();
     const OLD = 'old-app-secret-'.padEnd(48, 'o');
     const NEW = 'new-app-secret-'.padEnd(48, 'n');
-    const secret = await withWebhook(configOf(store, { APP_SECRET: OLD }));
+    // Beside it, values issue 38 seals: an organization's IBAN, and one written in clear before sealing.
+    const secret = await withWebhook(configOf(store, { APP_SECRET: OLD }), { organizations: true });
 
     // The current key alone cannot open it; with the old one as previous it can.
     const sealed = (await dumpOf(configOf(store))).webhooks[0].secret_enc;
@@ -152,14 +188,25 @@ describe('rotating APP_SECRET', () => {
     // The command, as an operator runs it.
     const env = { ...process.env, DATABASE_URL: store.databaseUrl, DATA_DIR: store.dataDir, APP_SECRET: NEW, APP_SECRET_PREVIOUS: OLD, LOG_LEVEL: 'warn', REDIS_URL: '' };
     const run = () => promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'reseal'], { cwd: ROOT, env });
-    expect((await run()).stdout).toContain('re-sealed 1 webhook secret');
-    expect((await run()).stdout).toContain('re-sealed 0 webhook secrets'); // nothing left to do
+    const first = (await run()).stdout;
+    expect(first).toContain('re-sealed 1 webhook secret');
+    expect(first).toMatch(/re-sealed 1 other value .*; sealed 1 IBAN kept in clear before/);
+    const second = (await run()).stdout;
+    expect(second).toContain('re-sealed 0 webhook secrets'); // nothing left to do
+    expect(second).toMatch(/re-sealed 0 other values .*; sealed 0 IBANs/);
 
+    const ibans = (await dumpOf(configOf(store))).organizations;
+    expect(ibans).toHaveLength(2);
+    for (const o of ibans) {
+      expect(o.bank_iban).toBeNull();
+      expect(makeSealer(NEW, []).isCurrent(o.bank_iban_sealed!)).toBe(true);
+      expect(makeSealer(NEW, []).open(o.bank_iban_sealed!)).toBe(IBAN);
+    }
     const after = (await dumpOf(configOf(store))).webhooks[0].secret_enc;
     expect(makeSealer(NEW, []).open(after)).toBe(secret);
     expect(makeSealer(NEW, []).isCurrent(after)).toBe(true);
     expect(() => decryptSecret(OLD, after)).toThrow();
-  }, 60_000);
+  }, 120_000);
 
   it('values sealed before key ids (v1) still open, with the current or a previous key', () => {
     // v1 format: `v1.<iv>.<tag>.<ciphertext>`, as written before key ids; made here with the same cipher.

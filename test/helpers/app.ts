@@ -13,7 +13,7 @@ import type { DeclaredRoute } from '../../src/http/route.ts';
 import { TEST_JWT_PRIVATE_KEY } from './test-jwt-key.ts';
 
 export const HIGH_LIMITS: RateLimits = {
-  live: 1e6, test: 1e6, enterprise: 1e6, auth: 1e6, login_email: 1e6, cabinet: 1e6, partner: 1e6, anonymous: 1e6,
+  live: 1e6, test: 1e6, enterprise: 1e6, auth: 1e6, login_email: 1e6, login_email_hourly: 1e6, cabinet: 1e6, partner: 1e6, anonymous: 1e6,
   checkout_get: 1e6, checkout_status: 1e6, checkout_refresh: 1e6, checkout_email: 1e6,
 };
 

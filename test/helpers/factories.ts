@@ -52,21 +52,26 @@ export async function idsOf(db: { query: (sql: string, p: unknown[]) => Promise<
 
 /**
  * An access token of a partner acting in `m`'s account, on a real session (the partner cabinet's path):
- * the client allows impersonation, a session is opened, and the token carries its `act` claim.
+ * an active partner and the member of its team who opens the session (each call checks both), the client
+ * allowing impersonation, and the token's `act` claim naming the partner, that member and the session.
  */
 export async function impersonationToken(
-  deps: import('../../src/deps.ts').Deps, m: Merchant, partner: { id?: number; name?: string; email?: string } = {},
-): Promise<{ access: string; sid: string }> {
+  deps: import('../../src/deps.ts').Deps, m: Merchant, partner: { name?: string } = {},
+): Promise<{ access: string; sid: string; partnerId: number; actorEmail: string }> {
   const { openImpersonationSession } = await import('../../src/domain/accounts/impersonation.ts');
   const { signAccessToken } = await import('../../src/domain/accounts/tokens.ts');
   const ids = await idsOf(deps.db, m);
+  const name = partner.name ?? 'Partner Agency';
+  const actorEmail = uniqueEmail('agent');
+  const id = async (sql: string, p: unknown[]) => (await deps.db.query<{ id: number }>(sql, p)).rows[0].id;
+  const own = await id(`INSERT INTO clients (name, email, trial_ends_at) VALUES ($1, $2, now()) RETURNING id`, [name, actorEmail]);
+  const actorId = await id(`INSERT INTO users (client_id, email, name) VALUES ($1, $2, 'Agent') RETURNING id`, [own, actorEmail]);
+  const partnerId = await id(`INSERT INTO partners (client_id, company_name, status) VALUES ($1, $2, 'active') RETURNING id`, [own, name]);
   const sid = `sess_${randomUUID()}`;
   await deps.db.query('UPDATE clients SET allow_partner_impersonation = true WHERE id = $1', [ids.clientId]);
-  await openImpersonationSession(deps.db, {
-    sid, clientId: ids.clientId, partnerId: partner.id ?? 1, partnerName: partner.name ?? 'Partner Agency', actorEmail: partner.email ?? 'agent@partner.kz', ip: '127.0.0.1',
-  });
-  const access = await signAccessToken(deps, { sub: String(ids.userId), cid: ids.clientId, role: 'owner', act: { partner_id: partner.id ?? 1, sid } });
-  return { access, sid };
+  await openImpersonationSession(deps.db, { sid, clientId: ids.clientId, partnerId, partnerName: name, actorEmail, ip: '127.0.0.1' });
+  const access = await signAccessToken(deps, { sub: String(ids.userId), cid: ids.clientId, role: 'admin', act: { partner_id: partnerId, sub: String(actorId), sid } });
+  return { access, sid, partnerId, actorEmail };
 }
 
 /** A cabinet call as a signed-in user: `as(m, 'PATCH', '/me/x', body)`. The app is read at call time. */

@@ -176,8 +176,9 @@ describe('white-label onboarding', () => {
     const start = await api(p.live, 'POST', `/partner/v1/clients/${c.external_id}/provider/start`, { phone: '+77015550142' });
     expect(start.statusCode, start.body).toBe(200);
     expect(start.json()).toMatchObject({ state: 'code_sent', next_step: 'enter_code' });
-    const sms = await t.runtime.deps.db.query<{ body: string }>(`SELECT body FROM outbox_messages WHERE channel = 'sms' AND recipient = '+77015550142' ORDER BY id DESC LIMIT 1`);
-    expect(sms.rows[0].body).toContain('000000');
+    // Sealed at rest (issue 38): the text as the SMS driver gets it.
+    const sms = await t.runtime.deps.db.query<{ body_sealed: string }>(`SELECT body_sealed FROM outbox_messages WHERE channel = 'sms' AND recipient = '+77015550142' ORDER BY id DESC LIMIT 1`);
+    expect(t.runtime.deps.secrets.sealer.open(sms.rows[0].body_sealed)).toContain('000000');
     const wrong = await api(p.live, 'POST', `/partner/v1/clients/${c.external_id}/provider/verify`, { code: '111111' });
     expect(errorOf(wrong)).toMatchObject({ code: 'otp_invalid', attempts_left: 4 });
     const ok = await api(p.live, 'POST', `/partner/v1/clients/${c.external_id}/provider/verify`, { code: '000000' });

@@ -29,6 +29,14 @@ describe('cursors', () => {
     expect(code(() => decodeCursor('s', 'v2.payments', { mode: 'test' }, c.replace(/^./, 'x')))).toBe('invalid_cursor');
     expect(code(() => decodeCursor('s', 'v2.payments', { mode: 'test' }, `${c}.x`))).toBe('invalid_cursor');
   });
+  it('a filter value cannot pass for other filters (values are escaped in what is signed)', () => {
+    // /v2/events?operation_id=op_A&since=... and /v2/events?operation_id=op_A%26since%3D... are different lists.
+    const since = '2026-01-01T00:00:00.000Z';
+    const c = encodeCursor('s', 'v2.events', { mode: 'test', op: 'op_A', since }, pos);
+    expect(code(() => decodeCursor('s', 'v2.events', { mode: 'test', op: `op_A&since=${since}` }, c))).toBe('invalid_cursor');
+    const d = encodeCursor('s', 'v2.events', { mode: 'test', op: `op_A&since=${since}` }, pos);
+    expect(code(() => decodeCursor('s', 'v2.events', { mode: 'test', op: 'op_A', since }, d))).toBe('invalid_cursor');
+  });
 });
 
 describe('limits', () => {

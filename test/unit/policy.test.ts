@@ -1,7 +1,7 @@
 // The permission table (decisions 16) as a pure rule: each role x action, owner-only actions, partners
 // acting in the account, API keys, and credentials that never act in a client account.
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, can, denial, rolesFor, type Action } from '../../src/domain/access/policy.ts';
+import { ACTIONS, blockedUnderImpersonation, can, denial, rolesFor, type Action } from '../../src/domain/access/policy.ts';
 import { ROLES, type Principal, type Role } from '../../src/domain/access/principal.ts';
 
 const tenant = { clientId: 1, mode: 'live' as const, plan: 'trial' };
@@ -57,6 +57,21 @@ describe('policy table', () => {
     expect(code(partnerInside, 'payments.refund')).toBe('ok');
   });
 
+  it('blocks under impersonation exactly what decisions 12 and 21 list', () => {
+    // decisions 12: API keys, team, webhook secret rotation, provider-account deletion, the setting,
+    // withdrawals (the partner cabinet's); decisions 21 adds messenger-link, /partner/* and /admin/*.
+    const listed = (a: string) => a.startsWith('partner.') || a.startsWith('admin.') || [
+      'api_keys.manage', 'team.manage', 'webhooks.rotate_secret', 'provider_accounts.delete', 'impersonation.manage', 'messenger.link',
+    ].includes(a);
+    for (const action of Object.keys(ACTIONS) as Action[]) {
+      expect(blockedUnderImpersonation(action), action).toBe(listed(action));
+      if (listed(action)) expect(code(partnerInside, action), action).toBe('impersonation_blocked_action');
+    }
+    // Each team member binds its own chat; a partner inside the account never binds one to the user it acts as.
+    expect(code(user('viewer'), 'messenger.link')).toBe('ok');
+    expect(code(partnerInside, 'messenger.link')).toBe('impersonation_blocked_action');
+  });
+
   it('an API key acts for its whole client but never takes owner-only or operator actions', () => {
     for (const action of Object.keys(ACTIONS) as Action[]) {
       const ownerOnly = rolesFor(action).length === 1 && rolesFor(action)[0] === 'owner';
@@ -89,10 +104,10 @@ describe('policy table', () => {
     }
   });
 
-  it('the admin API refuses every team role, the owner too, and a partner inside an account', () => {
+  it('the admin API refuses every team role, the owner too, and a partner inside an account (as blocked under impersonation)', () => {
     for (const action of (Object.keys(ACTIONS) as Action[]).filter((a) => a.startsWith('admin.'))) {
       for (const role of ROLES) expect(code(user(role), action), `${action} ${role}`).toBe('forbidden_role');
-      expect(code(partnerInside, action)).toBe('forbidden_role');
+      expect(code(partnerInside, action)).toBe('impersonation_blocked_action');
     }
   });
 });

@@ -30,7 +30,7 @@ describe('the webhooks section of /openapi.json', () => {
     await t.app.inject({ method: 'POST', url: `/v2/invoices/${inv.operation_id}/cancel`, headers: { ...key(m.testKey), ...idem() }, payload: {} });
     const late = await createQr(t.app, m.testKey, 300);
     await t.app.inject({ method: 'POST', url: `/v2/test/payments/${late.operation_id}/expire`, headers: key(m.testKey), payload: {} });
-    await t.app.inject({ method: 'POST', url: `/me/webhooks/${hook.id}/test`, headers: bearer(m), payload: {} });
+    await t.app.inject({ method: 'POST', url: `/me/webhooks/${hook.id}/test?mode=test`, headers: bearer(m), payload: {} });
 
     const bodies = (await t.runtime.deps.db.query<{ event_type: string; body: string }>(
       'SELECT event_type, body FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id', [hook.id])).rows;

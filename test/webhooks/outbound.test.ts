@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { classifyAddress, validateWebhookUrl } from '../../src/domain/webhooks/address-policy.ts';
-import { AddressRefusedError, MAX_RESPONSE_BYTES, guardedConnector, postJson, resolveChecked } from '../../src/domain/webhooks/outbound.ts';
+import { ADDRESS_NOT_ALLOWED, AddressRefusedError, MAX_RESPONSE_BYTES, guardedConnector, postJson, resolveChecked } from '../../src/domain/webhooks/outbound.ts';
 import { nextDelaySeconds, parseRetryAfter } from '../../src/domain/webhooks/attempt.ts';
 import { startReceiver, type Receiver } from './helpers.ts';
 
@@ -71,10 +71,21 @@ describe('resolveChecked and the guarded connector', () => {
   it('refuses a name that resolves only to private addresses, and picks an allowed one otherwise', async () => {
     const dns = fakeDns({ 'internal.example': ['10.0.0.7'], 'rebind.example': ['::ffff:127.0.0.1'], 'mixed.example': ['192.168.0.1', '93.184.216.34'] });
     await expect(resolveChecked('internal.example', false, dns)).rejects.toBeInstanceOf(AddressRefusedError);
-    await expect(resolveChecked('rebind.example', false, dns)).rejects.toThrow(/loopback/);
+    await expect(resolveChecked('rebind.example', false, dns)).rejects.toMatchObject({ message: ADDRESS_NOT_ALLOWED, detail: expect.stringMatching(/loopback/) });
     await expect(resolveChecked('mixed.example', false, dns)).resolves.toBe('93.184.216.34');
     await expect(resolveChecked('internal.example', true, dns)).resolves.toBe('10.0.0.7');
-    await expect(resolveChecked('[::1]', false, dns)).rejects.toThrow(/loopback/);
+    await expect(resolveChecked('[::1]', false, dns)).rejects.toMatchObject({ message: ADDRESS_NOT_ALLOWED, detail: expect.stringMatching(/loopback/) });
+  });
+
+  it('a name that does not resolve is refused like a private one; the resolver\'s answer is in the detail only', async () => {
+    const dns = fakeDns({ 'internal.example': ['10.0.0.7'] });
+    const missing = await resolveChecked('missing.example', false, dns).catch((e: AddressRefusedError) => e);
+    const internal = await resolveChecked('internal.example', false, dns).catch((e: AddressRefusedError) => e);
+    expect(missing).toBeInstanceOf(AddressRefusedError);
+    expect(internal).toBeInstanceOf(AddressRefusedError);
+    expect((missing as AddressRefusedError).message).toBe((internal as AddressRefusedError).message);
+    expect((missing as AddressRefusedError).detail).toMatch(/missing\.example did not resolve: ENOTFOUND/);
+    expect((internal as AddressRefusedError).detail).toBe('internal.example resolves to 10.0.0.7 (private), which webhooks may not reach');
   });
 
   it('connects to the checked address, not to a second answer (no rebinding window)', async () => {
@@ -86,7 +97,7 @@ describe('resolveChecked and the guarded connector', () => {
     };
     const agent = new Agent({ connect: guardedConnector({ allowPrivate: false, timeoutMs: 1000, lookup: dns }) });
     const before = rx.received.length;
-    await expect(request(`http://rebind.example:${rx.port}/x`, { dispatcher: agent, method: 'POST', body: '{}' })).rejects.toThrow(/refused/);
+    await expect(request(`http://rebind.example:${rx.port}/x`, { dispatcher: agent, method: 'POST', body: '{}' })).rejects.toThrow(ADDRESS_NOT_ALLOWED);
     expect(lookups).toBe(1);
     expect(rx.received.length).toBe(before);
     // Allowed: the connector dials the address it resolved (the name itself is never resolved again).
@@ -101,8 +112,11 @@ describe('resolveChecked and the guarded connector', () => {
 
   it('postJson refuses a real name that resolves to loopback unless private addresses are allowed', async () => {
     const refused = await postJson(`https://localhost:${rx.port}/x`, {}, '{}', { allowPrivate: false, timeoutMs: 1000 });
-    expect(refused).toMatchObject({ status: 0 });
-    expect(refused.error).toMatch(/^refused: localhost resolves to/);
+    expect(refused).toMatchObject({ status: 0, error: ADDRESS_NOT_ALLOWED });
+    expect(refused.detail).toMatch(/^localhost resolves to 127\.0\.0\.1 \(loopback\)/);
+    const missing = await postJson('https://no-such-host-for-tolem-tests.invalid/x', {}, '{}', { allowPrivate: false, timeoutMs: 3000 });
+    expect(missing).toMatchObject({ status: 0, error: ADDRESS_NOT_ALLOWED });
+    expect(missing.detail).toMatch(/^no-such-host-for-tolem-tests\.invalid did not resolve/);
     const http = await postJson(`http://example.kz/x`, {}, '{}', { allowPrivate: false, timeoutMs: 1000 });
     expect(http.error).toBe('refused: url must use https');
     const ok = await postJson(`http://localhost:${rx.port}/x`, {}, '{}', { allowPrivate: true, timeoutMs: 1000 });
@@ -189,7 +203,7 @@ describe('postJson', () => {
 
 describe('retry timing', () => {
   const res = (status: number, retryAfter?: string) => ({
-    status, body: '', truncated: false, headers: (retryAfter ? { 'retry-after': retryAfter } : {}) as Record<string, string>, durationMs: 1, error: null,
+    status, body: '', truncated: false, headers: (retryAfter ? { 'retry-after': retryAfter } : {}) as Record<string, string>, durationMs: 1, error: null, detail: null,
   });
   const schedule = [0, 60, 300, 1800, 7200];
 

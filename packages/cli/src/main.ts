@@ -129,7 +129,7 @@ webhooks.command('list').description('the webhooks of the mode').action(run(asyn
   output(g().json).result(data, () => table(data!.data.map((w) => ({ ...w, events: w.events.join(',') })), ['id', 'url', 'events', 'is_active', 'last_delivery_status']));
 }));
 webhooks.command('test').description('send a webhook.test event now').argument('<id>').action(run(async (id: string) => {
-  const { data } = await client(g().apiUrl).POST('/me/webhooks/{id}/test', { params: { path: { id } }, body: {} });
+  const { data } = await client(g().apiUrl).POST('/me/webhooks/{id}/test', { params: { path: { id }, query: { mode: mode() } }, body: {} });
   output(g().json).result(data, () => `HTTP ${data!.status_code} in ${data!.duration_ms} ms${data!.error ? ` (${data!.error})` : ''}`);
 }));
 

@@ -39,8 +39,9 @@ export const ACTIONS = {
   'account.accept_terms': { grant: 'everyone' },
   // Own notifications: marking them read changes nothing but the read state.
   'notifications.read_all': { grant: 'everyone' },
-  // Each user binds its own messenger chat.
-  'messenger.link': { grant: 'everyone' },
+  // Each user binds its own messenger chat. Never a partner inside the account (decisions 21): the chat
+  // would be bound to the user it acts as, and that user's notifications would reach the partner.
+  'messenger.link': { grant: 'everyone', blockedUnderImpersonation: true },
   // Tickets: create and message.
   'tickets.write': { grant: 'staff' },
   // /me/logs, CSV export, refunds from the cabinet.
@@ -70,13 +71,14 @@ export const ACTIONS = {
   // The partner integration API (decisions 22): a partner key (pk_live_/pk_test_) alone.
   'partner_api.read': { grant: 'partner_integration' },
   'partner_api.write': { grant: 'partner_integration' },
-  // The operator's admin API (decisions 23): every call audited.
-  'admin.tickets': { grant: 'platform_admin' },
-  'admin.clients': { grant: 'platform_admin' },
-  'admin.outbox': { grant: 'platform_admin' },
-  'admin.audit': { grant: 'platform_admin' },
-  'admin.sandbox_pay': { grant: 'platform_admin' },
-  'admin.partners': { grant: 'platform_admin' },
+  // The operator's admin API (decisions 23): every call audited; decisions 21 lists it as blocked under
+  // impersonation, so a partner's token says so rather than forbidden_role.
+  'admin.tickets': { grant: 'platform_admin', blockedUnderImpersonation: true },
+  'admin.clients': { grant: 'platform_admin', blockedUnderImpersonation: true },
+  'admin.outbox': { grant: 'platform_admin', blockedUnderImpersonation: true },
+  'admin.audit': { grant: 'platform_admin', blockedUnderImpersonation: true },
+  'admin.sandbox_pay': { grant: 'platform_admin', blockedUnderImpersonation: true },
+  'admin.partners': { grant: 'platform_admin', blockedUnderImpersonation: true },
   // The operator's own endpoints (decisions 25: /metrics with METRICS_TOKEN).
   'metrics.read': { grant: 'operator' },
 } as const satisfies Record<string, Rule>;
@@ -94,6 +96,10 @@ export const blockedUnderImpersonation = (action: Action): boolean =>
 /** Why `p` may not do `action`, or null when it may. */
 export function denial(p: Principal, action: Action): AppError | null {
   const rule: Rule = ACTIONS[action];
+  // First, whatever the grant: a partner inside the account meets the block before any role rule.
+  if (p.kind === 'impersonation' && rule.blockedUnderImpersonation) {
+    return new AppError('impersonation_blocked_action', 'not allowed while a partner acts in this account');
+  }
   if (rule.grant === 'platform_admin') return p.kind === 'admin' ? null : new AppError('forbidden_role', 'the admin API needs a user with is_admin');
   if (rule.grant === 'partner_integration') return p.kind === 'partner_key' ? null : new AppError('forbidden_role', 'the partner API needs a partner key');
   if (p.kind === 'admin') return new AppError('forbidden_role', 'an admin token acts on the admin API only');
@@ -105,9 +111,6 @@ export function denial(p: Principal, action: Action): AppError | null {
       // cabinet actions, which no API-key route offers.
       return rule.grant === 'owner' ? new AppError('not_owner', 'only the account owner may do this') : null;
     case 'impersonation':
-      if (rule.blockedUnderImpersonation) {
-        return new AppError('impersonation_blocked_action', 'not allowed while a partner acts in this account');
-      }
       return roleDenial(p.role, rule);
     case 'user':
       return roleDenial(p.role, rule);

@@ -48,7 +48,8 @@ export async function handleBotUpdate(deps: Deps, update: { chatId: string; text
         await reply(tx, update.chatId, 'This link is not valid or has expired. Open the cabinet and create a new one.', null, 'messenger_refused');
         return 'refused';
       }
-      await tx.query('UPDATE users SET messenger_chat_id = $2 WHERE id = $1', [bound.user_id, update.chatId]);
+      // When it was bound: turning partner impersonation off unbinds chats bound while a session was open.
+      await tx.query('UPDATE users SET messenger_chat_id = $2, messenger_bound_at = now() WHERE id = $1', [bound.user_id, update.chatId]);
       await reply(tx, update.chatId, `Connected: notifications of ${bound.client_name} for ${bound.email} come here. Send /stop to disconnect.`, bound.client_id, 'messenger_bound');
       return 'bound';
     });
@@ -62,4 +63,28 @@ export async function handleBotUpdate(deps: Deps, update: { chatId: string; text
     });
   }
   return 'ignored';
+}
+
+/**
+ * The client turned partner impersonation off (decisions 17): the chats of its users bound while a
+ * partner session was open are unbound. Such a chat may be the partner's (before POST /me/messenger-link
+ * was blocked under impersonation, a partner could take a link for the user it acted as), and it would
+ * go on receiving that user's notifications. A chat the user bound itself in that window is unbound too:
+ * nothing tells the two apart, and binding again takes one link. Each unbound chat is told why.
+ */
+export async function unbindChatsBoundInSessions(tx: Queryable, clientId: number): Promise<number> {
+  // The self-join reads each row's chat as it was before the update, for the notice.
+  const r = await tx.query<{ chat_id: string }>(
+    `UPDATE users u SET messenger_chat_id = NULL, messenger_bound_at = NULL
+       FROM users was
+      WHERE was.id = u.id AND u.client_id = $1 AND u.messenger_chat_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM impersonation_sessions s
+                     WHERE s.client_id = $1 AND u.messenger_bound_at BETWEEN s.started_at AND COALESCE(s.ended_at, s.expires_at))
+      RETURNING was.messenger_chat_id AS chat_id`,
+    [clientId],
+  );
+  for (const { chat_id } of r.rows) {
+    await reply(tx, chat_id, 'Disconnected: this chat was connected while a partner had access to the account, and that access is now off. If the chat is yours, connect it again from the cabinet.', clientId, 'messenger_unbound');
+  }
+  return r.rowCount;
 }

@@ -10,6 +10,7 @@ import type { Role } from '../access/principal.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
 import { hashPassword } from './passwords.ts';
 import { issueTokenPair, type TokenPair } from './tokens.ts';
+import { endSessionsOpenedBy, mayOpenSessions } from './impersonation.ts';
 
 export const TEAM_MAX = 50;
 export const INVITE_DAYS = 7;
@@ -67,7 +68,8 @@ export async function inviteMember(
       channel: 'email', recipient: email, clientId, purpose: 'team_invite',
       subject: `Invitation to ${client.rows[0].name} on Tolem`,
       body: `You are invited to join ${client.rows[0].name} on Tolem as ${input.role}.\n\nAccept the invitation (valid ${INVITE_DAYS} days):\n${url}\n`,
-    });
+      secrets: [token],
+    }, deps.secrets.sealer);
     return { ...r.rows[0], invite_token: token, invite_url: url };
   });
 }
@@ -84,6 +86,9 @@ export async function changeRole(deps: Deps, clientId: number, memberId: number,
     if (m.role === 'owner') throw new AppError('owner_immutable', 'the owner\'s role cannot be changed');
     if (m.status === 'revoked') throw new AppError('member_not_found', 'this member was revoked; invite again');
     const r = await tx.query<Member>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${MEMBER}`, [memberId, role]);
+    // A partner's team member whose new role may not open sessions in clients' accounts: the ones it
+    // opened end (each call checks the role already; this keeps them from coming back with the role).
+    if (!mayOpenSessions(role)) await endSessionsOpenedBy(tx, memberId);
     return r.rows[0];
   });
 }
@@ -98,6 +103,8 @@ export async function revokeMember(deps: Deps, clientId: number, memberId: numbe
       [memberId],
     );
     await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [memberId]);
+    // A partner's team member: the sessions it opened in clients' accounts end with it.
+    await endSessionsOpenedBy(tx, memberId);
   });
 }
 

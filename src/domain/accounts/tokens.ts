@@ -102,7 +102,20 @@ export async function issueTokenPair(deps: Deps, tx: Queryable, user: TokenUser,
   return { access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: ACCESS_TTL_S };
 }
 
-/** Single use: the token is spent atomically; a second use revokes every token of its family. */
+const revokeFamily = (tx: Queryable, familyId: string) =>
+  tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId]);
+
+/** A disabled client's chain stops here: the family is revoked, so enabling the client again needs a login. */
+const accountDisabled = async (tx: Queryable, familyId: string) => {
+  await revokeFamily(tx, familyId);
+  return { error: new AppError('account_disabled', 'this account is disabled; contact support') };
+};
+
+/**
+ * Single use: the token is spent atomically; a second use revokes every token of its family. A token of
+ * a disabled client answers account_disabled, fresh, spent or revoked alike (disabling revokes them all),
+ * since that is what its holder must be told.
+ */
 export async function refreshTokens(deps: Deps, token: string): Promise<TokenPair> {
   const hash = sha256Hex(token);
   const outcome = await deps.db.tx(async (tx) => {
@@ -114,23 +127,45 @@ export async function refreshTokens(deps: Deps, token: string): Promise<TokenPai
     );
     const row = spent.rows[0];
     if (!row) {
-      const known = await tx.query<{ family_id: string }>('SELECT family_id FROM refresh_tokens WHERE token_hash = $1', [hash]);
+      const known = await tx.query<{ family_id: string; client_disabled: boolean }>(
+        `SELECT r.family_id, c.disabled_at IS NOT NULL AS client_disabled
+           FROM refresh_tokens r JOIN users u ON u.id = r.user_id JOIN clients c ON c.id = u.client_id
+          WHERE r.token_hash = $1`,
+        [hash],
+      );
       if (!known.rows[0]) return { error: new AppError('invalid_token', 'refresh token is not valid') };
+      if (known.rows[0].client_disabled) return accountDisabled(tx, known.rows[0].family_id);
       // Reuse of a spent token: someone else holds a copy. Revoke the family so neither copy works.
-      await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [known.rows[0].family_id]);
+      await revokeFamily(tx, known.rows[0].family_id);
       return { error: new AppError('token_revoked', 'refresh token was already used; its session is revoked') };
     }
     if (row.expired) return { error: new AppError('token_expired', 'refresh token expired; log in again') };
-    const user = await tx.query<TokenUser>(
-      'SELECT id, client_id, role FROM users WHERE id = $1 AND disabled_at IS NULL',
+    const user = await tx.query<TokenUser & { client_disabled: boolean }>(
+      `SELECT u.id, u.client_id, u.role, c.disabled_at IS NOT NULL AS client_disabled
+         FROM users u JOIN clients c ON c.id = u.client_id WHERE u.id = $1 AND u.disabled_at IS NULL`,
       [row.user_id],
     );
-    if (!user.rows[0]) return { error: new AppError('token_revoked', 'user is no longer active') };
-    return { pair: await issueTokenPair(deps, tx, user.rows[0], row.family_id) };
+    const found = user.rows[0];
+    if (!found) return { error: new AppError('token_revoked', 'user is no longer active') };
+    if (found.client_disabled) return accountDisabled(tx, row.family_id);
+    return { pair: await issueTokenPair(deps, tx, found, row.family_id) };
   });
   // Errors are returned, not thrown, so that the family revocation above commits.
   if ('error' in outcome && outcome.error) throw outcome.error;
   return (outcome as { pair: TokenPair }).pair;
+}
+
+/**
+ * The operator disabled a client: every refresh token of its users is revoked, so no session outlives
+ * the switch, and enabling the client again needs a new login (its access tokens stop on their own: each
+ * call checks the client).
+ */
+export async function revokeClientRefreshTokens(tx: Queryable, clientId: number): Promise<void> {
+  await tx.query(
+    `UPDATE refresh_tokens SET revoked_at = now()
+      WHERE revoked_at IS NULL AND expires_at > now() AND user_id IN (SELECT id FROM users WHERE client_id = $1)`,
+    [clientId],
+  );
 }
 
 /** The purpose of a sign-in magic token; other magic tokens (the messenger binding's) never sign in. */

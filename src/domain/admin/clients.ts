@@ -1,9 +1,10 @@
 // The operator's view of clients (decisions 23): search, and the plan and disabled switches. Disabling
-// takes effect at once: every instance forgets the client's cached keys, and tokens are checked against
-// the client on each call.
+// takes effect at once: every instance forgets the client's cached keys, tokens are checked against the
+// client on each call, and its users' refresh tokens are revoked (enabling again needs a new login).
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { forgetClientKeys } from '../accounts/api-keys.ts';
+import { revokeClientRefreshTokens } from '../accounts/tokens.ts';
 import { forgetPartnerKeys } from '../partners/keys.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 
@@ -59,6 +60,7 @@ export async function updateClient(
       params,
     );
     if (!r.rows[0]) throw new AppError('client_not_found', `client ${id} not found`);
+    if (patch.disabled) await revokeClientRefreshTokens(tx, id);
     // The plan and the disabled flag travel with a cached key: forget them everywhere.
     await forgetClientKeys(tx, id, deps.caches);
     await forgetPartnerKeys(tx, { clientId: id }, deps.caches);

@@ -3,8 +3,14 @@
 // channel never fails or slows that request. Sending: claim due rows under a lease (any number of workers),
 // send each through its channel's driver, then mark it sent, or schedule the next attempt with back-off,
 // or give up (a permanent refusal, or the last attempt).
+//
+// Nothing that works as a credential is readable at rest (issue 38): a message whose text carries one
+// (an invite link, a confirmation code) names it in `secrets`; its text is then kept sealed with
+// APP_SECRET for the driver alone, and `body` holds the operator's copy with each secret masked. A day
+// after such a message is settled, retention replaces both with a note (purgeCredentialBodies).
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
+import type { Sealer } from '../../secrets.ts';
 import { ChannelError, type Channel } from '../../channels/types.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 
@@ -16,15 +22,45 @@ export interface NewMessage {
   clientId?: number | null;
   /** what the message is for (invite, ticket_answered, messenger_bound, ...): shown to the operator */
   purpose: string;
+  /** values in `body` that work as credentials (a token, a code): sealed at rest, masked for the operator */
+  secrets?: string[];
 }
 
-export async function enqueueMessage(tx: Queryable, m: NewMessage): Promise<number> {
+/** `sealer` is required when the message names secrets. */
+export async function enqueueMessage(tx: Queryable, m: NewMessage, sealer?: Sealer): Promise<number> {
+  const secrets = (m.secrets ?? []).filter(Boolean);
+  if (secrets.length && !sealer) throw new Error('a message carrying secrets needs the sealer');
   const r = await tx.query<{ id: number }>(
-    `INSERT INTO outbox_messages (channel, recipient, subject, body, client_id, purpose) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [m.channel, m.recipient, m.subject ?? null, m.body, m.clientId ?? null, m.purpose],
+    `INSERT INTO outbox_messages (channel, recipient, subject, body, body_sealed, client_id, purpose) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [m.channel, m.recipient, m.subject ?? null, masked(m.body, secrets), secrets.length ? sealer!.seal(m.body) : null, m.clientId ?? null, m.purpose],
   );
   return r.rows[0].id;
 }
+
+/**
+ * Each secret (and its URL-encoded form, as links carry it) replaced by its prefix (`inv_`, `pinv_`)
+ * and asterisks: the operator sees what kind of value went out, never one that works.
+ */
+function masked(body: string, secrets: string[]): string {
+  let out = body;
+  for (const s of secrets) {
+    const mask = `${/^[a-z]{1,8}_/.exec(s)?.[0] ?? ''}******`;
+    for (const form of new Set([s, encodeURIComponent(s)])) out = out.split(form).join(mask);
+  }
+  return out;
+}
+
+/** What a settled message's text becomes once purged (the same words as migration 0024). */
+export const OUTBOX_PURGED = '(text removed: it carried a one-time credential)';
+/** Hours a settled message that carried a credential keeps its (sealed and masked) text. */
+export const OUTBOX_CREDENTIAL_HOURS = 24;
+/**
+ * Purposes whose messages carried a credential in clear before sealing (migration 0024), or still do
+ * when an older instance writes them during a rolling upgrade: hidden from the operator, and purged
+ * like sealed ones.
+ */
+export const LEGACY_CREDENTIAL_PURPOSES = ['team_invite', 'partner_invite', 'withdrawal_code', 'onboarding_code'];
+const LEGACY_HIDDEN = '(text hidden: written in clear before sealing, it carries a one-time credential)';
 
 /** Seconds before attempt n+1 (n = attempts made): 10 s, 40 s, 2.5 min, ... capped at one hour. */
 export const backoffSeconds = (attempts: number) => Math.min(3600, 10 * 4 ** Math.max(0, attempts - 1));
@@ -37,6 +73,7 @@ interface Claimed {
   recipient: string;
   subject: string | null;
   body: string;
+  body_sealed: string | null;
   attempts: number;
 }
 
@@ -47,7 +84,7 @@ export async function sendDueMessages(deps: Deps, limit = 50): Promise<number> {
       WHERE id IN (SELECT id FROM outbox_messages
                     WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
                     ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, channel, recipient, subject, body, attempts`,
+      RETURNING id, channel, recipient, subject, body, body_sealed, attempts`,
     [limit, LEASE_SECONDS],
   );
   // One channel's slowness must not hold the others' messages: all sends of the batch run together.
@@ -58,9 +95,9 @@ export async function sendDueMessages(deps: Deps, limit = 50): Promise<number> {
 async function sendOne(deps: Deps, m: Claimed): Promise<void> {
   const driver = deps.channels[m.channel];
   try {
-    await driver.send({ recipient: m.recipient, subject: m.subject ?? undefined, body: m.body });
+    await driver.send({ recipient: m.recipient, subject: m.subject ?? undefined, body: textOf(deps, m) });
   } catch (err) {
-    const permanent = err instanceof ChannelError && err.permanent;
+    const permanent = (err instanceof ChannelError && err.permanent) || err instanceof SealedElsewhere;
     const last = permanent || m.attempts >= MAX_ATTEMPTS;
     await deps.db.query(
       `UPDATE outbox_messages SET status = $2, last_error = $3, driver = $4, locked_until = NULL,
@@ -73,6 +110,36 @@ async function sendOne(deps: Deps, m: Claimed): Promise<void> {
     `UPDATE outbox_messages SET status = 'sent', sent_at = now(), driver = $2, locked_until = NULL, last_error = NULL WHERE id = $1`,
     [m.id, driver.name],
   );
+}
+
+/** A message sealed with an APP_SECRET this process no longer has: no later attempt can open it. */
+class SealedElsewhere extends Error {}
+
+/** The text the driver sends: opened here, at send time, and never written back. */
+function textOf(deps: Deps, m: Claimed): string {
+  if (m.body_sealed === null) return m.body;
+  try {
+    return deps.secrets.sealer.open(m.body_sealed);
+  } catch (err) {
+    throw new SealedElsewhere(`cannot open the sealed text: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Settled messages that carried a credential, a day after they were written: their sealed text and
+ * masked copy give way to OUTBOX_PURGED (the row stays for its 30 days: recipient, purpose, status).
+ * Those written in clear before sealing are found by purpose.
+ */
+export async function purgeCredentialBodies(deps: Deps, limit: number): Promise<number> {
+  const r = await deps.db.query(
+    `UPDATE outbox_messages SET body = $1, body_sealed = NULL WHERE id IN (
+       SELECT id FROM outbox_messages
+        WHERE status <> 'pending' AND created_at < now() - make_interval(hours => ${OUTBOX_CREDENTIAL_HOURS})
+          AND (body_sealed IS NOT NULL OR (purpose = ANY($2::text[]) AND body <> $1))
+        ORDER BY created_at LIMIT ${limit})`,
+    [OUTBOX_PURGED, LEGACY_CREDENTIAL_PURPOSES],
+  );
+  return r.rowCount;
 }
 
 export interface OutboxRecord {
@@ -92,7 +159,10 @@ export interface OutboxRecord {
   created_at: Date;
 }
 
-/** The operator's view (GET /admin/outbox), newest first. */
+/**
+ * The operator's view (GET /admin/outbox), newest first. `body` is the masked copy; a message written
+ * in clear before sealing (a legacy credential purpose with no sealed text) shows a note instead.
+ */
 export async function listOutbox(deps: Deps, q: { cursor?: string; limit: number; channel?: Channel; status?: string }): Promise<PageResult<OutboxRecord>> {
   const filters = { channel: q.channel, status: q.status };
   return page(
@@ -103,8 +173,10 @@ export async function listOutbox(deps: Deps, q: { cursor?: string; limit: number
       if (q.channel) where.push(`channel = $${params.push(q.channel)}`);
       if (q.status) where.push(`status = $${params.push(q.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
+      const hidden = `CASE WHEN body_sealed IS NULL AND purpose = ANY($${params.push(LEGACY_CREDENTIAL_PURPOSES)}::text[]) AND body <> $${params.push(OUTBOX_PURGED)}
+                           THEN $${params.push(LEGACY_HIDDEN)} ELSE body END AS body`;
       const r = await deps.db.query<OutboxRecord>(
-        `SELECT id, channel, recipient, subject, body, purpose, client_id, status, attempts, driver, last_error, next_attempt_at, sent_at, created_at
+        `SELECT id, channel, recipient, subject, ${hidden}, purpose, client_id, status, attempts, driver, last_error, next_attempt_at, sent_at, created_at
            FROM outbox_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );

@@ -148,15 +148,16 @@ export async function startSandbox(deps: Deps, clientId: number, mode: Mode, inp
       code_hash: sha256Hex(SANDBOX_CODE), expires_at: expires, attempts_left: ATTEMPTS, locked_until: null, resends: 0, last_sent_at: now,
       credentials_sealed: null, trade_points: null, account_id: null,
     });
-    await sendCode(tx, clientId, phone);
+    await sendCode(tx, deps, clientId, phone);
   });
   return { state: 'code_sent' as const, next_step: 'enter_code' as const, phone_masked: masked(phone), expires_at: expires, resend_available_at: new Date(now.getTime() + RESEND_SPACING_S * 1000) };
 }
 
-const sendCode = (tx: Queryable, clientId: number, phone: string) => enqueueMessage(tx, {
+const sendCode = (tx: Queryable, deps: Deps, clientId: number, phone: string) => enqueueMessage(tx, {
   channel: 'sms', recipient: phone, clientId, purpose: 'onboarding_code',
   body: `Tolem: your code to connect the provider account is ${SANDBOX_CODE}. It is valid ${CODE_MINUTES} minutes.`,
-});
+  secrets: [SANDBOX_CODE],
+}, deps.secrets.sealer);
 
 const retryAfter = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
@@ -221,7 +222,7 @@ export async function resendSandbox(deps: Deps, clientId: number, mode: Mode) {
     if (row.resends >= RESENDS_MAX) throw new AppError('rate_limit_exceeded', `at most ${RESENDS_MAX} resends; start again later`, { headers: { 'Retry-After': CODE_MINUTES * 60 } });
     const expires = new Date(now.getTime() + CODE_MINUTES * 60_000);
     await save(tx, clientId, mode, { state: 'code_sent', mechanism: 'sandbox', resends: row.resends + 1, last_sent_at: now, expires_at: expires });
-    await sendCode(tx, clientId, row.phone);
+    await sendCode(tx, deps, clientId, row.phone);
     return { state: 'code_sent' as const, next_step: 'enter_code' as const, phone_masked: masked(row.phone), expires_at: expires, resend_available_at: new Date(now.getTime() + RESEND_SPACING_S * 1000) };
   });
 }

@@ -1,5 +1,7 @@
 // The client's legal details (decisions 17): one record, nulls until set; PUT replaces it whole. Every
-// field is checked before anything is written, and a refusal names the field.
+// field is checked before anything is written, and a refusal names the field. The IBAN is sealed at rest
+// with APP_SECRET like the partner's bank details (issue 38); the owner's answers show it whole, since
+// the next PUT sends the record back. The BIK and bank name name a bank, not an account: kept plain.
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { checkBik, checkBin, checkIban, checkKbe, checkPhone, type Checked } from './requisites.ts';
@@ -39,23 +41,29 @@ export interface Organization {
 interface Row {
   legal_name: string | null; org_type: string | null; bin: string | null; legal_address: string | null; actual_address: string | null;
   director_name: string | null; phone: string | null; email: string | null; kbe: string | null; vat_payer: boolean | null;
-  bank_iban: string | null; bank_bik: string | null; bank_name: string | null; updated_at: Date | null;
+  /** written before sealing, until `reseal` seals it (reseal.ts); new writes leave it null */
+  bank_iban: string | null;
+  bank_iban_sealed: string | null; bank_bik: string | null; bank_name: string | null; updated_at: Date | null;
 }
 
 const EMPTY: Row = {
   legal_name: null, org_type: null, bin: null, legal_address: null, actual_address: null, director_name: null, phone: null,
-  email: null, kbe: null, vat_payer: null, bank_iban: null, bank_bik: null, bank_name: null, updated_at: null,
+  email: null, kbe: null, vat_payer: null, bank_iban: null, bank_iban_sealed: null, bank_bik: null, bank_name: null, updated_at: null,
 };
 
-const toOrganization = (r: Row): Organization => ({
+// A value in clear is the newer one when both are there: an older instance writes the clear column
+// during a rolling upgrade and leaves the sealed one as it was.
+const ibanOf = (deps: Deps, r: Row) => r.bank_iban ?? (r.bank_iban_sealed === null ? null : deps.secrets.sealer.open(r.bank_iban_sealed));
+
+const toOrganization = (deps: Deps, r: Row): Organization => ({
   legal_name: r.legal_name, org_type: r.org_type, bin: r.bin, legal_address: r.legal_address, actual_address: r.actual_address,
   director_name: r.director_name, phone: r.phone, email: r.email, kbe: r.kbe, vat_payer: r.vat_payer,
-  bank: { iban: r.bank_iban, bik: r.bank_bik, bank_name: r.bank_name }, updated_at: r.updated_at,
+  bank: { iban: ibanOf(deps, r), bik: r.bank_bik, bank_name: r.bank_name }, updated_at: r.updated_at,
 });
 
 export async function getOrganization(deps: Deps, clientId: number): Promise<Organization> {
   const r = await deps.db.query<Row>('SELECT * FROM organizations WHERE client_id = $1', [clientId]);
-  return toOrganization(r.rows[0] ?? EMPTY);
+  return toOrganization(deps, r.rows[0] ?? EMPTY);
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -67,6 +75,8 @@ function checked(value: string | null | undefined, param: string, check: (v: str
   if (!c.ok) throw new AppError('invalid_parameter', `${param} ${c.why}`, { param });
   return c.value;
 }
+
+const sealed = (deps: Deps, v: string | null) => (v === null ? null : deps.secrets.sealer.seal(v));
 
 const text = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
 
@@ -82,7 +92,8 @@ export async function putOrganization(deps: Deps, clientId: number, input: Organ
     email: checked(input.email, 'email', (v) => (EMAIL.test(v.trim()) ? { ok: true, value: v.trim().toLowerCase() } : { ok: false, why: 'is not an e-mail address' })),
     kbe: checked(input.kbe, 'kbe', checkKbe),
     vat_payer: input.vat_payer ?? null,
-    bank_iban: checked(input.bank?.iban, 'bank.iban', checkIban),
+    bank_iban: null,
+    bank_iban_sealed: sealed(deps, checked(input.bank?.iban, 'bank.iban', checkIban)),
     bank_bik: checked(input.bank?.bik, 'bank.bik', checkBik),
     bank_name: text(input.bank?.bank_name),
   };
@@ -94,5 +105,5 @@ export async function putOrganization(deps: Deps, clientId: number, input: Organ
      RETURNING *`,
     [clientId, ...Object.values(row)],
   );
-  return toOrganization(r.rows[0]);
+  return toOrganization(deps, r.rows[0]);
 }

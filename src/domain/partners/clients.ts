@@ -35,9 +35,16 @@ const REASON = `CASE WHEN NOT d.provider_connected THEN NULL WHEN NOT d.plan_act
 
 type Row = Omit<PartnerClient, 'status' | 'status_reason'> & { status: ClientStatus; status_reason: PartnerClient['status_reason'] };
 
-export async function listPartnerClients(deps: Deps, partnerId: number, q: { status?: ClientStatus; cursor?: string; limit: number }): Promise<PageResult<PartnerClient>> {
+/**
+ * The partner's clients, newest first. Two lists read them (the partner cabinet's /partner/clients and
+ * the integration API's /partner/v1/clients): `endpoint` names the caller's, so that a cursor of one is
+ * 400 invalid_cursor on the other (decisions 7).
+ */
+export async function listPartnerClients(
+  deps: Deps, partnerId: number, q: { status?: ClientStatus; cursor?: string; limit: number; endpoint: '/partner/clients' | '/partner/v1/clients' },
+): Promise<PageResult<PartnerClient>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/partner/clients', filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    { secret: deps.secrets.appSecret, endpoint: q.endpoint, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [deps.clock.now(), partnerId];
       const where = ['d.partner_id = $2'];

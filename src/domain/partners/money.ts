@@ -109,27 +109,27 @@ export async function requestWithdrawal(deps: Deps, partnerId: number, userId: n
     const open = await tx.query(`SELECT 1 FROM withdrawals WHERE partner_id = $1 AND status IN ('confirmation_required', 'processing')`, [partnerId]);
     if (open.rows.length) throw new AppError('withdrawal_in_progress', 'a withdrawal is already open; confirm or wait for it');
     const r = await tx.query<Withdrawal>(
-      `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_hash, code_expires_at, attempts_left, bank_sealed)
+      `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_sealed, code_expires_at, attempts_left, bank_sealed)
        VALUES ($1, $2, 'confirmation_required', $3, $4, now() + make_interval(mins => ${CODE_MINUTES}), ${CODE_TRIES}, $5) RETURNING ${W}`,
-      [partnerId, amount, userId, sha256Hex(code), deps.secrets.sealer.seal(JSON.stringify(bank.details))],
+      [partnerId, amount, userId, deps.secrets.sealer.seal(code), deps.secrets.sealer.seal(JSON.stringify(bank.details))],
     );
     const w = r.rows[0];
     await post(tx, partnerId, { type: 'withdrawal_hold', amount: -amount, available: -amount, pending: 0, ref: `withdrawal:${w.id}` });
-    await enqueueMessage(tx, { channel: 'messenger', recipient: chat, purpose: 'withdrawal_code', body: `Tolem: the code to confirm withdrawing ${amount} tenge is ${code}. Valid ${CODE_MINUTES} minutes.` });
+    await enqueueMessage(tx, { channel: 'messenger', recipient: chat, purpose: 'withdrawal_code', body: `Tolem: the code to confirm withdrawing ${amount} tenge is ${code}. Valid ${CODE_MINUTES} minutes.`, secrets: [code] }, deps.secrets.sealer);
     await save?.(tx, w);
     return w;
   });
 }
 
 async function release(tx: Queryable, w: { id: number; partner_id: number; amount: number }, status: 'cancelled' | 'rejected', reason?: string): Promise<void> {
-  await tx.query('UPDATE withdrawals SET status = $2, reason = COALESCE($3, reason), code_hash = NULL WHERE id = $1', [w.id, status, reason ?? null]);
+  await tx.query('UPDATE withdrawals SET status = $2, reason = COALESCE($3, reason), code_hash = NULL, code_sealed = NULL WHERE id = $1', [w.id, status, reason ?? null]);
   await post(tx, w.partner_id, { type: 'withdrawal_release', amount: Number(w.amount), available: Number(w.amount), pending: 0, ref: `withdrawal:${w.id}` });
 }
 
 export async function confirmWithdrawal(deps: Deps, partnerId: number, id: number, code: string): Promise<Withdrawal> {
   const outcome = await deps.db.tx(async (tx) => {
-    const w = (await tx.query<{ id: number; partner_id: number; amount: number; status: string; code_hash: string | null; expired: boolean; attempts_left: number }>(
-      `SELECT id, partner_id, amount, status, code_hash, code_expires_at <= now() AS expired, attempts_left FROM withdrawals WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
+    const w = (await tx.query<{ id: number; partner_id: number; amount: number; status: string; code_hash: string | null; code_sealed: string | null; expired: boolean; attempts_left: number }>(
+      `SELECT id, partner_id, amount, status, code_hash, code_sealed, code_expires_at <= now() AS expired, attempts_left FROM withdrawals WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
       [id, partnerId])).rows[0];
     if (!w) return { error: new AppError('withdrawal_not_found', `withdrawal ${id} not found`) };
     if (w.status !== 'confirmation_required') return { error: new AppError('withdrawal_state', `withdrawal ${id} is ${w.status}`) };
@@ -137,7 +137,9 @@ export async function confirmWithdrawal(deps: Deps, partnerId: number, id: numbe
       await release(tx, w, 'cancelled', 'the code expired');
       return { error: new AppError('confirmation_invalid', 'the code expired; the withdrawal is cancelled and its amount released', { param: 'code', extra: { attempts_left: 0 } }) };
     }
-    if (!safeEqual(sha256Hex(code), w.code_hash ?? '')) {
+    // The code is kept sealed (its SHA-256 would give it back: six digits are a million tries); a code
+    // issued before sealing still has only its hash.
+    if (!(w.code_sealed ? safeEqual(code, deps.secrets.sealer.open(w.code_sealed)) : safeEqual(sha256Hex(code), w.code_hash ?? ''))) {
       const left = w.attempts_left - 1;
       if (left <= 0) {
         await release(tx, w, 'cancelled', 'too many wrong codes');
@@ -146,7 +148,7 @@ export async function confirmWithdrawal(deps: Deps, partnerId: number, id: numbe
       await tx.query('UPDATE withdrawals SET attempts_left = $2 WHERE id = $1', [id, left]);
       return { error: new AppError('confirmation_invalid', 'the code is wrong', { param: 'code', extra: { attempts_left: left } }) };
     }
-    await tx.query(`UPDATE withdrawals SET status = 'processing', code_hash = NULL WHERE id = $1`, [id]);
+    await tx.query(`UPDATE withdrawals SET status = 'processing', code_hash = NULL, code_sealed = NULL WHERE id = $1`, [id]);
     return {};
   });
   if ('error' in outcome && outcome.error) throw outcome.error;

@@ -4,7 +4,9 @@
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
+import { checkWebsite } from '../addresses.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
+import { endPartnerSessions } from '../accounts/impersonation.ts';
 import { forgetPartnerKeys } from './keys.ts';
 
 export const PARTNER_STATUSES = ['pending', 'active', 'rejected', 'suspended'] as const;
@@ -24,11 +26,12 @@ export interface Partner {
 const COLUMNS = 'id, client_id, company_name, website, contact_phone, status, commission_rate_bps, created_at';
 
 export async function registerPartner(deps: Deps, clientId: number, input: { company_name: string; website?: string; contact_phone?: string }): Promise<Partner> {
+  const website = input.website === undefined ? null : checkWebsite(input.website, 'website');
   const status: PartnerStatus = deps.config.partnerAutoApprove ? 'active' : 'pending';
   const r = await deps.db.query<Partner>(
     `INSERT INTO partners (client_id, company_name, website, contact_phone, status) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (client_id) DO NOTHING RETURNING ${COLUMNS}`,
-    [clientId, input.company_name.trim(), input.website ?? null, input.contact_phone ?? null, status],
+    [clientId, input.company_name.trim(), website, input.contact_phone ?? null, status],
   );
   if (!r.rows[0]) throw new AppError('partner_exists', 'this account already has a partner profile');
   return r.rows[0];
@@ -73,8 +76,12 @@ export async function movePartner(deps: Deps, id: number, action: keyof typeof M
   const m = MOVES[action];
   const moved = await deps.db.tx(async (tx) => {
     const r = await tx.query<Partner>(`UPDATE partners SET status = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${COLUMNS}`, [id, m.to, m.from]);
+    if (!r.rows[0]) return undefined;
     // Its integration keys carry its status: a suspended partner's key stops on every instance now.
-    if (r.rows[0]) await forgetPartnerKeys(tx, { partnerId: id }, deps.caches);
+    await forgetPartnerKeys(tx, { partnerId: id }, deps.caches);
+    // Its sessions in clients' accounts end with its authority (issue 38), for good: approving it again
+    // does not revive them.
+    if (m.to !== 'active') await endPartnerSessions(tx, id);
     return r.rows[0];
   });
   if (moved) return moved;

@@ -90,7 +90,8 @@ export async function invitePartnerClient(deps: Deps, partnerId: number, input: 
     await enqueueMessage(tx, {
       channel: 'email', recipient: email, purpose: 'partner_invite', subject: `${r.rows[0].company} invites you to Tolem`,
       body: `${r.rows[0].company} invites you to accept payments with Tolem.\n\nRegister (valid ${INVITE_DAYS} days):\n${url}\n`,
-    });
+      secrets: [token],
+    }, deps.secrets.sealer);
     return { id: r.rows[0].id, email, status: 'invited' as const, invite_token: token, invite_url: url, expires_at: r.rows[0].expires_at };
   });
 }

@@ -16,16 +16,28 @@ export type AttemptKind = 'auto' | 'manual' | 'test';
 
 export type SendTarget = Pick<WebhookRow, 'id' | 'url' | 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>;
 
-/** Signs (fresh timestamp per attempt) and POSTs one delivery through the guarded client. */
+/** The operator's log (the app's logger): where what a caller may not read about a destination goes. */
+export interface OperatorLog {
+  warn?(obj: Record<string, unknown>, msg: string): void;
+}
+
+/**
+ * Signs (fresh timestamp per attempt) and POSTs one delivery through the guarded client. A refused
+ * destination's detail (what the name resolved to, the resolver's error) is written to `log`: the result's
+ * `error`, which the API shows and the delivery log keeps, only says the address is not allowed.
+ */
 export async function send(
   deps: Deps,
   w: SendTarget,
   d: Pick<DeliveryRow, 'message_id' | 'event_type' | 'body'>,
+  log?: OperatorLog,
 ): Promise<OutboundResult> {
   const { secret, previousSecret } = signingSecrets(deps, w);
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = deliveryHeaders({ secret, previousSecret, messageId: d.message_id, eventType: d.event_type, timestamp, body: d.body });
-  return postJson(w.url, headers, d.body, { allowPrivate: deps.config.webhooksAllowPrivate, timeoutMs: deps.config.webhookTimeoutMs });
+  const r = await postJson(w.url, headers, d.body, { allowPrivate: deps.config.webhooksAllowPrivate, timeoutMs: deps.config.webhookTimeoutMs });
+  if (r.detail) log?.warn?.({ webhook_id: w.id, message_id: d.message_id, url: w.url, detail: r.detail }, 'webhook destination refused');
+  return r;
 }
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;

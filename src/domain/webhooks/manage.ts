@@ -1,7 +1,8 @@
 // Webhook subscriptions: create, read, list, edit, delete, enable/disable, rotate the secret.
-// Every lookup is scoped to the caller's client; ids of other clients are 404 webhook_not_found.
+// Every lookup is scoped to the caller's client and mode; ids of other clients, and webhooks of the other
+// mode, are 404 webhook_not_found.
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
 import { validateWebhookUrl } from './address-policy.ts';
@@ -81,8 +82,8 @@ export async function listWebhooks(deps: Deps, clientId: number, mode: Mode): Pr
   return r.rows;
 }
 
-export async function getWebhook(deps: Deps, clientId: number, id: number): Promise<WebhookRow> {
-  return findWebhook(deps.db, clientId, id);
+export async function getWebhook(deps: Deps, scope: Tenant, id: number): Promise<WebhookRow> {
+  return findWebhook(deps.db, scope, id);
 }
 
 export interface UpdateWebhookInput {
@@ -92,9 +93,9 @@ export interface UpdateWebhookInput {
   is_active?: boolean;
 }
 
-export async function updateWebhook(deps: Deps, clientId: number, id: number, input: UpdateWebhookInput): Promise<WebhookRow> {
+export async function updateWebhook(deps: Deps, scope: Tenant, id: number, input: UpdateWebhookInput): Promise<WebhookRow> {
   const sets: string[] = [];
-  const params: unknown[] = [id, clientId];
+  const params: unknown[] = [id, scope.clientId, scope.mode];
   const set = (col: string, v: unknown) => {
     params.push(v);
     sets.push(`${col} = $${params.length}`);
@@ -106,7 +107,7 @@ export async function updateWebhook(deps: Deps, clientId: number, id: number, in
   if (input.is_active === false) sets.push(`is_active = false`, `disabled_reason = 'manual'`);
   sets.push('updated_at = now()');
   const r = await deps.db.query<WebhookRow>(
-    `UPDATE webhooks SET ${sets.join(', ')} WHERE id = $1 AND client_id = $2 RETURNING *`,
+    `UPDATE webhooks SET ${sets.join(', ')} WHERE id = $1 AND client_id = $2 AND mode = $3 RETURNING *`,
     params,
   );
   if (!r.rows[0]) throw new AppError('webhook_not_found', `webhook ${id} not found`);
@@ -114,24 +115,24 @@ export async function updateWebhook(deps: Deps, clientId: number, id: number, in
 }
 
 /** Deleting a webhook deletes its delivery log too (ON DELETE CASCADE); pending deliveries stop. */
-export async function deleteWebhook(deps: Deps, clientId: number, id: number): Promise<void> {
-  const r = await deps.db.query('DELETE FROM webhooks WHERE id = $1 AND client_id = $2', [id, clientId]);
+export async function deleteWebhook(deps: Deps, scope: Tenant, id: number): Promise<void> {
+  const r = await deps.db.query('DELETE FROM webhooks WHERE id = $1 AND client_id = $2 AND mode = $3', [id, scope.clientId, scope.mode]);
   if (!r.rowCount) throw new AppError('webhook_not_found', `webhook ${id} not found`);
 }
 
 /** Enable clears the failure series (spec transition table); disable is manual and sticks. */
-export async function setWebhookActive(deps: Deps, clientId: number, id: number, active: boolean): Promise<WebhookRow> {
-  return updateWebhook(deps, clientId, id, { is_active: active });
+export async function setWebhookActive(deps: Deps, scope: Tenant, id: number, active: boolean): Promise<WebhookRow> {
+  return updateWebhook(deps, scope, id, { is_active: active });
 }
 
 /**
  * New secret, shown once. X-Webhook-Signature switches to it at once (decisions 8); the standard
  * webhook-signature header also carries the previous secret's signature until the grace period ends.
  */
-export async function rotateSecret(deps: Deps, clientId: number, id: number, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<WebhookRow & { secret: string }> {
+export async function rotateSecret(deps: Deps, scope: Tenant, id: number, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<WebhookRow & { secret: string }> {
   const secret = generateSecret();
   return deps.db.tx(async (tx) => {
-    const w = await findWebhook(tx, clientId, id, true);
+    const w = await findWebhook(tx, scope, id, true);
     const r = await tx.query<WebhookRow>(
       `UPDATE webhooks SET secret_enc = $2, secret_version = secret_version + 1, secret_revealed_at = now(),
               previous_secret_enc = CASE WHEN $3::int > 0 THEN secret_enc END,

@@ -5,7 +5,8 @@ import { AppError } from '../../errors.ts';
 import { randomToken } from '../../crypto.ts';
 import { newId } from '../ids.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
-import { applyHealth, failureText, isSuccess, recordAttempt, responsePreview, send } from './attempt.ts';
+import type { Tenant } from '../tenant.ts';
+import { applyHealth, failureText, isSuccess, recordAttempt, responsePreview, send, type OperatorLog } from './attempt.ts';
 import { deliveryBody } from './enqueue.ts';
 import { DELIVERY_COLUMNS, findWebhook, type DeliveryRow } from './store.ts';
 
@@ -19,11 +20,11 @@ export const leaseSecondsFor = (timeoutMs: number) => Math.ceil(timeoutMs / 1000
 
 export async function listDeliveries(
   deps: Deps,
-  clientId: number,
+  scope: Tenant,
   webhookId: number,
   q: { cursor?: string; limit: number; status?: string },
 ): Promise<PageResult<DeliveryRow>> {
-  await findWebhook(deps.db, clientId, webhookId);
+  await findWebhook(deps.db, scope, webhookId);
   const res = await page<DeliveryRow>(
     { secret: deps.secrets.appSecret, endpoint: `/me/webhooks/${webhookId}/deliveries`, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
     async (after: Position | undefined, take: number) => {
@@ -53,8 +54,8 @@ export async function listDeliveries(
  * or delivered one gets an extra attempt (delivered on success, otherwise unchanged). While a worker
  * holds the delivery the answer is 409 delivery_in_progress.
  */
-export async function retryDelivery(deps: Deps, clientId: number, webhookId: number, deliveryId: number): Promise<DeliveryRow> {
-  const webhook = await findWebhook(deps.db, clientId, webhookId);
+export async function retryDelivery(deps: Deps, scope: Tenant, webhookId: number, deliveryId: number, log?: OperatorLog): Promise<DeliveryRow> {
+  const webhook = await findWebhook(deps.db, scope, webhookId);
   const token = randomToken(12);
   const claimed = await deps.db.query<DeliveryRow>(
     `UPDATE webhook_deliveries SET locked_until = now() + make_interval(secs => $3), lease_token = $4
@@ -68,7 +69,7 @@ export async function retryDelivery(deps: Deps, clientId: number, webhookId: num
     if (exists.rows.length) throw new AppError('delivery_in_progress', 'this delivery is being sent right now; try again in a few seconds');
     throw new AppError('delivery_not_found', `delivery ${deliveryId} not found`);
   }
-  const result = await send(deps, webhook, d);
+  const result = await send(deps, webhook, d, log);
   const row = await recordAttempt(deps, d, webhook, result, 'manual', token);
   if (!row) throw new AppError('delivery_in_progress', 'the delivery was taken over by a worker');
   return row;
@@ -78,7 +79,10 @@ export interface TestResult {
   status_code: number;
   response_preview: string;
   duration_ms: number;
-  /** why nothing was received (refused address, DNS, TLS, time-out); null when an answer came */
+  /**
+   * why nothing was received (refused address, TLS, connection, time-out); null when an answer came. A
+   * refused address, or a name that does not resolve, reads "address not allowed" whatever the reason.
+   */
   error: string | null;
   delivery_id: number;
 }
@@ -88,8 +92,8 @@ export interface TestResult {
  * off: the merchant asked for it) and records it as a delivery. It is not retried automatically; it
  * can be retried by hand like any delivery.
  */
-export async function testWebhook(deps: Deps, clientId: number, webhookId: number): Promise<TestResult> {
-  const webhook = await findWebhook(deps.db, clientId, webhookId);
+export async function testWebhook(deps: Deps, scope: Tenant, webhookId: number, log?: OperatorLog): Promise<TestResult> {
+  const webhook = await findWebhook(deps.db, scope, webhookId);
   const event = {
     id: newId('evt'),
     type: 'webhook.test',
@@ -97,7 +101,7 @@ export async function testWebhook(deps: Deps, clientId: number, webhookId: numbe
     data: { webhook_id: webhook.id, livemode: webhook.mode === 'live', message: 'Test event from Tolem: your endpoint is reachable.' },
   };
   const d = { message_id: newId('msg'), event_type: event.type, body: deliveryBody(event) };
-  const result = await send(deps, webhook, d);
+  const result = await send(deps, webhook, d, log);
   const ok = isSuccess(result.status);
   const id = await deps.db.tx(async (tx) => {
     const r = await tx.query<{ id: number }>(

@@ -2,7 +2,10 @@
 // resolves the name itself, refuses addresses outside public unicast (address-policy.ts) and connects to
 // exactly the address it checked, so a DNS answer cannot change between check and connect (rebinding).
 // No redirects are followed (undici's request never follows them), the whole call has one time-out, and
-// the response body is read to at most 64 KiB.
+// the response body is read to at most 64 KiB. A refused destination reads the same to the caller whatever
+// the reason (a private address, a name that does not resolve): ADDRESS_NOT_ALLOWED, never the address a
+// name resolved to nor the resolver's error, so the test call and the delivery log cannot be used to map
+// internal names (issue 38). The reason is kept in `detail`, for the operator's log only.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
@@ -10,8 +13,17 @@ import { classifyAddress } from './address-policy.ts';
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/** What a caller reads for every refused destination. */
+export const ADDRESS_NOT_ALLOWED = 'address not allowed: the host has no public address that webhooks may reach';
+
 export class AddressRefusedError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED';
+  /** for the operator's log only: the name, what it resolved to or what the resolver answered, and why refused */
+  readonly detail: string;
+  constructor(detail: string) {
+    super(ADDRESS_NOT_ALLOWED);
+    this.detail = detail;
+  }
 }
 
 export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
@@ -21,16 +33,31 @@ const systemLookup: LookupAll = (hostname) =>
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs) => (err ? reject(err) : resolve(addrs))),
   );
 
-/** The address to connect to: the first resolved one the policy allows; refused when there is none. */
+/**
+ * The address to connect to: the first resolved one the policy allows. Refused (AddressRefusedError) when
+ * there is none, and when the name does not resolve at all: to a caller, a name that does not exist and a
+ * name of a private address must look alike.
+ */
 export async function resolveChecked(hostname: string, allowPrivate: boolean, lookup: LookupAll = systemLookup): Promise<string> {
   const host = hostname.replace(/^\[|\]$/g, '');
-  const candidates = isIP(host) ? [host] : (await lookup(host)).map((a) => a.address);
+  let candidates: string[];
+  if (isIP(host)) {
+    candidates = [host];
+  } else {
+    try {
+      candidates = (await lookup(host)).map((a) => a.address);
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      throw new AddressRefusedError(`${host} did not resolve: ${e?.code ?? 'error'} ${(e?.message ?? String(err)).slice(0, 200)}`);
+    }
+  }
   const verdicts = candidates.map((a) => classifyAddress(a, allowPrivate));
   const ok = verdicts.find((v) => v.allowed);
   if (ok) return ok.address;
-  const v = verdicts[0];
   throw new AddressRefusedError(
-    v ? `refused: ${host} resolves to ${v.address} (${v.range}), which webhooks may not reach` : `refused: ${host} has no address`,
+    verdicts.length
+      ? `${host} resolves to ${verdicts.map((v) => `${v.address} (${v.range})`).join(', ')}, which webhooks may not reach`
+      : `${host} has no address`,
   );
 }
 
@@ -71,8 +98,10 @@ export interface OutboundResult {
   truncated: boolean;
   headers: Record<string, string>;
   durationMs: number;
-  /** short reason when status is 0 */
+  /** short reason when status is 0, as the caller may read it */
   error: string | null;
+  /** for the operator's log only: why a destination was refused (what the name resolved to, the resolver's error) */
+  detail: string | null;
 }
 
 function describe(err: unknown, timeoutMs: number): string {
@@ -80,13 +109,19 @@ function describe(err: unknown, timeoutMs: number): string {
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `timeout after ${timeoutMs} ms`;
   }
-  if (err instanceof AddressRefusedError) return err.message;
+  if (err instanceof AddressRefusedError) return ADDRESS_NOT_ALLOWED;
   const code = e?.code ?? e?.cause?.code;
   const msg = (e?.message ?? String(err)).slice(0, 200);
   return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }
 
-const noResponse = (error: string, durationMs = 0): OutboundResult => ({ status: 0, body: '', truncated: false, headers: {}, durationMs, error });
+const noResponse = (error: string, durationMs = 0, detail: string | null = null): OutboundResult => ({
+  status: 0, body: '', truncated: false, headers: {}, durationMs, error, detail,
+});
+
+/** No answer: what the caller reads, and the refusal's detail for the operator. */
+const failed = (err: unknown, timeoutMs: number, durationMs: number): OutboundResult =>
+  noResponse(describe(err, timeoutMs), durationMs, err instanceof AddressRefusedError ? err.detail : null);
 
 /**
  * One POST. Sent through undici's dispatcher with a handler of our own rather than `request()`: no
@@ -124,7 +159,7 @@ export function postJson(
       resolve(r);
     };
     const answered = (truncated: boolean) =>
-      finish({ status, body: Buffer.concat(chunks).toString('utf8'), truncated, headers: responseHeaders, durationMs: took(), error: null });
+      finish({ status, body: Buffer.concat(chunks).toString('utf8'), truncated, headers: responseHeaders, durationMs: took(), error: null, detail: null });
     // One time-out for the whole call (connection, headers and body together).
     const timer = setTimeout(() => {
       const err = new DOMException('timed out', 'TimeoutError');
@@ -162,7 +197,7 @@ export function postJson(
       onResponseError(_c, err) {
         // A body cut by the peer after the status arrived still counts as that answer.
         if (status) answered(true);
-        else finish(noResponse(describe(err, opts.timeoutMs), took()));
+        else finish(failed(err, opts.timeoutMs, took()));
       },
     };
     try {
@@ -171,7 +206,7 @@ export function postJson(
         handler,
       );
     } catch (err) {
-      finish(noResponse(describe(err, opts.timeoutMs), took()));
+      finish(failed(err, opts.timeoutMs, took()));
     }
   });
 }

@@ -1,7 +1,8 @@
 // Webhook and delivery rows and tenant-scoped lookups (architecture rule 3:
-// another client's id is a 404, never a 403 that would confirm it exists).
+// another client's id is a 404, never a 403 that would confirm it exists; so is a webhook of the other
+// mode, as every JWT call acts in the mode of its ?mode).
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 
 export interface WebhookRow {
@@ -23,10 +24,10 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-export async function findWebhook(q: Queryable, clientId: number, id: number, forUpdate = false): Promise<WebhookRow> {
+export async function findWebhook(q: Queryable, scope: Tenant, id: number, forUpdate = false): Promise<WebhookRow> {
   const r = await q.query<WebhookRow>(
-    `SELECT * FROM webhooks WHERE id = $1 AND client_id = $2${forUpdate ? ' FOR NO KEY UPDATE' : ''}`,
-    [id, clientId],
+    `SELECT * FROM webhooks WHERE id = $1 AND client_id = $2 AND mode = $3${forUpdate ? ' FOR NO KEY UPDATE' : ''}`,
+    [id, scope.clientId, scope.mode],
   );
   if (!r.rows[0]) throw new AppError('webhook_not_found', `webhook ${id} not found`);
   return r.rows[0];

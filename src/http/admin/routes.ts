@@ -36,7 +36,10 @@ const OutboxMessage = Type.Object({
   channel: Type.String({ enum: [...CHANNELS] }),
   recipient: Type.String(),
   subject: Nullable(Type.String()),
-  body: Type.String(),
+  body: Type.String({
+    description: 'the text with every token and code in it masked (`inv_******`, `******`): the channel alone gets them in clear. ' +
+      'A day after a message that carried one is settled, a note replaces its text',
+  }),
   purpose: Type.String(),
   client_id: Nullable(Type.Integer()),
   status: Type.String({ enum: ['pending', 'sent', 'failed'] }),

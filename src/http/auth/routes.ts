@@ -1,7 +1,10 @@
 // /auth/*: register, login (password or OpenID Connect id_token), refresh, magic-link exchange.
-// Rate-limited per IP (bucket `auth`); login also per e-mail against password guessing across IPs.
+// Rate-limited per IP (bucket `auth`); password logins also per e-mail (see limitLogin).
+import type { FastifyReply } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
+import type { RateDecision } from '../../infra/rate-limit-store.ts';
 import { AppError } from '../../errors.ts';
 import { register } from '../../domain/accounts/register.ts';
 import { login } from '../../domain/accounts/login.ts';
@@ -47,6 +50,54 @@ const LoginBody = Body({
   id_token: Type.Optional(IdToken),
 });
 
+/** How long an address that signed in to an e-mail keeps its own login budget for it. */
+export const KNOWN_ADDRESS_SECONDS = 14 * 86400;
+const KNOWN = 'login_known';
+
+/**
+ * The address a login comes from, as its limits count it: an IPv6 /64 is one address (one subscriber's
+ * network, whose hosts pick addresses in it freely); IPv4-mapped IPv6 is the IPv4 address.
+ */
+export function loginAddress(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const a = ipaddr.process(ip);
+  if (a.kind() === 'ipv4') return a.toString();
+  return `${(a as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+}
+
+function limited(reply: FastifyReply, d: RateDecision, message: string): AppError {
+  setRateHeaders(reply, d);
+  return new AppError('rate_limit_exceeded', message, { headers: { 'Retry-After': d.reset } });
+}
+
+/**
+ * The password-login limits (issue 38), beside the per-IP `auth` bucket of every /auth call:
+ * - per e-mail and address, `login_email` attempts a minute (10): one address tries no faster than before;
+ * - per e-mail, `login_email_hourly` attempts an hour (60) from all addresses that have not signed in to it
+ *   in the last 14 days, together: many addresses cannot try faster than that;
+ * - an address that has signed in to the e-mail (or registered it) lately is not counted in the hourly
+ *   budget, so others' failures elsewhere never lock its owner out; it keeps its per-address limit.
+ * Both are checked before the password is, so a refused attempt learns nothing; unknown e-mails are
+ * counted alike.
+ */
+async function limitLogin(deps: Deps, reply: FastifyReply, email: string, ip: string): Promise<void> {
+  const limits = deps.config.rateLimits;
+  const e = email.toLowerCase();
+  const pair = `${e}|${loginAddress(ip)}`;
+  const d = await deps.limiter.consume('login_email_ip', limits.login_email, pair);
+  if (!d.allowed) throw limited(reply, d, 'too many login attempts for this e-mail from this address; wait a minute');
+  if (!(await deps.limiter.remembers(KNOWN, pair, KNOWN_ADDRESS_SECONDS))) {
+    const h = await deps.limiter.consume('login_email_hourly', limits.login_email_hourly, e, 3600);
+    if (!h.allowed) throw limited(reply, h, 'too many login attempts for this e-mail; try again later');
+  }
+}
+
+/** After a sign-in (or a registration) from this address: its own budget for the e-mail from now on. */
+async function rememberAddress(deps: Deps, email: string, ip: string): Promise<void> {
+  // Not remembering only costs the address its exemption; the sign-in itself stands.
+  await deps.limiter.remember(KNOWN, `${email.toLowerCase()}|${loginAddress(ip)}`, KNOWN_ADDRESS_SECONDS).catch(() => {});
+}
+
 export function authRoutes(app: App, deps: Deps): void {
   route(app, {
     method: 'POST', url: '/auth/register', auth: [], rateBucket: 'auth', errors: [409],
@@ -54,22 +105,21 @@ export function authRoutes(app: App, deps: Deps): void {
       tags: ['auth'], summary: 'Register a merchant (password or OpenID Connect id_token)',
       body: RegisterBody, response: { 201: Registered },
     },
-    handler: async (req, reply) => reply.status(201).send(await register(deps, req.body)),
+    handler: async (req, reply) => {
+      const registered = await register(deps, req.body);
+      if (req.body.email && req.body.password) await rememberAddress(deps, req.body.email, req.ip);
+      return reply.status(201).send(registered);
+    },
   });
   route(app, {
     method: 'POST', url: '/auth/login', auth: [], rateBucket: 'auth',
     schema: { tags: ['auth'], summary: 'Log in', body: LoginBody, response: { 200: TokenResponse } },
     handler: async (req, reply) => {
-      if (req.body.email) {
-        const d = await deps.limiter.consume('login_email', deps.config.rateLimits.login_email, req.body.email.toLowerCase());
-        if (!d.allowed) {
-          setRateHeaders(reply, d);
-          throw new AppError('rate_limit_exceeded', 'too many login attempts for this e-mail; wait a minute', {
-            headers: { 'Retry-After': d.reset },
-          });
-        }
-      }
-      return login(deps, req.body);
+      if (!req.body.email) return login(deps, req.body);
+      await limitLogin(deps, reply, req.body.email, req.ip);
+      const tokens = await login(deps, req.body);
+      await rememberAddress(deps, req.body.email, req.ip);
+      return tokens;
     },
   });
   route(app, {

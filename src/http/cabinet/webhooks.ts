@@ -1,12 +1,13 @@
 // Webhooks (JWT): subscriptions, secret rotation, enable/disable, test, delivery log and retry.
 // Reads are open to every team role; changes need owner or admin (webhooks.write, webhooks.rotate_secret).
+// Every route acts in the mode of its ?mode (decisions 15): a webhook of the other mode is 404.
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSecret, setWebhookActive, updateWebhook } from '../../domain/webhooks/manage.ts';
 import { listDeliveries, retryDelivery, testWebhook } from '../../domain/webhooks/manual.ts';
 import { tenant } from '../context.ts';
-import { IdParams, IgnoredModeQuery, ModeQuery, numericId, PageQuery } from '../params.ts';
+import { IdParams, ModeQuery, numericId, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable, Page } from '../schemas.ts';
 import {
@@ -18,6 +19,7 @@ const webhookId = (raw: string) => numericId(raw, 'webhook_not_found', 'webhook'
 const deliveryId = (raw: string) => numericId(raw, 'delivery_not_found', 'delivery');
 const read = { auth: ['jwt'], permission: 'webhooks.read' } as const;
 const write = { auth: ['jwt'], permission: 'webhooks.write' } as const;
+const querystring = Type.Object(ModeQuery);
 
 export function webhookRoutes(app: App, deps: Deps): void {
   route(app, {
@@ -44,26 +46,26 @@ export function webhookRoutes(app: App, deps: Deps): void {
   });
   route(app, {
     method: 'GET', url: '/me/webhooks/:id', ...read, errors: [404],
-    schema: { tags, summary: 'One webhook', params: IdParams, response: { 200: Webhook } },
-    handler: async (req) => toWebhook(await getWebhook(deps, tenant(req).clientId, webhookId(req.params.id))),
+    schema: { tags, summary: 'One webhook', params: IdParams, querystring, response: { 200: Webhook } },
+    handler: async (req) => toWebhook(await getWebhook(deps, tenant(req), webhookId(req.params.id))),
   });
   route(app, {
     method: 'PATCH', url: '/me/webhooks/:id', ...write, errors: [404],
     schema: {
-      tags, summary: 'Edit url, events, description or is_active', params: IdParams,
+      tags, summary: 'Edit url, events, description or is_active', params: IdParams, querystring,
       body: Body({
         url: Type.Optional(Type.String()), events: Type.Optional(EventList),
         description: Type.Optional(Nullable(Type.String())), is_active: Type.Optional(Type.Boolean()),
       }),
       response: { 200: Webhook },
     },
-    handler: async (req) => toWebhook(await updateWebhook(deps, tenant(req).clientId, webhookId(req.params.id), req.body)),
+    handler: async (req) => toWebhook(await updateWebhook(deps, tenant(req), webhookId(req.params.id), req.body)),
   });
   route(app, {
     method: 'DELETE', url: '/me/webhooks/:id', ...write, errors: [404],
-    schema: { tags, summary: 'Delete a webhook and its delivery log', params: IdParams, response: { 204: Type.Null({ description: 'deleted' }) } },
+    schema: { tags, summary: 'Delete a webhook and its delivery log', params: IdParams, querystring, response: { 204: Type.Null({ description: 'deleted' }) } },
     handler: async (req, reply) => {
-      await deleteWebhook(deps, tenant(req).clientId, webhookId(req.params.id));
+      await deleteWebhook(deps, tenant(req), webhookId(req.params.id));
       return reply.status(204).send(null);
     },
   });
@@ -71,38 +73,39 @@ export function webhookRoutes(app: App, deps: Deps): void {
     method: 'POST', url: '/me/webhooks/:id/rotate-secret', auth: ['jwt'], permission: 'webhooks.rotate_secret', errors: [404],
     schema: {
       tags, summary: 'New secret, shown once; the previous one keeps signing webhook-signature during the grace period',
-      params: IdParams,
+      params: IdParams, querystring,
       body: Type.Optional(Body({ grace_period_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604800, description: 'default 86400' })) })),
       response: { 200: WebhookWithSecret },
     },
     handler: async (req) =>
-      toWebhookWithSecret(await rotateSecret(deps, tenant(req).clientId, webhookId(req.params.id), req.body?.grace_period_seconds)),
+      toWebhookWithSecret(await rotateSecret(deps, tenant(req), webhookId(req.params.id), req.body?.grace_period_seconds)),
   });
   for (const [action, active] of [['enable', true], ['disable', false]] as const) {
     route(app, {
       method: 'POST', url: `/me/webhooks/:id/${action}`, ...write, errors: [404],
       schema: {
         tags, summary: active ? 'Switch on; clears failing_since' : 'Switch off; pending deliveries wait until it is enabled',
-        params: IdParams, response: { 200: Webhook },
+        params: IdParams, querystring, response: { 200: Webhook },
       },
-      handler: async (req) => toWebhook(await setWebhookActive(deps, tenant(req).clientId, webhookId(req.params.id), active)),
+      handler: async (req) => toWebhook(await setWebhookActive(deps, tenant(req), webhookId(req.params.id), active)),
     });
   }
   route(app, {
     method: 'POST', url: '/me/webhooks/:id/test', ...write, errors: [404],
-    schema: { tags, summary: 'Send a webhook.test event now and report the answer', params: IdParams, body: Body({}), response: { 200: TestResult } },
-    handler: async (req) => testWebhook(deps, tenant(req).clientId, webhookId(req.params.id)),
+    schema: { tags, summary: 'Send a webhook.test event now and report the answer', params: IdParams, querystring, body: Body({}), response: { 200: TestResult } },
+    // The request's logger gets what a refused destination resolved to; the answer does not (issue 38).
+    handler: async (req) => testWebhook(deps, tenant(req), webhookId(req.params.id), req.log),
   });
   route(app, {
     method: 'GET', url: '/me/webhooks/:id/deliveries', ...read, errors: [404],
     schema: {
       tags, summary: 'Delivery log, newest first (cursor)', params: IdParams,
-      querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: ['pending', 'delivered', 'failed'] })), ...IgnoredModeQuery }),
+      querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: ['pending', 'delivered', 'failed'] })), ...ModeQuery }),
       response: { 200: Page(Delivery) },
     },
     handler: async (req) => {
       const q = { cursor: req.query.cursor, limit: parseLimit(req.query.limit), status: req.query.status };
-      const r = await listDeliveries(deps, tenant(req).clientId, webhookId(req.params.id), q);
+      const r = await listDeliveries(deps, tenant(req), webhookId(req.params.id), q);
       return { ...r, data: r.data.map(toDelivery) };
     },
   });
@@ -111,9 +114,10 @@ export function webhookRoutes(app: App, deps: Deps): void {
     schema: {
       tags, summary: 'Send one delivery again now; answers the delivery after the attempt',
       params: Type.Object({ id: Type.String(), delivery_id: Type.String() }),
+      querystring,
       body: Body({}),
       response: { 200: Delivery },
     },
-    handler: async (req) => toDelivery(await retryDelivery(deps, tenant(req).clientId, webhookId(req.params.id), deliveryId(req.params.delivery_id))),
+    handler: async (req) => toDelivery(await retryDelivery(deps, tenant(req), webhookId(req.params.id), deliveryId(req.params.delivery_id), req.log)),
   });
 }

@@ -105,7 +105,9 @@ export function partnerApiRoutes(app: App, deps: Deps): void {
       response: { 200: Page(ClientItem) },
     },
     handler: async (req) =>
-      listPartnerClients(deps, partnerKey(req).partnerId, { status: req.query.status as ClientStatus | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+      listPartnerClients(deps, partnerKey(req).partnerId, {
+        status: req.query.status as ClientStatus | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit), endpoint: '/partner/v1/clients',
+      }),
   });
   route(app, {
     method: 'GET', url: '/partner/v1/clients/:client_ref', ...read, errors: [404],

@@ -73,7 +73,7 @@ export function partnerRoutes(app: App, deps: Deps): void {
     schema: {
       tags, summary: 'Apply to be a partner (approved by an admin, or at once with PARTNER_AUTO_APPROVE)', querystring,
       body: Body({
-        company_name: Type.String({ minLength: 1, maxLength: 200 }), website: Type.Optional(Type.String({ maxLength: 300 })),
+        company_name: Type.String({ minLength: 1, maxLength: 200 }), website: Type.Optional(Type.String({ maxLength: 300, description: 'an http or https URL (else 400 invalid_parameter, param website)' })),
         contact_phone: Type.Optional(Type.String({ maxLength: 32 })),
       }, 'PartnerRegisterRequest'),
       response: { 201: PartnerProfile },
@@ -97,7 +97,9 @@ export function partnerRoutes(app: App, deps: Deps): void {
   route(app, {
     method: 'GET', url: '/partner/clients', auth: ['jwt'], permission: 'partner.read',
     schema: { tags, summary: 'The partner\'s clients, newest first', querystring: Type.Object({ ...IgnoredModeQuery, ...PageQuery, status: Type.Optional(Type.String({ enum: [...CLIENT_STATUSES] })) }), response: { 200: Page(ClientItem) } },
-    handler: async (req) => listPartnerClients(deps, (await partner(req)).id, { status: req.query.status as ClientStatus | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+    handler: async (req) => listPartnerClients(deps, (await partner(req)).id, {
+      status: req.query.status as ClientStatus | undefined, cursor: req.query.cursor, limit: parseLimit(req.query.limit), endpoint: '/partner/clients',
+    }),
   });
   route(app, {
     method: 'GET', url: '/partner/clients/:id', auth: ['jwt'], permission: 'partner.read', errors: [404],

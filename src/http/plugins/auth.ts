@@ -66,7 +66,9 @@ async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string
   if (user.client_disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
   const tenant = { clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id };
   // A partner acting in the account has the rights of `admin`, whatever the role of the user it acts as
-  // (decisions 21), less the actions blocked under impersonation; its session must still be open.
+  // (decisions 21), less the actions blocked under impersonation; its session must still be open and the
+  // authority behind it standing (the partner active, the member who opened it still on its team), all
+  // read in the one statement that counts the call.
   if (claims.act) {
     await touchImpersonation(deps, user.client_id, claims.act);
     return { kind: 'impersonation', ...tenant, role: 'admin', actor: claims.act };

@@ -18,11 +18,12 @@ export default function WebhookDetail() {
   const { mode } = useMode();
   const id = useParams().id ?? '';
   const queries = useQueryClient();
-  const path = { path: { id } };
-  const hook = useQuery({ queryKey: ['webhook', id], queryFn: () => unwrap(api.GET('/me/webhooks/{id}', { params: path })) });
+  // Every by-id call names the mode: a webhook of the other mode is 404 (the API scopes them by mode).
+  const path = { path: { id }, query: { mode } };
+  const hook = useQuery({ queryKey: ['webhook', id, mode], queryFn: () => unwrap(api.GET('/me/webhooks/{id}', { params: path })) });
   const deliveries = useQuery({
     queryKey: ['deliveries', id],
-    queryFn: () => unwrap(api.GET('/me/webhooks/{id}/deliveries', { params: { ...path, query: { mode, limit: 100 } } })),
+    queryFn: () => unwrap(api.GET('/me/webhooks/{id}/deliveries', { params: { path: { id }, query: { mode, limit: 100 } } })),
     refetchInterval: 5000,
   });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['deliveries', id] });
@@ -34,7 +35,7 @@ export default function WebhookDetail() {
     },
   });
   const retry = useMutation({
-    mutationFn: (deliveryId: number) => unwrap(api.POST('/me/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id: String(deliveryId) } }, body: {} })),
+    mutationFn: (deliveryId: number) => unwrap(api.POST('/me/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id: String(deliveryId) }, query: { mode } }, body: {} })),
     onSuccess: refresh,
   });
   const rotate = useMutation({ mutationFn: () => unwrap(api.POST('/me/webhooks/{id}/rotate-secret', { params: path, body: {} })) });
