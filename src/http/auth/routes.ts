@@ -123,7 +123,7 @@ export function authRoutes(app: App, deps: Deps): void {
     },
   });
   route(app, {
-    method: 'POST', url: '/auth/refresh', auth: [], rateBucket: 'auth',
+    method: 'POST', url: '/auth/refresh', auth: [], rateBucket: 'auth', errors: [401, 403],
     schema: {
       tags: ['auth'], summary: 'Trade a refresh token for a new pair (single use; reuse revokes the family)',
       body: Body({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }), response: { 200: TokenResponse },
