@@ -34,33 +34,40 @@ export function onSessionChange(l: () => void): () => void {
   return () => listeners.delete(l);
 }
 
-/** Trades the refresh token for a new pair; one at a time, so parallel calls share one refresh. */
+/**
+ * Trades the refresh token for a new pair; one at a time, so parallel calls share one refresh. The shared
+ * promise is forgotten however the trade ends: it once returned early, before the `finally` that cleared
+ * it, when there was no token yet (the SDK asks for one before the sign-in form is sent), and every later
+ * call got that settled `false`, so the page never refreshed and signed out 15 minutes after a sign-in.
+ */
 export function refresh(): Promise<boolean> {
-  refreshing ??= (async () => {
-    const token = localStorage.getItem(REFRESH_KEY);
-    if (!token) return false;
-    try {
-      const res = await fetch('/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) });
-      if (!res.ok) {
-        // A refresh token used by another tab a moment ago: that tab stored the new one.
-        if (localStorage.getItem(REFRESH_KEY) !== token) return refreshFromOtherTab();
-        signOut();
-        return false;
-      }
-      storePair((await res.json()) as TokenPair);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      refreshing = null;
-    }
-  })();
+  refreshing ??= trade().finally(() => {
+    refreshing = null;
+  });
   return refreshing;
 }
 
-async function refreshFromOtherTab(): Promise<boolean> {
-  refreshing = null;
-  return refresh();
+/**
+ * One trade. Only a 401 ends the session (decisions 30): a 429 or a 5xx says nothing about the token, so
+ * the session stays and the next call tries again.
+ */
+async function trade(): Promise<boolean> {
+  const token = localStorage.getItem(REFRESH_KEY);
+  if (!token) return false;
+  try {
+    const res = await fetch('/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) });
+    if (res.status === 401) {
+      // A refresh token used by another tab a moment ago: that tab stored the new one.
+      if (localStorage.getItem(REFRESH_KEY) !== token) return trade();
+      signOut();
+      return false;
+    }
+    if (!res.ok) return false;
+    storePair((await res.json()) as TokenPair);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // A partner acting in a client's account: a 15-minute token of its own, no refresh, this tab only.
