@@ -49,7 +49,7 @@ it('npm pack gives tarballs that install alone with no registry; tolem runs; the
     const pkg = JSON.parse(readFileSync(path.join(cliApp, 'node_modules/@tolem/cli/package.json'), 'utf8'));
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(readdirSync(path.join(cliApp, 'node_modules/@tolem'))).toEqual(['cli']);
-    expect(readdirSync(path.join(cliApp, 'node_modules/@tolem/cli')).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
+    expect(readdirSync(path.join(cliApp, 'node_modules/@tolem/cli')).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
     expect(readFileSync(path.join(cliApp, 'node_modules/@tolem/cli/dist/THIRD_PARTY_LICENSES'), 'utf8')).toContain('commander@');
     const help = await run(path.join(cliApp, 'node_modules/.bin/tolem'), ['--help'], cliApp);
     expect(help.stdout).toContain('listen');
