@@ -1,9 +1,12 @@
 // A client of an emulator started for one test file: real HTTPS with the emulator's client certificate
 // (or without one, for r1 and the control API), the control calls, and the customer's test calls. Also a
 // reader of every date form the provider writes, for checking which instant a date names.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { Agent, request, type Dispatcher } from 'undici';
-import type { RunningEmulator } from '../../emulator/server.ts';
+import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 
 /** A BIN with a valid check digit: an organization of the emulator with trade points 1 and 2. */
 export const BIN = '990140001233';
@@ -116,4 +119,25 @@ export function formOf(text: string): string {
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}$/.test(text)) return 'plus-hhmm';
   if (/^\d{4}-\d{1,2}-\d{1,2}T\d{1,2}:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/.test(text)) return 'one-digit';
   return 'unknown';
+}
+
+/**
+ * The emulator of one test file: started before its tests in a folder of its own, reset before each, and
+ * closed after; `client()` reaches it from 127.0.0.1. Read them inside tests (they are set in beforeAll).
+ */
+export function useEmulator(name: string): { emulator: () => RunningEmulator; client: () => EmulatorClient } {
+  let e: RunningEmulator;
+  let c: EmulatorClient;
+  beforeAll(async () => {
+    e = await startEmulator({ port: 0, dir: mkdtempSync(path.join(tmpdir(), `emu-${name}-`)) });
+    c = new EmulatorClient(e);
+  }, 20_000);
+  afterAll(async () => {
+    await c?.close();
+    await e?.close();
+  });
+  beforeEach(async () => {
+    expect((await c.control('reset', {})).status).toBe(200);
+  });
+  return { emulator: () => e, client: () => c };
 }

@@ -1,26 +1,17 @@
 // r2's refund with the customer present (document p.22-25): a return QR, the customer's scan, their
 // purchases, and one payment/return per return QR; and the same flow on r3, whose return without the
 // customer keeps working.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
-import { EmulatorClient, formOf } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formOf, useEmulator, type EmulatorClient } from './harness.ts';
+import type { RunningEmulator } from '../../emulator/server.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'emu-returns-'));
+const world = useEmulator('returns');
+/** the emulator and a client of it from 127.0.0.1 (set before the tests run) */
 let e: RunningEmulator;
 let c: EmulatorClient;
-beforeAll(async () => {
-  e = await startEmulator({ port: 0, dir });
-  c = new EmulatorClient(e);
-}, 20_000);
-afterAll(async () => {
-  await c?.close();
-  await e?.close();
-});
-beforeEach(async () => {
-  await c.control('reset', {});
+beforeAll(() => {
+  e = world.emulator();
+  c = world.client();
 });
 
 const create = async (token: string, scheme: 'r2' | 'r3' = 'r2') =>
