@@ -42,7 +42,8 @@ module.exports = {
     {
       name: 'foundation-low',
       severity: 'error',
-      comment: 'Deps, configuration, errors, secrets and crypto are what every layer stands on: they import none of them.',
+      comment:
+        'Deps, configuration, errors, secrets and crypto are what every layer stands on: they import none of them.',
       from: { path: '^src/(deps|config|errors|crypto|secrets)\\.ts$' },
       to: { path: '^src/(http|jobs|web)/|^src/(app|bootstrap|main)\\.ts$' },
     },
@@ -90,12 +91,15 @@ module.exports = {
       severity: 'error',
       comment: 'The journal is below what reacts to it: deliveries are a subscriber of afterEventAppended.',
       from: { path: '^src/domain/events/' },
-      to: { path: '^src/domain/(webhooks|payments|links|notifications|accounts|branding|v1)/|^src/domain/subscribers\\.ts$' },
+      to: {
+        path: '^src/domain/(webhooks|payments|links|notifications|accounts|branding|v1)/|^src/domain/subscribers\\.ts$',
+      },
     },
     {
       name: 'branding-below-links',
       severity: 'error',
-      comment: 'Links show branding on the checkout; branding never needs links (shared rules are in domain/addresses.ts).',
+      comment:
+        'Links show branding on the checkout; branding never needs links (shared rules are in domain/addresses.ts).',
       from: { path: '^src/domain/branding/' },
       to: { path: '^src/domain/links/' },
     },

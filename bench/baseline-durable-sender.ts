@@ -67,10 +67,16 @@ async function deliver(row: { id: string; message_id: string; body: string; url:
   const standard = createHmac('sha256', key).update(`${row.message_id}.${ts}.${row.body}`).digest('base64');
   try {
     const r = await http.request({
-      path: new URL(row.url).pathname, method: 'POST', body: row.body,
+      path: new URL(row.url).pathname,
+      method: 'POST',
+      body: row.body,
       headers: {
-        'content-type': 'application/json', 'x-webhook-id': row.message_id, 'x-webhook-signature': `sha256=${spec}`,
-        'webhook-id': row.message_id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${standard}`,
+        'content-type': 'application/json',
+        'x-webhook-id': row.message_id,
+        'x-webhook-signature': `sha256=${spec}`,
+        'webhook-id': row.message_id,
+        'webhook-timestamp': String(ts),
+        'webhook-signature': `v1,${standard}`,
       },
     });
     await r.body.dump();
@@ -104,7 +110,8 @@ await refill();
 await finished;
 const ms = performance.now() - t0;
 latencies.sort((a, b) => a - b);
-const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] * 100) / 100;
+const at = (p: number) =>
+  Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] * 100) / 100;
 console.log(JSON.stringify({ rps: Math.round((delivered * 1000) / ms), p50: at(0.5), p99: at(0.99), errors }));
 await http.close();
 await db.end();

@@ -11,22 +11,30 @@ const latencies: number[] = [];
 let errors = 0;
 let next = 0;
 const t0 = performance.now();
-await Promise.all(Array.from({ length: width }, async () => {
-  while (next < total) {
-    next++;
-    const s = performance.now();
-    try {
-      const r = await pool.request({ path: '/raw', method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      await r.body.dump();
-      if (r.statusCode !== 200) errors++;
-    } catch {
-      errors++;
+await Promise.all(
+  Array.from({ length: width }, async () => {
+    while (next < total) {
+      next++;
+      const s = performance.now();
+      try {
+        const r = await pool.request({
+          path: '/raw',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await r.body.dump();
+        if (r.statusCode !== 200) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - s);
     }
-    latencies.push(performance.now() - s);
-  }
-}));
+  }),
+);
 const ms = performance.now() - t0;
 latencies.sort((a, b) => a - b);
-const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] * 100) / 100;
+const at = (p: number) =>
+  Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] * 100) / 100;
 console.log(JSON.stringify({ rps: Math.round((total * 1000) / ms), p50: at(0.5), p99: at(0.99), errors }));
 await pool.close();

@@ -22,7 +22,10 @@ interface Q {
 
 async function store(): Promise<Q> {
   if (process.env.DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.PG_POOL_MAX ?? 10) });
+    const pool = new pg.Pool({
+      connectionString: process.env.DATABASE_URL,
+      max: Number(process.env.PG_POOL_MAX ?? 10),
+    });
     return {
       query: (sql, p) => pool.query(sql, p as unknown[]),
       prepared: (stmt, p) => pool.query({ name: stmt.name, text: stmt.text, values: p }),
@@ -54,7 +57,8 @@ const db = await store();
 const app = Fastify({ logger: false });
 const clientId = Number(process.env.BASE_CLIENT_ID ?? 1);
 const accountId = Number(process.env.BASE_ACCOUNT_ID ?? 1);
-const OP = 'id, type, status, amount, refunded_amount, comment, phone, sender_name, transaction_id, provider_account_id, source, link_token, mode, created_at, paid_at, expires_at';
+const OP =
+  'id, type, status, amount, refunded_amount, comment, phone, sender_name, transaction_id, provider_account_id, source, link_token, mode, created_at, paid_at, expires_at';
 // No spread with added fields here either: on Node 20 it takes V8's slow clone path (docs/architecture.md).
 const item = (r: any) => Object.assign(r, { operation_id: r.id, livemode: r.mode === 'live' });
 
@@ -71,49 +75,99 @@ app.post('/qr', { schema: { body: QrCreateBody, response: { 201: QrCreated } } }
        VALUES ($1, $2, 'test', 'qr', 'created', $3, $4, $1, $1, $1, 'api', now() + interval '300 seconds') RETURNING id, qr_token, deep_link, expires_at, status`,
       [id, clientId, body.amount, accountId],
     );
-    await t.query(`INSERT INTO events (id, client_id, mode, type, data) VALUES ($1, $2, 'test', 'payment.created', $3)`, [`evt_${id}`, clientId, JSON.stringify({ operation_id: id })]);
+    await t.query(
+      `INSERT INTO events (id, client_id, mode, type, data) VALUES ($1, $2, 'test', 'payment.created', $3)`,
+      [`evt_${id}`, clientId, JSON.stringify({ operation_id: id })],
+    );
     return r.rows[0];
   });
-  return reply.status(201).send({ operation_id: row.id, qr_token: row.qr_token, deep_link: row.deep_link, expires_at: row.expires_at, status: row.status });
+  return reply.status(201).send({
+    operation_id: row.id,
+    qr_token: row.qr_token,
+    deep_link: row.deep_link,
+    expires_at: row.expires_at,
+    status: row.status,
+  });
 });
 
-app.get('/qr/:op_id', { schema: { params: Type.Object({ op_id: Type.String() }), response: { 200: PaymentItem } } }, async (req) => {
-  const r = await db.query(`SELECT ${OP} FROM operations WHERE id = $1`, [(req.params as { op_id: string }).op_id]);
-  return item(r.rows[0]);
-});
+app.get(
+  '/qr/:op_id',
+  { schema: { params: Type.Object({ op_id: Type.String() }), response: { 200: PaymentItem } } },
+  async (req) => {
+    const r = await db.query(`SELECT ${OP} FROM operations WHERE id = $1`, [(req.params as { op_id: string }).op_id]);
+    return item(r.rows[0]);
+  },
+);
 
-app.get('/payments', {
-  schema: { querystring: Type.Object({ client: Type.Integer(), t: Type.String(), id: Type.String() }), response: { 200: Type.Object({ data: Type.Array(PaymentItem) }) } },
-}, async (req) => {
-  const q = req.query as { client: number; t: string; id: string };
-  const r = await db.query(
-    `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21`,
-    [q.client, new Date(q.t), q.id],
-  );
-  return { data: r.rows.slice(0, 20).map(item) };
-});
+app.get(
+  '/payments',
+  {
+    schema: {
+      querystring: Type.Object({ client: Type.Integer(), t: Type.String(), id: Type.String() }),
+      response: { 200: Type.Object({ data: Type.Array(PaymentItem) }) },
+    },
+  },
+  async (req) => {
+    const q = req.query as { client: number; t: string; id: string };
+    const r = await db.query(
+      `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21`,
+      [q.client, new Date(q.t), q.id],
+    );
+    return { data: r.rows.slice(0, 20).map(item) };
+  },
+);
 
 // The partner API's payments list (issue 22): the same keyset SELECT over the partner's index and the
 // same item (the payment plus its client's ids).
-const PartnerItem = Type.Object({ ...PaymentItem.properties, client_id: Type.Integer(), external_id: Type.Union([Type.String(), Type.Null()]) });
-const OP_O = OP.split(', ').map((c) => `o.${c}`).join(', ');
-app.get('/partner/payments', {
-  schema: { querystring: Type.Object({ partner: Type.Integer(), t: Type.String(), id: Type.String() }), response: { 200: Type.Object({ data: Type.Array(PartnerItem) }) } },
-}, async (req) => {
-  const q = req.query as { partner: number; t: string; id: string };
-  const r = await db.query(
-    `SELECT ${OP_O}, o.client_id, c.external_id FROM operations o JOIN clients c ON c.id = o.client_id
-      WHERE o.partner_id = $1 AND o.mode = 'test' AND (o.created_at, o.id) < ($2, $3) ORDER BY o.created_at DESC, o.id DESC LIMIT 21`,
-    [q.partner, new Date(q.t), q.id],
-  );
-  // Object.assign, as Tolem does: a spread with an added field is slow on Node 20 (docs/architecture.md).
-  return { data: r.rows.slice(0, 20).map((row) => Object.assign(item(row), { client_id: Number(row.client_id) })) };
+const PartnerItem = Type.Object({
+  ...PaymentItem.properties,
+  client_id: Type.Integer(),
+  external_id: Type.Union([Type.String(), Type.Null()]),
 });
+const OP_O = OP.split(', ')
+  .map((c) => `o.${c}`)
+  .join(', ');
+app.get(
+  '/partner/payments',
+  {
+    schema: {
+      querystring: Type.Object({ partner: Type.Integer(), t: Type.String(), id: Type.String() }),
+      response: { 200: Type.Object({ data: Type.Array(PartnerItem) }) },
+    },
+  },
+  async (req) => {
+    const q = req.query as { partner: number; t: string; id: string };
+    const r = await db.query(
+      `SELECT ${OP_O}, o.client_id, c.external_id FROM operations o JOIN clients c ON c.id = o.client_id
+      WHERE o.partner_id = $1 AND o.mode = 'test' AND (o.created_at, o.id) < ($2, $3) ORDER BY o.created_at DESC, o.id DESC LIMIT 21`,
+      [q.partner, new Date(q.t), q.id],
+    );
+    // Object.assign, as Tolem does: a spread with an added field is slow on Node 20 (docs/architecture.md).
+    return { data: r.rows.slice(0, 20).map((row) => Object.assign(item(row), { client_id: Number(row.client_id) })) };
+  },
+);
 
 // The checkout of a returning visitor: the same statement as Tolem's (the link, the visitor's e-mail and
 // newest QR of the current cycle, by the visitor cookie), the same response schema with the QR's SVG and
 // the merchant's name, both kept in memory after the first request as Tolem keeps them.
-const LINK_COLS = ['token', 'client_id', 'mode', 'amount', 'description', 'status', 'success_url', 'cancel_url', 'expires_at', 'allow_repeat', 'email_required', 'metadata', 'paid_count', 'qr_cycle_at', 'created_at', 'updated_at'];
+const LINK_COLS = [
+  'token',
+  'client_id',
+  'mode',
+  'amount',
+  'description',
+  'status',
+  'success_url',
+  'cancel_url',
+  'expires_at',
+  'allow_repeat',
+  'email_required',
+  'metadata',
+  'paid_count',
+  'qr_cycle_at',
+  'created_at',
+  'updated_at',
+];
 const QR_COLS = ['id', 'status', 'qr_token', 'deep_link', 'expires_at'];
 const CHECKOUT_LOAD = {
   name: 'checkout_load',
@@ -135,19 +189,46 @@ async function bareCheckout(req: FastifyRequest) {
   let merchant = merchants.get(clientId);
   if (!merchant) {
     const c = (await db.query('SELECT name FROM clients WHERE id = $1', [clientId])).rows[0];
-    merchants.set(clientId, (merchant = { display_name: c.name, logo_url: null, brand_color: null, support_email: null }));
+    merchants.set(
+      clientId,
+      (merchant = { display_name: c.name, logo_url: null, brand_color: null, support_email: null }),
+    );
   }
   let svg = row.o_qr_token ? svgs.get(row.o_qr_token) : undefined;
-  if (row.o_qr_token && !svg) svgs.set(row.o_qr_token, (svg = await QRCode.toString(row.o_qr_token, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' })));
+  if (row.o_qr_token && !svg)
+    svgs.set(
+      row.o_qr_token,
+      (svg = await QRCode.toString(row.o_qr_token, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' })),
+    );
   return {
-    token: row.l_token, amount: Number(row.l_amount), description: row.l_description, status: row.l_status,
-    allow_repeat: row.l_allow_repeat, email_required: row.l_email_required, email_provided: Boolean(row.v_email),
-    expires_at: row.l_expires_at, success_url: row.l_success_url, cancel_url: row.l_cancel_url, livemode: row.l_mode === 'live',
-    qr: row.o_id ? { operation_id: row.o_id, qr_token: row.o_qr_token, deep_link: row.o_deep_link, expires_at: row.o_expires_at, svg } : null,
+    token: row.l_token,
+    amount: Number(row.l_amount),
+    description: row.l_description,
+    status: row.l_status,
+    allow_repeat: row.l_allow_repeat,
+    email_required: row.l_email_required,
+    email_provided: Boolean(row.v_email),
+    expires_at: row.l_expires_at,
+    success_url: row.l_success_url,
+    cancel_url: row.l_cancel_url,
+    livemode: row.l_mode === 'live',
+    qr: row.o_id
+      ? {
+          operation_id: row.o_id,
+          qr_token: row.o_qr_token,
+          deep_link: row.o_deep_link,
+          expires_at: row.o_expires_at,
+          svg,
+        }
+      : null,
     merchant,
   };
 }
-app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } }, bareCheckout);
+app.get(
+  '/checkout/:token',
+  { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } },
+  bareCheckout,
+);
 
 // The checkout's public floor: the same bare checkout on a second Fastify instance (PORT + 1) that also does
 // what every public response must carry, the plainest way, with the libraries Tolem uses: the spec's rate
@@ -157,14 +238,30 @@ app.get('/checkout/:token', { schema: { params: Type.Object({ token: Type.String
 // no-store. Tolem's ratio to it tells how much of the gap to the bare checkout is that required work.
 const nextId = monotonicFactory();
 const pub = Fastify({
-  logger: { level: 'warn', redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-partner-api-key"]', 'req.headers.cookie'] },
+  logger: {
+    level: 'warn',
+    redact: [
+      'req.headers["x-api-key"]',
+      'req.headers.authorization',
+      'req.headers["x-partner-api-key"]',
+      'req.headers.cookie',
+    ],
+  },
   genReqId: () => `req_${nextId()}`,
 });
 const limiter = new RateLimiterMemory({ points: 1e9, duration: 60 });
 const registry = new Registry();
-const requests = new Counter({ name: 'http_requests_total', help: 'requests', labelNames: ['method', 'route', 'status'], registers: [registry] });
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'requests',
+  labelNames: ['method', 'route', 'status'],
+  registers: [registry],
+});
 const duration = new Histogram({
-  name: 'http_request_duration_seconds', help: 'duration', labelNames: ['method', 'route'], registers: [registry],
+  name: 'http_request_duration_seconds',
+  help: 'duration',
+  labelNames: ['method', 'route'],
+  registers: [registry],
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
 });
 pub.addHook('onRequest', (req, reply, done) => {
@@ -177,26 +274,36 @@ pub.addHook('onResponse', (req, reply, done) => {
   duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   done();
 });
-pub.get('/v2/checkout/:token', { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } }, async (req, reply) => {
-  const token = (req.params as { token: string }).token;
-  let d: { remainingPoints: number; msBeforeNext: number };
-  try {
-    d = await limiter.consume(`${token}:${req.ip}`);
-  } catch (res) {
-    reply.header('Retry-After', Math.ceil((res as typeof d).msBeforeNext / 1000));
-    throw Object.assign(new Error('rate limit exceeded'), { statusCode: 429 });
-  }
-  reply.header('X-RateLimit-Limit', 1e9).header('X-RateLimit-Remaining', d.remainingPoints).header('X-RateLimit-Reset', Math.ceil(d.msBeforeNext / 1000));
-  reply.header('Cache-Control', 'no-store');
-  return bareCheckout(req);
-});
+pub.get(
+  '/v2/checkout/:token',
+  { schema: { params: Type.Object({ token: Type.String() }), response: { 200: Checkout } } },
+  async (req, reply) => {
+    const token = (req.params as { token: string }).token;
+    let d: { remainingPoints: number; msBeforeNext: number };
+    try {
+      d = await limiter.consume(`${token}:${req.ip}`);
+    } catch (res) {
+      reply.header('Retry-After', Math.ceil((res as typeof d).msBeforeNext / 1000));
+      throw Object.assign(new Error('rate limit exceeded'), { statusCode: 429 });
+    }
+    reply
+      .header('X-RateLimit-Limit', 1e9)
+      .header('X-RateLimit-Remaining', d.remainingPoints)
+      .header('X-RateLimit-Reset', Math.ceil(d.msBeforeNext / 1000));
+    reply.header('Cache-Control', 'no-store');
+    return bareCheckout(req);
+  },
+);
 
 // The machine's floor, not a Tolem path: one HTTP request with one trivial database round trip.
 app.get('/floor', async () => (await db.query('SELECT 1 AS ok')).rows[0]);
 
 // The list page's floor: the least a server can do for that page here. The same keyset SELECT as
 // /payments, prepared (as Tolem's are), the rows sent as they come: no schema, no mapping.
-const LIST_FLOOR = { name: 'list_floor', text: `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21` };
+const LIST_FLOOR = {
+  name: 'list_floor',
+  text: `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21`,
+};
 app.get('/floor/list', async (req) => {
   const q = req.query as { client: string; t: string; id: string };
   const r = await db.prepared(LIST_FLOOR, [q.client, q.t, q.id]);

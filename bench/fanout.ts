@@ -75,15 +75,21 @@ const pct = (xs: number[], p: number) => {
 
 async function inParallel<T>(items: T[], width: number, fn: (x: T) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (i < items.length) await fn(items[i++]);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (i < items.length) await fn(items[i++]);
+    }),
+  );
 }
 
 async function call(url: string, key: string, path: string, body?: string): Promise<Record<string, unknown>> {
   const r = await fetch(url + path, {
     method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json', ...(path === '/v2/qr' ? { 'idempotency-key': crypto.randomUUID() } : {}) },
+    headers: {
+      'x-api-key': key,
+      'content-type': 'application/json',
+      ...(path === '/v2/qr' ? { 'idempotency-key': crypto.randomUUID() } : {}),
+    },
     body: body ?? '{}',
   });
   if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
@@ -91,9 +97,15 @@ async function call(url: string, key: string, path: string, body?: string): Prom
 }
 
 /** The lag p99 of each window, a receipt counted in the window of its event's commit (the first and last take any outside). */
-export function windowP99s(receipts: Pick<Receipt, 'at' | 'createdAt'>[], started: number, windowMs: number, windows: number): number[] {
+export function windowP99s(
+  receipts: Pick<Receipt, 'at' | 'createdAt'>[],
+  started: number,
+  windowMs: number,
+  windows: number,
+): number[] {
   const lags: number[][] = Array.from({ length: windows }, () => []);
-  for (const r of receipts) lags[Math.min(windows - 1, Math.max(0, Math.floor((r.createdAt - started) / windowMs)))].push(r.at - r.createdAt);
+  for (const r of receipts)
+    lags[Math.min(windows - 1, Math.max(0, Math.floor((r.createdAt - started) / windowMs)))].push(r.at - r.createdAt);
   return lags.map((w) => pct(w, 99));
 }
 
@@ -169,7 +181,8 @@ export async function runFanout(o: {
   await new Promise<void>((done) => {
     const timer = setInterval(() => {
       const due = Math.min(lag.length, Math.round(((Date.now() - started) / 20) * perTick));
-      while (sent < due) pending.push(call(url, key, `/v2/test/payments/${lag[sent++]}/pay`).catch(() => void payErrors++));
+      while (sent < due)
+        pending.push(call(url, key, `/v2/test/payments/${lag[sent++]}/pay`).catch(() => void payErrors++));
       if (sent >= lag.length) {
         clearInterval(timer);
         done();

@@ -35,7 +35,10 @@ async function once(spec: LoadSpec, duration: number): Promise<Figures & { total
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One server: warm-up, then the median of its runs (measureRounds with one spec). */
-export async function measure(spec: LoadSpec, opts: { warmup: number; runs: number; duration: number }): Promise<Figures> {
+export async function measure(
+  spec: LoadSpec,
+  opts: { warmup: number; runs: number; duration: number },
+): Promise<Figures> {
   return (await measureRounds([spec], opts)).figures[0];
 }
 
@@ -52,7 +55,10 @@ export interface Rounds {
  * measurements taken one after the other by up to 0.3x (docs/performance.md); within one round both sides
  * see the same host, so the median of the rounds' ratios (roundsRatio) separates the code from the noise.
  */
-export async function measureRounds(specs: LoadSpec[], opts: { warmup: number; runs: number; duration: number }): Promise<Rounds> {
+export async function measureRounds(
+  specs: LoadSpec[],
+  opts: { warmup: number; runs: number; duration: number },
+): Promise<Rounds> {
   if (opts.warmup > 0) for (const s of specs) await once(s, opts.warmup);
   const runs: (Figures & { total: number })[][] = specs.map(() => []);
   const cpu = specs.map(() => ({ server: 0, db: 0 }));
@@ -65,7 +71,10 @@ export async function measureRounds(specs: LoadSpec[], opts: { warmup: number; r
       const before = specs[i].cpu?.();
       const run = await once(specs[i], opts.duration);
       const after = specs[i].cpu?.();
-      if (before && after) { cpu[i].server += after.server - before.server; cpu[i].db += after.db - before.db; }
+      if (before && after) {
+        cpu[i].server += after.server - before.server;
+        cpu[i].db += after.db - before.db;
+      }
       runs[i].push(run);
       rate[i] = run.rps;
     }
@@ -78,7 +87,14 @@ export async function measureRounds(specs: LoadSpec[], opts: { warmup: number; r
       p50: median(rs.map((x) => x.p50)),
       p99: median(rs.map((x) => x.p99)),
       errors: rs.reduce((s, x) => s + x.errors, 0),
-      ...(specs[i].cpu && requests ? { cpu_us: { server: Math.round((cpu[i].server * 1000) / requests), db: Math.round((cpu[i].db * 1000) / requests) } } : {}),
+      ...(specs[i].cpu && requests
+        ? {
+            cpu_us: {
+              server: Math.round((cpu[i].server * 1000) / requests),
+              db: Math.round((cpu[i].db * 1000) / requests),
+            },
+          }
+        : {}),
     };
   });
   return { figures, rates };

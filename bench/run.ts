@@ -14,7 +14,18 @@ import { encodeCursor } from '../src/domain/pagination.ts';
 import { measure, measureRounds, roundsRatio, type Figures, type LoadSpec } from './load.ts';
 import { hasTaskset, pinPostgres, startServer, type Server } from './servers.ts';
 import { cpuSampler } from './cpu.ts';
-import { checkoutOperationId, checkoutVisitors, samplePositions, seedCheckoutVisitors, seedClients, seedDeliveryBacklog, seedLink, seedOperations, seedWebhooks, type Seeded } from './seed.ts';
+import {
+  checkoutOperationId,
+  checkoutVisitors,
+  samplePositions,
+  seedCheckoutVisitors,
+  seedClients,
+  seedDeliveryBacklog,
+  seedLink,
+  seedOperations,
+  seedWebhooks,
+  type Seeded,
+} from './seed.ts';
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
 import { benchWatcher } from './watcher.ts';
@@ -23,7 +34,8 @@ import { benchAnalytics, partnerPositions, seedPartner, PARTNER_CLIENTS, PARTNER
 // The load generator runs on CPU 1, the servers and the database on CPU 0.
 if (hasTaskset && !process.env.BENCH_PINNED) {
   execFileSync('taskset', ['-c', '1', process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' },
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_PINNED: '1' },
   });
   process.exit(0);
 }
@@ -53,7 +65,11 @@ const TOLEM = [...PROFILE, '--enable-source-maps', 'dist/main.js', 'start'];
 // was mostly its own warm-up (3.3-8.9k POSTs/s between runs of one day, 12.3k/s over 40,000), so the ratio
 // measured the two warm-ups more than the two senders.
 const fanoutPlan = (store: 'pg' | 'pglite'): FanoutPlan => ({
-  webhooks: 10, burstPayments: QUICK ? 100 : 2000, offeredRate: store === 'pg' ? 1000 : 300, lagSeconds: QUICK ? 3 : 10, lagWindows: QUICK ? 1 : 3,
+  webhooks: 10,
+  burstPayments: QUICK ? 100 : 2000,
+  offeredRate: store === 'pg' ? 1000 : 300,
+  lagSeconds: QUICK ? 3 : 10,
+  lagWindows: QUICK ? 1 : 3,
 });
 const FANOUT_WEBHOOKS = 10;
 const CHECKOUT_VISITORS = 50;
@@ -72,14 +88,20 @@ interface Prepared {
   cleanup(): Promise<void>;
 }
 
-async function seedStore(db: Db): Promise<{ seeded: Seeded; paidOp: string; linkToken: string; positions: Prepared['positions'] }> {
+async function seedStore(
+  db: Db,
+): Promise<{ seeded: Seeded; paidOp: string; linkToken: string; positions: Prepared['positions'] }> {
   await migrate(db);
   const seeded = await seedClients(db, CLIENTS);
   await seedOperations(db, seeded, OPERATIONS);
   const linkToken = await seedLink(db, seeded.clients[0].id);
   await seedCheckoutVisitors(db, linkToken, seeded.clients[0], CHECKOUT_VISITORS);
   await seedWebhooks(db, seeded.clients[0].id, FANOUT_WEBHOOKS, receiver.url, APP_SECRET);
-  const paidOp = (await db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND status = 'paid' LIMIT 1`, [seeded.clients[0].id])).rows[0].id;
+  const paidOp = (
+    await db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND status = 'paid' LIMIT 1`, [
+      seeded.clients[0].id,
+    ])
+  ).rows[0].id;
   const positions: Prepared['positions'] = [];
   for (let i = 0; i < 10; i++) {
     for (const p of await samplePositions(db, seeded.clients[i].id, 100)) positions.push({ clientIdx: i, ...p });
@@ -178,8 +200,11 @@ const ratioOf = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 :
 
 /** A bench sender script run on CPU 0 (where taskset exists); its figures are the last line it prints. */
 async function runSender(script: string, env: Record<string, string>): Promise<Figures> {
-  const out = await promisify(execFile)(hasTaskset ? 'taskset' : process.execPath,
-    [...(hasTaskset ? ['-c', '0', process.execPath] : []), '--import', 'tsx', script], { env: { ...process.env, ...env } });
+  const out = await promisify(execFile)(
+    hasTaskset ? 'taskset' : process.execPath,
+    [...(hasTaskset ? ['-c', '0', process.execPath] : []), '--import', 'tsx', script],
+    { env: { ...process.env, ...env } },
+  );
   return JSON.parse(out.stdout.trim().split('\n').pop()!) as Figures;
 }
 
@@ -196,20 +221,49 @@ async function medianOfThree(run: () => Promise<Figures>): Promise<Figures> {
  */
 async function compare(tolem: LoadSpec, base: LoadSpec, ...more: LoadSpec[]) {
   const m = await measureRounds([tolem, base, ...more], ROUNDS);
-  return { m, t: m.figures[0], b: m.figures[1], extra: { ratio: roundsRatio(m, 0, 1), rounds: m.rates } satisfies Partial<Entry> };
+  return {
+    m,
+    t: m.figures[0],
+    b: m.figures[1],
+    extra: { ratio: roundsRatio(m, 0, 1), rounds: m.rates } satisfies Partial<Entry>,
+  };
 }
 
 function record(store: string, scenario: string, c: number, tolem: Figures, base: Figures, extra: Partial<Entry> = {}) {
   const target = TARGETS[scenario]?.(store, c);
   const ratio = extra.ratio ?? ratioOf(tolem.rps, base.rps);
-  const e: Entry = { scenario, store, connections: c, tolem, baseline: base, ratio, ...extra, target: target?.text ?? null, target_met: target ? target.met({ ratio, tolem, ...extra }) : null };
+  const e: Entry = {
+    scenario,
+    store,
+    connections: c,
+    tolem,
+    baseline: base,
+    ratio,
+    ...extra,
+    target: target?.text ?? null,
+    target_met: target ? target.met({ ratio, tolem, ...extra }) : null,
+  };
   entries.push(e);
   const cpu = (f: Figures) => (f.cpu_us ? `, CPU µs/request server ${f.cpu_us.server} + db ${f.cpu_us.db}` : '');
-  console.log(`${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}${cpu(tolem)} (baseline${cpu(base) || ' -'})`);
-  if (extra.floor) console.log(`  floor: ${extra.floor.rps} req/s (x${extra.floor_ratio} of it), p99 ${extra.floor.p99} ms${cpu(extra.floor)}`);
-  if (extra.fanout) console.log(`  lag p99 by window: ${extra.fanout.lag_p99_windows_ms.join(', ')} ms; over all ${extra.fanout.lag_p99_all_ms} ms, max ${extra.fanout.lag_max_ms} ms`);
-  if (extra.durable_floor) console.log(`  durable floor: ${extra.durable_floor.rps} deliveries/s (x${extra.durable_floor_ratio} of it), errors ${extra.durable_floor.errors}`);
-  if (extra.public_floor) console.log(`  public floor: ${extra.public_floor.rps} req/s (x${extra.public_floor_ratio} of it), p99 ${extra.public_floor.p99} ms${cpu(extra.public_floor)}`);
+  console.log(
+    `${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}${cpu(tolem)} (baseline${cpu(base) || ' -'})`,
+  );
+  if (extra.floor)
+    console.log(
+      `  floor: ${extra.floor.rps} req/s (x${extra.floor_ratio} of it), p99 ${extra.floor.p99} ms${cpu(extra.floor)}`,
+    );
+  if (extra.fanout)
+    console.log(
+      `  lag p99 by window: ${extra.fanout.lag_p99_windows_ms.join(', ')} ms; over all ${extra.fanout.lag_p99_all_ms} ms, max ${extra.fanout.lag_max_ms} ms`,
+    );
+  if (extra.durable_floor)
+    console.log(
+      `  durable floor: ${extra.durable_floor.rps} deliveries/s (x${extra.durable_floor_ratio} of it), errors ${extra.durable_floor.errors}`,
+    );
+  if (extra.public_floor)
+    console.log(
+      `  public floor: ${extra.public_floor.rps} req/s (x${extra.public_floor_ratio} of it), p99 ${extra.public_floor.p99} ms${cpu(extra.public_floor)}`,
+    );
 }
 
 async function runStore(store: 'pg' | 'pglite') {
@@ -226,8 +280,11 @@ async function runStore(store: 'pg' | 'pglite') {
         partner = { id: p.id, positions: await partnerPositions(db, p.id, 1000) };
         if (want('partner_analytics')) {
           const figures = await benchAnalytics(db, p, QUICK ? 20 : 200);
-          for (const [name, f] of Object.entries(figures)) record(store, `partner_analytics_${name}`, 1, f.tolem, f.base, {});
-          console.log(`${store} partner analytics over ${PARTNER_CLIENTS} clients: see partner_analytics_* (sequential calls, ms)`);
+          for (const [name, f] of Object.entries(figures))
+            record(store, `partner_analytics_${name}`, 1, f.tolem, f.base, {});
+          console.log(
+            `${store} partner analytics over ${PARTNER_CLIENTS} clients: see partner_analytics_* (sequential calls, ms)`,
+          );
         }
       }
       await db.close();
@@ -236,20 +293,53 @@ async function runStore(store: 'pg' | 'pglite') {
   // The watcher: 10,000 waiting live QRs of 200 accounts against the emulator, in process on a store of
   // its own; the rate the provider allows (each account's calls per second) is its baseline.
   if (want('qr_watcher')) {
-    const w = await benchWatcher(store, { accounts: QUICK ? 40 : 200, perAccount: QUICK ? 25 : 50, seconds: QUICK ? 5 : 10, pgAdmin: PG_ADMIN });
-    record(store, 'qr_watcher', 64, { rps: w.calls_per_s, p50: w.notice_p50_ms, p99: w.notice_p99_ms, errors: w.qrs && w.noticed < 50 ? 50 - w.noticed : 0 },
-      { rps: w.allowed_per_s, p50: 0, p99: 0, errors: 0 }, { watcher: w });
+    const w = await benchWatcher(store, {
+      accounts: QUICK ? 40 : 200,
+      perAccount: QUICK ? 25 : 50,
+      seconds: QUICK ? 5 : 10,
+      pgAdmin: PG_ADMIN,
+    });
+    record(
+      store,
+      'qr_watcher',
+      64,
+      {
+        rps: w.calls_per_s,
+        p50: w.notice_p50_ms,
+        p99: w.notice_p99_ms,
+        errors: w.qrs && w.noticed < 50 ? 50 - w.noticed : 0,
+      },
+      { rps: w.allowed_per_s, p50: 0, p99: 0, errors: 0 },
+      { watcher: w },
+    );
     console.log(`${store} qr_watcher: ${JSON.stringify(w)}`);
   }
   const unpin = store === 'pg' ? pinPostgres() : () => {};
-  const common = { APP_SECRET, ROLE: 'api', LOG_LEVEL: 'warn', NODE_ENV: 'bench', RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9, checkout_get: 1e9, partner: 1e9 }) };
+  const common = {
+    APP_SECRET,
+    ROLE: 'api',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'bench',
+    RATE_LIMITS: JSON.stringify({ test: 1e9, enterprise: 1e9, live: 1e9, checkout_get: 1e9, partner: 1e9 }),
+  };
   let tolem: Server | undefined;
   let base: Server | undefined;
   // The Tolem server's highest resident set over every scenario of the store (across its restarts).
   let peakRss = 0;
   try {
-    const startTolem = (extra: Record<string, string> = {}) => startServer(TOLEM, { ...common, ...prep.tolemEnv, ...extra }, 18181, '/readyz');
-    const startBase = () => startServer(BASE, { ...prep.baseEnv, BASE_CLIENT_ID: String(prep.seeded.clients[0].id), BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId) }, 18182, '/healthz');
+    const startTolem = (extra: Record<string, string> = {}) =>
+      startServer(TOLEM, { ...common, ...prep.tolemEnv, ...extra }, 18181, '/readyz');
+    const startBase = () =>
+      startServer(
+        BASE,
+        {
+          ...prep.baseEnv,
+          BASE_CLIENT_ID: String(prep.seeded.clients[0].id),
+          BASE_ACCOUNT_ID: String(prep.seeded.clients[0].accountId),
+        },
+        18182,
+        '/healthz',
+      );
     tolem = await startTolem();
     base = await startBase();
     // Write scenarios start from the seeded state on both stores. The embedded store is held by its
@@ -272,59 +362,115 @@ async function runStore(store: 'pg' | 'pglite') {
     const pick = () => prep.positions[Math.floor(Math.random() * prep.positions.length)];
     const listQuery = (path: string) => () => {
       const p = pick();
-      return { method: 'GET' as const, path: `${path}?client=${prep.seeded.clients[p.clientIdx].id}&t=${p.createdAt.toISOString()}&id=${p.id}` };
+      return {
+        method: 'GET' as const,
+        path: `${path}?client=${prep.seeded.clients[p.clientIdx].id}&t=${p.createdAt.toISOString()}&id=${p.id}`,
+      };
     };
     if (want('floor')) {
-      const floors = { select_1: () => ({ method: 'GET' as const, path: '/floor' }), list_query: listQuery('/floor/list') };
+      const floors = {
+        select_1: () => ({ method: 'GET' as const, path: '/floor' }),
+        list_query: listQuery('/floor/list'),
+      };
       floor[store] = {};
       for (const [name, next] of Object.entries(floors)) {
-        const f = (floor[store][name as keyof typeof floors] = await measure({ ...on(base), connections: 10, next }, LOAD));
-        console.log(`${store} floor ${name} c=10: ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, CPU µs/request ${JSON.stringify(f.cpu_us ?? {})}`);
+        const f = (floor[store][name as keyof typeof floors] = await measure(
+          { ...on(base), connections: 10, next },
+          LOAD,
+        ));
+        console.log(
+          `${store} floor ${name} c=10: ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, CPU µs/request ${JSON.stringify(f.cpu_us ?? {})}`,
+        );
       }
     }
 
     for (const c of want('create_qr') ? CONCURRENCY : []) {
       await reset();
       const { t, b, extra } = await compare(
-        { ...on(tolem), connections: c, next: () => ({ method: 'POST', path: '/v2/qr', headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) },
-        { ...on(base), connections: c, next: () => ({ method: 'POST', path: '/qr', headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: '{"amount":5000}' }) });
+        {
+          ...on(tolem),
+          connections: c,
+          next: () => ({
+            method: 'POST',
+            path: '/v2/qr',
+            headers: { 'content-type': 'application/json', 'x-api-key': key0, 'idempotency-key': randomUUID() },
+            body: '{"amount":5000}',
+          }),
+        },
+        {
+          ...on(base),
+          connections: c,
+          next: () => ({
+            method: 'POST',
+            path: '/qr',
+            headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+            body: '{"amount":5000}',
+          }),
+        },
+      );
       record(store, 'create_qr', c, t, b, { ...extra, peak_rss_mb: tolem.peakRssMb() });
     }
     for (const c of want('read_status') ? CONCURRENCY : []) {
       const { t, b, extra } = await compare(
-        { ...on(tolem), connections: c, next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }) },
-        { ...on(base), connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) });
+        {
+          ...on(tolem),
+          connections: c,
+          next: () => ({ method: 'GET', path: `/v2/qr/${prep.paidOp}`, headers: { 'x-api-key': key0 } }),
+        },
+        { ...on(base), connections: c, next: () => ({ method: 'GET', path: `/qr/${prep.paidOp}` }) },
+      );
       record(store, 'read_status', c, t, b, extra);
     }
     for (const c of want('list_page') ? CONCURRENCY : []) {
       // The floor (the bare prepared SELECT) runs in the same rounds at the same concurrency.
-      const { m, t, b, extra } = await compare({
-        ...on(tolem), connections: c,
-        next: () => {
-          const p = pick();
-          const cursor = encodeCursor(APP_SECRET, 'v2.payments', { mode: 'test' }, p);
-          return { method: 'GET', path: `/v2/payments?cursor=${encodeURIComponent(cursor)}`, headers: { 'x-api-key': prep.seeded.clients[p.clientIdx].testKey } };
+      const { m, t, b, extra } = await compare(
+        {
+          ...on(tolem),
+          connections: c,
+          next: () => {
+            const p = pick();
+            const cursor = encodeCursor(APP_SECRET, 'v2.payments', { mode: 'test' }, p);
+            return {
+              method: 'GET',
+              path: `/v2/payments?cursor=${encodeURIComponent(cursor)}`,
+              headers: { 'x-api-key': prep.seeded.clients[p.clientIdx].testKey },
+            };
+          },
         },
-      }, { ...on(base), connections: c, next: listQuery('/payments') }, { ...on(base), connections: c, next: listQuery('/floor/list') });
+        { ...on(base), connections: c, next: listQuery('/payments') },
+        { ...on(base), connections: c, next: listQuery('/floor/list') },
+      );
       record(store, 'list_page', c, t, b, { ...extra, floor: m.figures[2], floor_ratio: roundsRatio(m, 0, 2) });
     }
     // The partner API's payments list (issue 22): pages at random positions across a 10,000-client
     // partner's million test payments, against the same keyset SELECT bare.
     for (const c of want('partner_list_page') && partner ? CONCURRENCY : []) {
       const at = () => partner!.positions[Math.floor(Math.random() * partner!.positions.length)];
-      const { t, b, extra } = await compare({
-        ...on(tolem), connections: c,
-        next: () => {
-          const cursor = encodeCursor(APP_SECRET, 'partner.v1.payments', { mode: 'test' }, at());
-          return { method: 'GET', path: `/partner/v1/payments?cursor=${encodeURIComponent(cursor)}`, headers: { 'x-partner-api-key': PARTNER_KEY } };
+      const { t, b, extra } = await compare(
+        {
+          ...on(tolem),
+          connections: c,
+          next: () => {
+            const cursor = encodeCursor(APP_SECRET, 'partner.v1.payments', { mode: 'test' }, at());
+            return {
+              method: 'GET',
+              path: `/partner/v1/payments?cursor=${encodeURIComponent(cursor)}`,
+              headers: { 'x-partner-api-key': PARTNER_KEY },
+            };
+          },
         },
-      }, {
-        ...on(base), connections: c,
-        next: () => {
-          const p = at();
-          return { method: 'GET' as const, path: `/partner/payments?partner=${partner!.id}&t=${p.createdAt.toISOString()}&id=${p.id}` };
+        {
+          ...on(base),
+          connections: c,
+          next: () => {
+            const p = at();
+            return {
+              method: 'GET' as const,
+              path: `/partner/payments?partner=${partner!.id}&t=${p.createdAt.toISOString()}&id=${p.id}`,
+            };
+          },
         },
-      });
+      );
       record(store, 'partner_list_page', c, t, b, extra);
     }
     // Checkout: returning visitors (cookie) of one link, each with a QR still fresh enough to show again,
@@ -333,18 +479,37 @@ async function runStore(store: 'pg' | 'pglite') {
       const cookies = checkoutVisitors(CHECKOUT_VISITORS).map((v) => `tolem_cv=${v}`);
       // The public floor: the baseline's checkout plus the work every public response must do (rate limit
       // and its headers, request id, metrics, request logger), served by the baseline process on its port + 1.
-      const publicFloor = { url: base.url.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 1}`), cpu: on(base).cpu };
-      const servers = [[tolem.url, '/v2/checkout/'], [base.url, '/checkout/'], [publicFloor.url, '/v2/checkout/']] as const;
+      const publicFloor = {
+        url: base.url.replace(/:(\d+)$/, (_, p: string) => `:${Number(p) + 1}`),
+        cpu: on(base).cpu,
+      };
+      const servers = [
+        [tolem.url, '/v2/checkout/'],
+        [base.url, '/checkout/'],
+        [publicFloor.url, '/v2/checkout/'],
+      ] as const;
       for (const [url, path] of servers) {
         const r = await fetch(`${url}${path}${prep.linkToken}`, { headers: { cookie: cookies[0] } });
         const body = (await r.json()) as { qr?: { operation_id: string } | null };
-        if (r.status !== 200 || body.qr?.operation_id !== checkoutOperationId(0)) throw new Error(`checkout warm-up on ${url}: ${r.status} ${JSON.stringify(body)}`);
+        if (r.status !== 200 || body.qr?.operation_id !== checkoutOperationId(0))
+          throw new Error(`checkout warm-up on ${url}: ${r.status} ${JSON.stringify(body)}`);
       }
-      const visit = (path: string) => () => ({ method: 'GET' as const, path: `${path}${prep.linkToken}`, headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] } });
+      const visit = (path: string) => () => ({
+        method: 'GET' as const,
+        path: `${path}${prep.linkToken}`,
+        headers: { cookie: cookies[Math.floor(Math.random() * cookies.length)] },
+      });
       for (const c of CONCURRENCY) {
-        const { m, t, b, extra } = await compare({ ...on(tolem), connections: c, next: visit('/v2/checkout/') },
-          { ...on(base), connections: c, next: visit('/checkout/') }, { ...publicFloor, connections: c, next: visit('/v2/checkout/') });
-        record(store, 'checkout', c, t, b, { ...extra, public_floor: m.figures[2], public_floor_ratio: roundsRatio(m, 0, 2) });
+        const { m, t, b, extra } = await compare(
+          { ...on(tolem), connections: c, next: visit('/v2/checkout/') },
+          { ...on(base), connections: c, next: visit('/checkout/') },
+          { ...publicFloor, connections: c, next: visit('/v2/checkout/') },
+        );
+        record(store, 'checkout', c, t, b, {
+          ...extra,
+          public_floor: m.figures[2],
+          public_floor_ratio: roundsRatio(m, 0, 2),
+        });
       }
     }
     // Webhook fan-out: the API-only server fills a backlog, then a ROLE=all server drains it and keeps up.
@@ -352,7 +517,10 @@ async function runStore(store: 'pg' | 'pglite') {
       await reset();
       const FANOUT = fanoutPlan(store);
       const fan = await runFanout({
-        url: tolem.url, key: key0, receiver, plan: FANOUT,
+        url: tolem.url,
+        key: key0,
+        receiver,
+        plan: FANOUT,
         startWorker: async () => {
           peakRss = Math.max(peakRss, tolem!.peakRssMb());
           await tolem!.stop();
@@ -363,21 +531,55 @@ async function runStore(store: 'pg' | 'pglite') {
       // The senders are processes of their own on CPU 0, run asynchronously: the receiver lives in this
       // process and must keep answering. The bare sender's rate is the noisiest figure of the bench, so
       // it runs three times and its median run is the baseline, as every other baseline is a median of three.
-      const raw = await medianOfThree(() => runSender('bench/baseline-sender.ts',
-        { RECEIVER_URL: receiver.url, TOTAL: String(FANOUT.burstPayments * FANOUT.webhooks), CONCURRENCY: '50', BODY: receiver.sampleBody }));
+      const raw = await medianOfThree(() =>
+        runSender('bench/baseline-sender.ts', {
+          RECEIVER_URL: receiver.url,
+          TOTAL: String(FANOUT.burstPayments * FANOUT.webhooks),
+          CONCURRENCY: '50',
+          BODY: receiver.sampleBody,
+        }),
+      );
       // The durable floor (PostgreSQL only: the embedded store is held by its server): the same backlog
       // written straight into the baseline's database, drained by a plain sender that claims under a
       // lease, signs, POSTs and records, on CPU 0 beside PostgreSQL. Median of three backlogs.
       let tag = 0;
-      const durable = store !== 'pg' ? undefined : await medianOfThree(async () => {
-        const db = await connect({ databaseUrl: prep.baseEnv.DATABASE_URL });
-        const rows = await seedDeliveryBacklog(db, prep.seeded.clients[0].id, FANOUT.burstPayments, receiver.sampleBody, `DF${tag++}`);
-        await db.close();
-        return runSender('bench/baseline-durable-sender.ts', { DATABASE_URL: prep.baseEnv.DATABASE_URL, RECEIVER_URL: receiver.url, TOTAL: String(rows), WINDOW: '100' });
-      });
-      record(store, 'webhook_fanout', 50,
-        { rps: fan.drain_per_s, p50: fan.lag_p50_ms, p99: fan.lag_p99_ms, errors: Math.max(0, fan.expected - fan.received) + fan.duplicates + fan.pay_errors },
-        raw, { fanout: fan, peak_rss_mb: tolem.peakRssMb(), ...(durable ? { durable_floor: durable, durable_floor_ratio: ratioOf(fan.drain_per_s, durable.rps) } : {}) });
+      const durable =
+        store !== 'pg'
+          ? undefined
+          : await medianOfThree(async () => {
+              const db = await connect({ databaseUrl: prep.baseEnv.DATABASE_URL });
+              const rows = await seedDeliveryBacklog(
+                db,
+                prep.seeded.clients[0].id,
+                FANOUT.burstPayments,
+                receiver.sampleBody,
+                `DF${tag++}`,
+              );
+              await db.close();
+              return runSender('bench/baseline-durable-sender.ts', {
+                DATABASE_URL: prep.baseEnv.DATABASE_URL,
+                RECEIVER_URL: receiver.url,
+                TOTAL: String(rows),
+                WINDOW: '100',
+              });
+            });
+      record(
+        store,
+        'webhook_fanout',
+        50,
+        {
+          rps: fan.drain_per_s,
+          p50: fan.lag_p50_ms,
+          p99: fan.lag_p99_ms,
+          errors: Math.max(0, fan.expected - fan.received) + fan.duplicates + fan.pay_errors,
+        },
+        raw,
+        {
+          fanout: fan,
+          peak_rss_mb: tolem.peakRssMb(),
+          ...(durable ? { durable_floor: durable, durable_floor_ratio: ratioOf(fan.drain_per_s, durable.rps) } : {}),
+        },
+      );
     }
     // Start-up on an existing data directory / database, to a ready /readyz.
     peakRss = Math.max(peakRss, tolem.peakRssMb());
@@ -398,8 +600,24 @@ async function runStore(store: 'pg' | 'pglite') {
 for (const s of STORES) await runStore(s);
 await receiver.close();
 
-const machine = { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, taskset: hasTaskset };
-const out = { generated_at: new Date().toISOString(), quick: QUICK, machine, load: LOAD, rounds: ROUNDS, operations: OPERATIONS, command: 'npm run bench', floor, entries };
+const machine = {
+  cpus: cpus().length,
+  cpu_model: cpus()[0]?.model,
+  memory_gb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  taskset: hasTaskset,
+};
+const out = {
+  generated_at: new Date().toISOString(),
+  quick: QUICK,
+  machine,
+  load: LOAD,
+  rounds: ROUNDS,
+  operations: OPERATIONS,
+  command: 'npm run bench',
+  floor,
+  entries,
+};
 if (!QUICK && !ONLY) {
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', JSON.stringify(out, null, 2) + '\n');
@@ -407,8 +625,12 @@ if (!QUICK && !ONLY) {
   writeFileSync(path.join(tmpdir(), 'tolem-bench-quick.json'), JSON.stringify(out, null, 2));
 }
 
-console.log('\n| store | scenario | c | Tolem req/s | baseline req/s | ratio | p50 ms | p99 ms | peak RSS MB | target | met |');
+console.log(
+  '\n| store | scenario | c | Tolem req/s | baseline req/s | ratio | p50 ms | p99 ms | peak RSS MB | target | met |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const e of entries) {
-  console.log(`| ${e.store} | ${e.scenario} | ${e.connections} | ${e.tolem.rps} | ${e.baseline.rps} | ${e.ratio} | ${e.tolem.p50} | ${e.tolem.p99} | ${e.peak_rss_mb ?? ''} | ${e.target ?? ''} | ${e.target_met ?? ''} |`);
+  console.log(
+    `| ${e.store} | ${e.scenario} | ${e.connections} | ${e.tolem.rps} | ${e.baseline.rps} | ${e.ratio} | ${e.tolem.p50} | ${e.tolem.p99} | ${e.peak_rss_mb ?? ''} | ${e.target ?? ''} | ${e.target_met ?? ''} |`,
+  );
 }

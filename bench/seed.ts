@@ -16,7 +16,11 @@ export async function seedClients(db: Db, n: number): Promise<Seeded> {
       [`Bench ${i}`, `bench${i}@bench.kz`],
     );
     const id = c.rows[0].id;
-    await db.query(`INSERT INTO api_keys (client_id, mode, key_hash, prefix) VALUES ($1, 'test', $2, $3)`, [id, sha256Hex(testKey), testKey.slice(0, 12)]);
+    await db.query(`INSERT INTO api_keys (client_id, mode, key_hash, prefix) VALUES ($1, 'test', $2, $3)`, [
+      id,
+      sha256Hex(testKey),
+      testKey.slice(0, 12),
+    ]);
     const a = await db.query<{ id: number }>(
       `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default) VALUES ($1, 'test', 'sandbox', 'Sandbox', true) RETURNING id`,
       [id],
@@ -61,17 +65,27 @@ export async function seedLink(db: Db, clientId: number): Promise<string> {
      VALUES ($1, $2, 'test', 5000, 'Бенчмарк: оплата заказа', now() + interval '1 year')`,
     [BENCH_LINK_TOKEN, clientId],
   );
-  await db.query(`INSERT INTO branding (client_id, display_name, brand_color) VALUES ($1, 'Bench Shop', '#0A7A5A')`, [clientId]);
+  await db.query(`INSERT INTO branding (client_id, display_name, brand_color) VALUES ($1, 'Bench Shop', '#0A7A5A')`, [
+    clientId,
+  ]);
   return BENCH_LINK_TOKEN;
 }
 
 /** `n` test-mode webhooks of one client on payment.completed, all pointing at the bench's receiver. */
-export async function seedWebhooks(db: Db, clientId: number, n: number, receiverUrl: string, appSecret: string): Promise<void> {
+export async function seedWebhooks(
+  db: Db,
+  clientId: number,
+  n: number,
+  receiverUrl: string,
+  appSecret: string,
+): Promise<void> {
   for (let i = 0; i < n; i++) {
-    await db.query(
-      `INSERT INTO webhooks (client_id, mode, url, events, secret_enc) VALUES ($1, 'test', $2, $3, $4)`,
-      [clientId, `${receiverUrl}/hook/${i}`, ['payment.completed'], encryptSecret(appSecret, `whsec_${Buffer.from(`bench-secret-${i}`).toString('base64')}`)],
-    );
+    await db.query(`INSERT INTO webhooks (client_id, mode, url, events, secret_enc) VALUES ($1, 'test', $2, $3, $4)`, [
+      clientId,
+      `${receiverUrl}/hook/${i}`,
+      ['payment.completed'],
+      encryptSecret(appSecret, `whsec_${Buffer.from(`bench-secret-${i}`).toString('base64')}`),
+    ]);
   }
 }
 
@@ -80,7 +94,13 @@ export async function seedWebhooks(db: Db, clientId: number, n: number, receiver
  * sender.ts): one pending, due delivery of `body` per payment and webhook of the client, ids tagged by
  * `tag`. Analyzed afterwards, as a table that grew by traffic would be. Returns the rows written.
  */
-export async function seedDeliveryBacklog(db: Db, clientId: number, payments: number, body: string, tag: string): Promise<number> {
+export async function seedDeliveryBacklog(
+  db: Db,
+  clientId: number,
+  payments: number,
+  body: string,
+  tag: string,
+): Promise<number> {
   const r = await db.query(
     `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, next_attempt_at)
      SELECT w.id, w.client_id, w.mode, 'msg_' || $4 || '_' || g || '_' || w.id, 'evt_' || $4 || '_' || g, 'payment.completed', $3, now() - interval '1 hour'
@@ -92,7 +112,8 @@ export async function seedDeliveryBacklog(db: Db, clientId: number, payments: nu
 }
 
 /** The visitor ids (cookies) of the checkout scenario: returning payers, each with a QR still shown. */
-export const checkoutVisitors = (n: number) => Array.from({ length: n }, (_, i) => `BenchVisitor${String(i).padStart(10, '0')}`);
+export const checkoutVisitors = (n: number) =>
+  Array.from({ length: n }, (_, i) => `BenchVisitor${String(i).padStart(10, '0')}`);
 /** The operation id of visitor i's QR. */
 export const checkoutOperationId = (i: number) => `op_CV${String(i).padStart(24, '0')}`;
 
@@ -102,7 +123,12 @@ export const checkoutOperationId = (i: number) => `op_CV${String(i).padStart(24,
  * and SVG. Six hours to live: the whole run, and never under the minute below which Tolem issues anew.
  * Their ids do not start with op_B, so a reset deletes them with the other added operations.
  */
-export async function seedCheckoutVisitors(db: Db, linkToken: string, client: Seeded['clients'][number], n: number): Promise<void> {
+export async function seedCheckoutVisitors(
+  db: Db,
+  linkToken: string,
+  client: Seeded['clients'][number],
+  n: number,
+): Promise<void> {
   await db.query(
     `WITH v AS (SELECT visitor, op_id, 'sbx_qr_bench_' || i AS ref
                   FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(visitor, op_id, i)),
@@ -113,6 +139,12 @@ export async function seedCheckoutVisitors(db: Db, linkToken: string, client: Se
                          now() + interval '6 hours'
                     FROM v RETURNING id)
      INSERT INTO checkout_operations (operation_id, link_token, visitor_id) SELECT v.op_id, $3, v.visitor FROM v JOIN ops ON ops.id = v.op_id`,
-    [client.id, client.accountId, linkToken, checkoutVisitors(n), checkoutVisitors(n).map((_, i) => checkoutOperationId(i))],
+    [
+      client.id,
+      client.accountId,
+      linkToken,
+      checkoutVisitors(n),
+      checkoutVisitors(n).map((_, i) => checkoutOperationId(i)),
+    ],
   );
 }

@@ -26,10 +26,18 @@ async function waitReady(url: string, path: string, ms = 60_000): Promise<void> 
   throw new Error(`${url} not ready`);
 }
 
-export async function startServer(script: string[], env: Record<string, string>, port: number, readyPath: string): Promise<Server> {
+export async function startServer(
+  script: string[],
+  env: Record<string, string>,
+  port: number,
+  readyPath: string,
+): Promise<Server> {
   const t0 = Date.now();
   const cmd = hasTaskset ? ['taskset', '-c', '0', 'node', ...script] : ['node', ...script];
-  const proc = spawn(cmd[0], cmd.slice(1), { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const proc = spawn(cmd[0], cmd.slice(1), {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, readyPath);
   return {

@@ -33,7 +33,10 @@ export interface Entry {
   target_met: boolean | null;
 }
 
-type Check = (store: string, c: number) => { text: string; met: (e: Partial<Entry> & { ratio: number; tolem: Figures }) => boolean } | undefined;
+type Check = (
+  store: string,
+  c: number,
+) => { text: string; met: (e: Partial<Entry> & { ratio: number; tolem: Figures }) => boolean } | undefined;
 
 // Issue 25: every target is a ratio to something measured in the same run (the bare baseline doing the
 // same work, or this machine's floor), except start-up and memory, which are the user's own experience.
@@ -41,20 +44,38 @@ export const TARGETS: Record<string, Check> = {
   create_qr: (_store, c) => (c === 10 ? { text: '>= 0.9x baseline', met: (e) => e.ratio >= 0.9 } : undefined),
   read_status: (_store, c) => (c === 10 ? { text: '>= 1.0x baseline', met: (e) => e.ratio >= 1.0 } : undefined),
   // The list query's floor: the same keyset SELECT prepared, its rows sent unmapped (run.ts `floor`).
-  list_page: (_store, c) => (c === 10 ? { text: '>= 0.75x the list query\'s floor', met: (e) => (e.floor_ratio ?? 0) >= 0.75 } : undefined),
+  list_page: (_store, c) =>
+    c === 10 ? { text: ">= 0.75x the list query's floor", met: (e) => (e.floor_ratio ?? 0) >= 0.75 } : undefined,
   checkout: (_store, c) => (c === 10 ? { text: '>= 1.0x baseline', met: (e) => e.ratio >= 1.0 } : undefined),
-  webhook_fanout: (store) => (store === 'pg'
-    ? { text: '>= 0.5x the bare sender\'s drain, lag p99 <= 250 ms at 1,000/s offered, none lost', met: (e) => e.ratio >= 0.5 && e.tolem.p99 <= 250 && e.tolem.errors === 0 }
-    : { text: '>= 1,000 deliveries/s drained, lag p99 <= 2 s at 300/s offered, none lost', met: (e) => e.tolem.rps >= 1000 && e.tolem.p99 <= 2000 && e.tolem.errors === 0 }),
+  webhook_fanout: (store) =>
+    store === 'pg'
+      ? {
+          text: ">= 0.5x the bare sender's drain, lag p99 <= 250 ms at 1,000/s offered, none lost",
+          met: (e) => e.ratio >= 0.5 && e.tolem.p99 <= 250 && e.tolem.errors === 0,
+        }
+      : {
+          text: '>= 1,000 deliveries/s drained, lag p99 <= 2 s at 300/s offered, none lost',
+          met: (e) => e.tolem.rps >= 1000 && e.tolem.p99 <= 2000 && e.tolem.errors === 0,
+        },
   // Issue 22: the partner API's payments list, over all of a 10,000-client partner's payments, keeps pace
   // with the same keyset SELECT served bare, as the client's own list does.
-  partner_list_page: (_store, c) => (c === 10 ? { text: '>= 0.75x baseline (the same SQL bare)', met: (e) => e.ratio >= 0.75 } : undefined),
+  partner_list_page: (_store, c) =>
+    c === 10 ? { text: '>= 0.75x baseline (the same SQL bare)', met: (e) => e.ratio >= 0.75 } : undefined,
   // Issue 20: a 10,000-client partner's analytics stay interactive, and the domain adds little to its SQL.
-  partner_analytics_summary: (store) => (store === 'pg' ? { text: 'p99 <= 250 ms, >= 0.8x the bare SQL', met: (e) => e.tolem.p99 <= 250 && e.ratio >= 0.8 } : undefined),
-  partner_analytics_funnel: (store) => (store === 'pg' ? { text: 'p99 <= 250 ms, >= 0.8x the bare SQL', met: (e) => e.tolem.p99 <= 250 && e.ratio >= 0.8 } : undefined),
+  partner_analytics_summary: (store) =>
+    store === 'pg'
+      ? { text: 'p99 <= 250 ms, >= 0.8x the bare SQL', met: (e) => e.tolem.p99 <= 250 && e.ratio >= 0.8 }
+      : undefined,
+  partner_analytics_funnel: (store) =>
+    store === 'pg'
+      ? { text: 'p99 <= 250 ms, >= 0.8x the bare SQL', met: (e) => e.tolem.p99 <= 250 && e.ratio >= 0.8 }
+      : undefined,
   // Issue 25: the watcher uses what the provider allows it (each account's calls per second) when a
   // backlog asks for it, and a payment is noticed within a poll cycle of its account.
-  qr_watcher: () => ({ text: '>= 0.9x the calls/s the provider allows, every payment noticed', met: (e) => e.ratio >= 0.9 && e.tolem.errors === 0 }),
+  qr_watcher: () => ({
+    text: '>= 0.9x the calls/s the provider allows, every payment noticed',
+    met: (e) => e.ratio >= 0.9 && e.tolem.errors === 0,
+  }),
   startup_ms: () => ({ text: '<= 3000 ms to ready /readyz', met: (e) => e.tolem.p50 <= 3000 }),
   // The highest resident set of the Tolem server over the whole store's run (every scenario).
   peak_rss_mb: (store) => {

@@ -28,14 +28,16 @@ export interface Allowlist {
 export const OPEN: Readonly<Allowlist> = Object.freeze({ r3: null, refuse: 'http403' });
 
 /** The client's address as written in a list: "127.0.0.1", not the IPv4-mapped "::ffff:127.0.0.1". */
-export const sourceAddress = (socket: Socket): string => (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+export const sourceAddress = (socket: Socket): string =>
+  (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
 
 export const admits = (a: Allowlist, socket: Socket): boolean => a.r3 === null || a.r3.includes(sourceAddress(socket));
 
 /** The allow-list of a control call, or what is wrong with it. */
 export function parseAllowlist(body: Record<string, unknown>): Allowlist | string {
   const r3 = body.r3 ?? null;
-  if (r3 !== null && !(Array.isArray(r3) && r3.every((x) => typeof x === 'string'))) return 'r3 must be a list of addresses or null';
+  if (r3 !== null && !(Array.isArray(r3) && r3.every((x) => typeof x === 'string')))
+    return 'r3 must be a list of addresses or null';
   const refuse = body.refuse ?? 'http403';
   if (!REFUSALS.includes(refuse as Refusal)) return `refuse must be one of ${REFUSALS.join(', ')}`;
   return { r3: r3 as string[] | null, refuse: refuse as Refusal };

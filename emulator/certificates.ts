@@ -34,22 +34,38 @@ let serial = Date.now();
 
 /** A certificate for `publicKey`, signed by `issuer` (itself when absent: a CA). */
 export function makeCertificate(o: {
-  cn: string; publicKey: forge.pki.rsa.PublicKey; signer: forge.pki.rsa.PrivateKey; issuer?: forge.pki.Certificate;
-  notBefore?: Date; notAfter?: Date; ca?: boolean; server?: boolean; client?: boolean;
+  cn: string;
+  publicKey: forge.pki.rsa.PublicKey;
+  signer: forge.pki.rsa.PrivateKey;
+  issuer?: forge.pki.Certificate;
+  notBefore?: Date;
+  notAfter?: Date;
+  ca?: boolean;
+  server?: boolean;
+  client?: boolean;
 }): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = o.publicKey;
   cert.serialNumber = (serial++).toString(16);
   cert.validity.notBefore = o.notBefore ?? new Date(Date.now() - 60_000);
   cert.validity.notAfter = o.notAfter ?? new Date(Date.now() + 5 * YEAR_MS);
-  cert.setSubject([{ name: 'commonName', value: o.cn }, { name: 'organizationName', value: 'qrapi emulator' }]);
+  cert.setSubject([
+    { name: 'commonName', value: o.cn },
+    { name: 'organizationName', value: 'qrapi emulator' },
+  ]);
   cert.setIssuer((o.issuer ?? cert).subject.attributes);
   const ext: object[] = [{ name: 'basicConstraints', cA: Boolean(o.ca) }];
   if (o.ca) ext.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true });
   else ext.push({ name: 'keyUsage', digitalSignature: true, keyEncipherment: true });
   if (o.server) {
     ext.push({ name: 'extKeyUsage', serverAuth: true });
-    ext.push({ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] });
+    ext.push({
+      name: 'subjectAltName',
+      altNames: [
+        { type: 7, ip: '127.0.0.1' },
+        { type: 2, value: 'localhost' },
+      ],
+    });
   }
   if (o.client) ext.push({ name: 'extKeyUsage', clientAuth: true });
   cert.setExtensions(ext);
@@ -58,11 +74,23 @@ export function makeCertificate(o: {
 }
 
 /** A client certificate of the emulator's CA as a PKCS#12 bundle (tests make expired ones with it). */
-export function makeClientPfx(caCertPem: string, caKeyPem: string, password: string, validity?: { notBefore: Date; notAfter: Date }): Buffer {
+export function makeClientPfx(
+  caCertPem: string,
+  caKeyPem: string,
+  password: string,
+  validity?: { notBefore: Date; notAfter: Date },
+): Buffer {
   const caCert = forge.pki.certificateFromPem(caCertPem);
   const caKey = forge.pki.privateKeyFromPem(caKeyPem);
   const k = keyPair();
-  const cert = makeCertificate({ cn: 'qrapi client', publicKey: k.publicKey, signer: caKey, issuer: caCert, client: true, ...validity });
+  const cert = makeCertificate({
+    cn: 'qrapi client',
+    publicKey: k.publicKey,
+    signer: caKey,
+    issuer: caCert,
+    client: true,
+    ...validity,
+  });
   const p12 = forge.pkcs12.toPkcs12Asn1(k.privateKey, [cert, caCert], password, { algorithm: 'aes256' });
   return Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary');
 }
@@ -76,10 +104,21 @@ export function ensureCertificates(dirIn: string): EmulatorFiles {
   const f = (name: string) => path.join(dir, name);
   if (!FILES.every((name) => existsSync(f(name)))) {
     const ca = keyPair();
-    const caCert = makeCertificate({ cn: 'qrapi emulator CA', publicKey: ca.publicKey, signer: ca.privateKey, ca: true });
+    const caCert = makeCertificate({
+      cn: 'qrapi emulator CA',
+      publicKey: ca.publicKey,
+      signer: ca.privateKey,
+      ca: true,
+    });
     const caPem = forge.pki.certificateToPem(caCert);
     const server = keyPair();
-    const serverCert = makeCertificate({ cn: '127.0.0.1', publicKey: server.publicKey, signer: ca.privateKey, issuer: caCert, server: true });
+    const serverCert = makeCertificate({
+      cn: '127.0.0.1',
+      publicKey: server.publicKey,
+      signer: ca.privateKey,
+      issuer: caCert,
+      server: true,
+    });
     const password = randomUUID();
     writeFileSync(f('ca.pem'), caPem);
     writeFileSync(f('ca-key.pem'), ca.pem, { mode: 0o600 });
@@ -90,9 +129,14 @@ export function ensureCertificates(dirIn: string): EmulatorFiles {
     writeFileSync(f('api-key.txt'), `test_${randomUUID()}`, { mode: 0o600 });
   }
   return {
-    dir, ca: f('ca.pem'), caPem: readFileSync(f('ca.pem'), 'utf8'), caKey: f('ca-key.pem'),
-    serverKey: readFileSync(f('server-key.pem'), 'utf8'), serverCert: readFileSync(f('server.pem'), 'utf8'),
-    clientPfx: f('client.p12'), clientPassword: readFileSync(f('client.password'), 'utf8').trim(),
+    dir,
+    ca: f('ca.pem'),
+    caPem: readFileSync(f('ca.pem'), 'utf8'),
+    caKey: f('ca-key.pem'),
+    serverKey: readFileSync(f('server-key.pem'), 'utf8'),
+    serverCert: readFileSync(f('server.pem'), 'utf8'),
+    clientPfx: f('client.p12'),
+    clientPassword: readFileSync(f('client.password'), 'utf8').trim(),
     apiKey: readFileSync(f('api-key.txt'), 'utf8').trim(),
   };
 }

@@ -46,20 +46,25 @@ export interface Route {
 export function device(c: Ctx, token: unknown): Device | Envelope {
   const d = c.s.devices.get(String(token ?? ''));
   // GET calls name no organization (client-info): there the token alone identifies the device.
-  if (!d || (c.r.scheme === 'r3' && c.r.method === 'POST' && d.OrganizationBin !== c.bin)) return fail(-1501, 'device not found');
+  if (!d || (c.r.scheme === 'r3' && c.r.method === 'POST' && d.OrganizationBin !== c.bin))
+    return fail(-1501, 'device not found');
   if (!d.active) return fail(-1502, 'device inactive');
   return d;
 }
 
 /** The refusal of a trade point (a device's) for this kind of call, if its state refuses it. */
-export const refusedAt = (c: Ctx, at: Pick<Device, 'OrganizationBin' | 'TradePointId'>, call: TradePointCall): Envelope | undefined =>
-  tradePointRefusal(c.s.tradePointState(at.OrganizationBin, at.TradePointId), call);
+export const refusedAt = (
+  c: Ctx,
+  at: Pick<Device, 'OrganizationBin' | 'TradePointId'>,
+  call: TradePointCall,
+): Envelope | undefined => tradePointRefusal(c.s.tradePointState(at.OrganizationBin, at.TradePointId), call);
 
 /** The document types Amount as a double: a number, and above zero. */
 export const isAmount = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
 
 /** A body field as an id: the document's Int64 ids arrive as numbers or digit strings. */
-export const idOf = (x: unknown): number => (typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x.trim())) ? Number(x) : NaN);
+export const idOf = (x: unknown): number =>
+  typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x.trim())) ? Number(x) : NaN;
 
 /** Who pays in the test calls and scans a return QR when the call names nobody. */
 export const DEFAULT_CUSTOMER = 'customer-1';

@@ -20,7 +20,8 @@ const bad = (error: string): Answer => [400, { error }];
 function dateStyle(s: EmulatorState, body: Record<string, unknown>): Answer {
   if (!DATE_STYLES.includes(body.style as DateStyle)) return bad(`style must be one of ${DATE_STYLES.join(', ')}`);
   const offset = body.utc_offset_hours ?? s.utcOffsetHours;
-  if (!validUtcOffset(offset)) return bad('utc_offset_hours must be a whole number of minutes between -12 and 14 hours');
+  if (!validUtcOffset(offset))
+    return bad('utc_offset_hours must be a whole number of minutes between -12 and 14 hours');
   s.dateStyle = body.style as DateStyle;
   s.utcOffsetHours = offset;
   s.varyHits = 0;
@@ -32,8 +33,10 @@ function tradePoint(s: EmulatorState, body: Record<string, unknown>): Answer {
   const bin = String(body.bin ?? DEFAULT_BIN);
   const id = Number(body.trade_point_id);
   if (!validBin(bin)) return bad('bin must be a BIN with a valid check digit');
-  if (!TRADE_POINTS.some((t) => t.TradePointId === id)) return bad(`trade_point_id must be one of ${TRADE_POINTS.map((t) => t.TradePointId).join(', ')}`);
-  if (!TRADE_POINT_STATES.includes(body.state as TradePointState)) return bad(`state must be one of ${TRADE_POINT_STATES.join(', ')}`);
+  if (!TRADE_POINTS.some((t) => t.TradePointId === id))
+    return bad(`trade_point_id must be one of ${TRADE_POINTS.map((t) => t.TradePointId).join(', ')}`);
+  if (!TRADE_POINT_STATES.includes(body.state as TradePointState))
+    return bad(`state must be one of ${TRADE_POINT_STATES.join(', ')}`);
   if (body.state === 'ok') s.tradePoints.delete(`${bin}/${id}`);
   else s.tradePoints.set(`${bin}/${id}`, body.state as TradePointState);
   return [200, { ok: true, trade_points: Object.fromEntries(s.tradePoints) }];
@@ -90,7 +93,14 @@ function answer(s: EmulatorState, call: string, body: Record<string, unknown>, h
   }
 }
 
-export function control(s: EmulatorState, req: IncomingMessage, res: ServerResponse, path: string, text: string, hooks: ControlHooks): void {
+export function control(
+  s: EmulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  text: string,
+  hooks: ControlHooks,
+): void {
   let body: Record<string, unknown> = {};
   try {
     body = text ? JSON.parse(text) : {};

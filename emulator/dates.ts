@@ -19,7 +19,9 @@ export const DEFAULT_UTC_OFFSET_HOURS = 5;
 
 /** An offset the provider could have: whole minutes, within the zones that exist. */
 export function validUtcOffset(hours: unknown): hours is number {
-  return typeof hours === 'number' && Number.isFinite(hours) && hours >= -12 && hours <= 14 && Number.isInteger(hours * 60);
+  return (
+    typeof hours === 'number' && Number.isFinite(hours) && hours >= -12 && hours <= 14 && Number.isInteger(hours * 60)
+  );
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -36,10 +38,22 @@ function offsetText(hours: number, form: 'hours' | 'hhmm' | 'hh:mm'): string {
 }
 
 /** The instant `ms` written in `form` as the provider's local time at `utcOffsetHours`. Pure. */
-export function formatProviderDate(ms: number, form: DateForm, utcOffsetHours: number = DEFAULT_UTC_OFFSET_HOURS): string {
+export function formatProviderDate(
+  ms: number,
+  form: DateForm,
+  utcOffsetHours: number = DEFAULT_UTC_OFFSET_HOURS,
+): string {
   // The local wall clock read off a Date shifted by the offset, through its UTC fields.
   const t = new Date(ms + Math.round(utcOffsetHours * 60) * 60_000);
-  const [y, mo, d, h, mi, s, milli] = [t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds(), t.getUTCMilliseconds()];
+  const [y, mo, d, h, mi, s, milli] = [
+    t.getUTCFullYear(),
+    t.getUTCMonth() + 1,
+    t.getUTCDate(),
+    t.getUTCHours(),
+    t.getUTCMinutes(),
+    t.getUTCSeconds(),
+    t.getUTCMilliseconds(),
+  ];
   const date = `${pad(y, 4)}-${pad(mo)}-${pad(d)}`;
   const time = `${pad(h)}:${pad(mi)}:${pad(s)}`;
   switch (form) {

@@ -9,7 +9,11 @@ export interface Envelope {
   Data?: unknown;
 }
 
-export const ok = (Data?: unknown): Envelope => ({ StatusCode: 0, Message: 'OK', ...(Data === undefined ? {} : { Data }) });
+export const ok = (Data?: unknown): Envelope => ({
+  StatusCode: 0,
+  Message: 'OK',
+  ...(Data === undefined ? {} : { Data }),
+});
 export const fail = (StatusCode: number, Message: string): Envelope => ({ StatusCode, Message });
 export const isFailure = (x: object): x is Envelope => 'StatusCode' in x;
 

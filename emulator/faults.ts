@@ -5,7 +5,19 @@
 // routes.
 import type { ServerResponse } from 'node:http';
 
-export const FAULT_KINDS = ['latency', 'hang', 'reset', 'http5xx', 'malformed', 'code', 'lost', 'flap', 'tls_refuse', 'expired_cert', 'date_vary'] as const;
+export const FAULT_KINDS = [
+  'latency',
+  'hang',
+  'reset',
+  'http5xx',
+  'malformed',
+  'code',
+  'lost',
+  'flap',
+  'tls_refuse',
+  'expired_cert',
+  'date_vary',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -25,7 +37,8 @@ export function parseFaults(input: unknown): Fault[] | string {
   const out: Fault[] = [];
   for (const f of input as Partial<Fault>[]) {
     if (typeof f?.path !== 'string') return 'each fault needs a path';
-    if (!FAULT_KINDS.includes(f.kind as FaultKind)) return `unknown fault kind ${String(f.kind)}; one of ${FAULT_KINDS.join(', ')}`;
+    if (!FAULT_KINDS.includes(f.kind as FaultKind))
+      return `unknown fault kind ${String(f.kind)}; one of ${FAULT_KINDS.join(', ')}`;
     out.push({ ...f } as Fault);
   }
   return out;
@@ -51,7 +64,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * waits, so the API answers after it. `hang` keeps the response in `hanging` so that closing the emulator
  * can end it; until then only the client giving up ends it.
  */
-export async function answerFault(f: Fault | undefined, res: ServerResponse, hanging: Set<ServerResponse>): Promise<boolean> {
+export async function answerFault(
+  f: Fault | undefined,
+  res: ServerResponse,
+  hanging: Set<ServerResponse>,
+): Promise<boolean> {
   switch (f?.kind) {
     case 'latency':
       await sleep(f.ms ?? 500);
@@ -71,7 +88,9 @@ export async function answerFault(f: Fault | undefined, res: ServerResponse, han
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"StatusCode": 0, "Data": ');
       return true;
     case 'expired_cert':
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ StatusCode: -10000, Message: 'client certificate expired' }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ StatusCode: -10000, Message: 'client certificate expired' }));
       return true;
     default:
       return false;

@@ -5,7 +5,10 @@ import { fail, type Envelope } from './envelope.ts';
 
 /** r1 and r2 act for this organization's trade points. */
 export const DEFAULT_BIN = '000000000000';
-export const TRADE_POINTS = [{ TradePointId: 1, TradePointName: 'Test point 1' }, { TradePointId: 2, TradePointName: 'Test point 2' }];
+export const TRADE_POINTS = [
+  { TradePointId: 1, TradePointName: 'Test point 1' },
+  { TradePointId: 2, TradePointName: 'Test point 2' },
+];
 
 /** The check digit of a Kazakh BIN/IIN: weights 1..11, and 3..11,1,2 when the first sum gives 10. */
 export function validBin(bin: string): boolean {
@@ -18,7 +21,11 @@ export function validBin(bin: string): boolean {
 }
 
 /** What v02's status tells of the store a payment was made at. */
-export const storeOf = (tradePointId: number) => ({ StoreName: `Test point ${tradePointId}`, Address: `Test street ${tradePointId}`, City: 'Almaty' });
+export const storeOf = (tradePointId: number) => ({
+  StoreName: `Test point ${tradePointId}`,
+  Address: `Test street ${tradePointId}`,
+  City: 'Almaty',
+});
 
 /** `disabled`: 990000018; `no_qr`: 990000026 (the point takes no QR); `no_methods`: 990000033. */
 export const TRADE_POINT_STATES = ['ok', 'disabled', 'no_qr', 'no_methods'] as const;
@@ -34,6 +41,7 @@ export type TradePointCall = 'qr' | 'register' | 'money';
 export function tradePointRefusal(state: TradePointState, call: TradePointCall): Envelope | undefined {
   if (state === 'disabled' && call !== 'register') return fail(990000018, 'trade point disabled');
   if (state === 'no_qr' && call !== 'money') return fail(990000026, 'trade point does not accept QR payments');
-  if (state === 'no_methods' && call === 'qr') return fail(990000033, 'no payment methods available at the trade point');
+  if (state === 'no_methods' && call === 'qr')
+    return fail(990000033, 'no payment methods available at the trade point');
   return undefined;
 }

@@ -8,14 +8,25 @@
 import { fail, isFailure, ok, type Envelope } from './envelope.ts';
 import { device, idOf, isAmount, refusedAt, type Ctx, type Route } from './context.ts';
 
-const LOOKUP_CODES: Record<string, number> = { '0000': -1401, '0001': -1404, '0002': 990000029, '0003': 990000031, '0004': 990000032 };
+const LOOKUP_CODES: Record<string, number> = {
+  '0000': -1401,
+  '0001': -1404,
+  '0002': 990000029,
+  '0003': 990000031,
+  '0004': 990000032,
+};
 const CREATE_CODES: Record<string, number> = { '0000': -1401, '0001': -1404, '0004': 990000032, '0010': 99000010 };
 
-const ending = (phone: unknown) => String(phone ?? '').replace(/\D/g, '').slice(-4);
+const ending = (phone: unknown) =>
+  String(phone ?? '')
+    .replace(/\D/g, '')
+    .slice(-4);
 
 function phoneRefusal(codes: Record<string, number>, phone: unknown): Envelope | undefined {
   const code = codes[ending(phone)];
-  return code === undefined ? undefined : fail(code, `the customer of this phone cannot be served (code ${code}; its meaning is not in the document)`);
+  return code === undefined
+    ? undefined
+    : fail(code, `the customer of this phone cannot be served (code ${code}; its meaning is not in the document)`);
 }
 
 function clientInfo(c: Ctx): Envelope {
@@ -32,11 +43,19 @@ function clientInfo(c: Ctx): Envelope {
 function remoteCreate(c: Ctx): Envelope {
   const d = device(c, c.b.DeviceToken);
   if (isFailure(d)) return d;
-  const refused = refusedAt(c, d, 'money') ?? (isAmount(c.b.Amount) ? undefined : fail(990000028, 'wrong amount')) ?? phoneRefusal(CREATE_CODES, c.b.PhoneNumber);
+  const refused =
+    refusedAt(c, d, 'money') ??
+    (isAmount(c.b.Amount) ? undefined : fail(990000028, 'wrong amount')) ??
+    phoneRefusal(CREATE_CODES, c.b.PhoneNumber);
   if (refused) return refused;
   const p = c.s.createPayment({
-    Amount: c.b.Amount as number, OrganizationBin: d.OrganizationBin, DeviceToken: d.DeviceToken, TradePointId: d.TradePointId, ExternalId: null,
-    kind: 'remote', PhoneNumber: String(c.b.PhoneNumber ?? ''),
+    Amount: c.b.Amount as number,
+    OrganizationBin: d.OrganizationBin,
+    DeviceToken: d.DeviceToken,
+    TradePointId: d.TradePointId,
+    ExternalId: null,
+    kind: 'remote',
+    PhoneNumber: String(c.b.PhoneNumber ?? ''),
   });
   return ok({ QrPaymentId: p.QrPaymentId });
 }
@@ -53,7 +72,8 @@ function remoteCancel(c: Ctx): Envelope {
   if (refused) return refused;
   const p = c.s.current(idOf(c.b.QrPaymentId));
   if (!p || p.kind !== 'remote') return fail(-99000001, 'purchase not found');
-  if (p.Status !== 'RemotePaymentCreated' && p.Status !== 'Wait') return fail(-1404, `the invoice cannot be cancelled in status ${p.Status}`);
+  if (p.Status !== 'RemotePaymentCreated' && p.Status !== 'Wait')
+    return fail(-1404, `the invoice cannot be cancelled in status ${p.Status}`);
   p.Status = 'RemotePaymentCanceled';
   return ok({ Status: 'RemotePaymentCanceled' });
 }

@@ -16,8 +16,13 @@ function returnCreate(c: Ctx): Envelope {
   const r = c.s.createReturn(d, textOf(c.b.ExternalId));
   const t = c.s.timing;
   return ok({
-    QrToken: r.QrToken, ExpireDate: c.date(r.createdAt + t.ReturnScanWaitTimeout * 1000), QrReturnId: r.QrReturnId,
-    QrReturnBehaviorOptions: { QrCodeScanEventPollingInterval: t.QrCodeScanEventPollingInterval, QrCodeScanWaitTimeout: t.ReturnScanWaitTimeout },
+    QrToken: r.QrToken,
+    ExpireDate: c.date(r.createdAt + t.ReturnScanWaitTimeout * 1000),
+    QrReturnId: r.QrReturnId,
+    QrReturnBehaviorOptions: {
+      QrCodeScanEventPollingInterval: t.QrCodeScanEventPollingInterval,
+      QrCodeScanWaitTimeout: t.ReturnScanWaitTimeout,
+    },
   });
 }
 
@@ -40,14 +45,26 @@ function returnOperations(c: Ctx): Envelope {
   const r = returnAt(c, d);
   if (!r) return fail(-1601, 'return not found');
   // Before the customer has scanned, nobody's purchases can be found: the document's -1601.
-  if (r.Status !== 'CustomerIdentityObtained') return fail(-1601, `no customer yet: the return is in status ${r.Status}`);
+  if (r.Status !== 'CustomerIdentityObtained')
+    return fail(-1601, `no customer yet: the return is in status ${r.Status}`);
   // Taken as the provider's reader probably does: a missing, bad or too large MaxResult is read as 10.
   const asked = idOf(c.b.MaxResult);
   const max = asked >= 1 ? Math.min(asked, MAX_OPERATIONS) : MAX_OPERATIONS;
-  const mine = [...c.s.payments.keys()].map((id) => c.s.current(id)!).filter((p) =>
-    p.Status === 'Processed' && p.customer === r.customer && p.OrganizationBin === d.OrganizationBin && p.TradePointId === d.TradePointId);
+  const mine = [...c.s.payments.keys()]
+    .map((id) => c.s.current(id)!)
+    .filter(
+      (p) =>
+        p.Status === 'Processed' &&
+        p.customer === r.customer &&
+        p.OrganizationBin === d.OrganizationBin &&
+        p.TradePointId === d.TradePointId,
+    );
   mine.sort((a, b) => b.paidAt! - a.paidAt! || b.QrPaymentId - a.QrPaymentId);
-  return ok(mine.slice(0, max).map((p) => ({ QrPaymentId: p.QrPaymentId, Amount: p.Amount, TransactionDate: c.date(p.paidAt!) })));
+  return ok(
+    mine
+      .slice(0, max)
+      .map((p) => ({ QrPaymentId: p.QrPaymentId, Amount: p.Amount, TransactionDate: c.date(p.paidAt!) })),
+  );
 }
 
 /**
@@ -67,11 +84,19 @@ function paymentReturn(c: Ctx): Envelope {
   if (refused) return refused;
   const r = named ? returnAt(c, d) : undefined;
   if (named && (!r || r.Status !== 'CustomerIdentityObtained' || r.used)) {
-    return fail(-99000011, r ? (r.used ? 'the return QR has served a return already' : `the return is in status ${r.Status}`) : 'return not found');
+    return fail(
+      -99000011,
+      r
+        ? r.used
+          ? 'the return QR has served a return already'
+          : `the return is in status ${r.Status}`
+        : 'return not found',
+    );
   }
   const p = s.current(idOf(b.QrPaymentId));
   if (!p) return fail(-99000001, 'purchase not found');
-  if (p.TradePointId !== d.TradePointId || p.OrganizationBin !== d.OrganizationBin) return fail(-99000003, 'purchase of another trade point');
+  if (p.TradePointId !== d.TradePointId || p.OrganizationBin !== d.OrganizationBin)
+    return fail(-99000003, 'purchase of another trade point');
   if (r && p.customer !== r.customer) return fail(-99000001, "purchase not found among the customer's purchases");
   if (p.Status !== 'Processed') return fail(-99000011, `cannot return a purchase in status ${p.Status}`);
   if (!isAmount(b.Amount)) return fail(990000028, 'wrong amount');
@@ -85,7 +110,12 @@ function paymentDetails(c: Ctx): Envelope {
   const p = c.s.current(idOf(c.r.query.get('QrPaymentId')));
   if (!p) return fail(-1601, 'purchase not found');
   const available = p.Status === 'Processed' ? p.Amount - p.ReturnedAmount : 0;
-  return ok({ QrPaymentId: p.QrPaymentId, TotalAmount: p.Amount, AvailableReturnAmount: available, TransactionDate: p.paidAt === null ? null : c.date(p.paidAt) });
+  return ok({
+    QrPaymentId: p.QrPaymentId,
+    TotalAmount: p.Amount,
+    AvailableReturnAmount: available,
+    TransactionDate: p.paidAt === null ? null : c.date(p.paidAt),
+  });
 }
 
 /**

@@ -5,7 +5,17 @@
 import { formatProviderDate, type DateForm } from './dates.ts';
 import { fail, isFailure, ok, type Envelope } from './envelope.ts';
 import { DEFAULT_BIN, storeOf, TRADE_POINTS, validBin } from './organizations.ts';
-import { DEFAULT_CUSTOMER, device, idOf, isAmount, refusedAt, textOf, type ApiRequest, type Ctx, type Route } from './context.ts';
+import {
+  DEFAULT_CUSTOMER,
+  device,
+  idOf,
+  isAmount,
+  refusedAt,
+  textOf,
+  type ApiRequest,
+  type Ctx,
+  type Route,
+} from './context.ts';
 import { REMOTE_ROUTES } from './remote.ts';
 import { RETURN_ROUTES } from './returns.ts';
 import type { EmulatorState } from './state.ts';
@@ -25,22 +35,39 @@ function createQr(c: Ctx, kind: 'qr' | 'link'): Envelope {
   if (refused) return refused;
   if (!isAmount(c.b.Amount)) return fail(990000028, 'wrong amount');
   const p = c.s.createPayment({
-    Amount: c.b.Amount, OrganizationBin: d.OrganizationBin, DeviceToken: d.DeviceToken, TradePointId: d.TradePointId,
-    ExternalId: textOf(c.b.ExternalId), kind, PhoneNumber: null,
+    Amount: c.b.Amount,
+    OrganizationBin: d.OrganizationBin,
+    DeviceToken: d.DeviceToken,
+    TradePointId: d.TradePointId,
+    ExternalId: textOf(c.b.ExternalId),
+    kind,
+    PhoneNumber: null,
   });
   const t = c.s.timing;
   if (kind === 'qr') {
     return ok({
-      QrToken: p.QrToken, ExpireDate: c.date(p.createdAt + t.QrCodeScanWaitTimeout * 1000),
-      QrPaymentId: p.QrPaymentId, PaymentMethods: PAYMENT_METHODS,
-      QrPaymentBehaviorOptions: { StatusPollingInterval: t.StatusPollingInterval, QrCodeScanWaitTimeout: t.QrCodeScanWaitTimeout, PaymentConfirmationTimeout: t.PaymentConfirmationTimeout },
+      QrToken: p.QrToken,
+      ExpireDate: c.date(p.createdAt + t.QrCodeScanWaitTimeout * 1000),
+      QrPaymentId: p.QrPaymentId,
+      PaymentMethods: PAYMENT_METHODS,
+      QrPaymentBehaviorOptions: {
+        StatusPollingInterval: t.StatusPollingInterval,
+        QrCodeScanWaitTimeout: t.QrCodeScanWaitTimeout,
+        PaymentConfirmationTimeout: t.PaymentConfirmationTimeout,
+      },
     });
   }
   // A pay link is a provider payment of its own, opened in the provider's app from a web page.
   return ok({
-    PaymentLink: `https://pay.provider.example/pay/${p.QrPaymentId}`, ExpireDate: c.date(p.createdAt + t.LinkActivationWaitTimeout * 1000),
-    PaymentId: p.QrPaymentId, PaymentMethods: PAYMENT_METHODS,
-    PaymentBehaviorOptions: { StatusPollingInterval: t.StatusPollingInterval, LinkActivationWaitTimeout: t.LinkActivationWaitTimeout, PaymentConfirmationTimeout: t.PaymentConfirmationTimeout },
+    PaymentLink: `https://pay.provider.example/pay/${p.QrPaymentId}`,
+    ExpireDate: c.date(p.createdAt + t.LinkActivationWaitTimeout * 1000),
+    PaymentId: p.QrPaymentId,
+    PaymentMethods: PAYMENT_METHODS,
+    PaymentBehaviorOptions: {
+      StatusPollingInterval: t.StatusPollingInterval,
+      LinkActivationWaitTimeout: t.LinkActivationWaitTimeout,
+      PaymentConfirmationTimeout: t.PaymentConfirmationTimeout,
+    },
   });
 }
 
@@ -57,8 +84,13 @@ function status(c: Ctx): Envelope {
   if (c.r.version === 'v01') return ok({ Status });
   const product = stale ? null : p.productType;
   return ok({
-    Status, TransactionId: stale ? null : p.TransactionId, Amount: p.Amount, ProductType: product,
-    LoanOfferName: product === 'Loan' ? 'Installment 0-0-12' : null, LoanTerm: product === 'Loan' ? 12 : null, IsOffer: false,
+    Status,
+    TransactionId: stale ? null : p.TransactionId,
+    Amount: p.Amount,
+    ProductType: product,
+    LoanOfferName: product === 'Loan' ? 'Installment 0-0-12' : null,
+    LoanTerm: product === 'Loan' ? 12 : null,
+    IsOffer: false,
     ...storeOf(p.TradePointId),
   });
 }
@@ -73,7 +105,8 @@ function testCall(c: Ctx): Envelope {
   if (!p) return fail(-1601, 'purchase not found');
   const action = c.m[1];
   if (action === 'scan' || action === 'scanerror') {
-    if (p.Status !== 'QrTokenCreated' && p.Status !== 'RemotePaymentCreated') return fail(-1601, `cannot scan a purchase in status ${p.Status}`);
+    if (p.Status !== 'QrTokenCreated' && p.Status !== 'RemotePaymentCreated')
+      return fail(-1601, `cannot scan a purchase in status ${p.Status}`);
     p.Status = action === 'scan' ? 'Wait' : 'Error';
     p.scannedAt = s.now();
     return ok();
@@ -101,19 +134,26 @@ function register(c: Ctx): Envelope {
   const refused = refusedAt(c, { OrganizationBin: c.bin, TradePointId: tp }, 'register');
   if (refused) return refused;
   const d = c.s.registerDevice(String(c.b.DeviceId), tp, c.bin);
-  return typeof d === 'number' ? fail(d, 'device already registered on another trade point') : ok({ DeviceToken: d.DeviceToken });
+  return typeof d === 'number'
+    ? fail(d, 'device already registered on another trade point')
+    : ok({ DeviceToken: d.DeviceToken });
 }
 
 const ROUTES: Route[] = [
   { method: 'GET', path: /^health\/ping$/, run: () => ok() },
   {
     // r3 names the organization; r1 and r2 have one. An r3 call without a BIN finds no organization.
-    method: 'GET', path: /^partner\/tradepoints(?:\/(\d+))?$/,
-    run: (c) => (validBin(c.r.scheme === 'r3' ? c.m[1] ?? '' : DEFAULT_BIN) ? ok(TRADE_POINTS) : fail(-14000002, 'organization not found')),
+    method: 'GET',
+    path: /^partner\/tradepoints(?:\/(\d+))?$/,
+    run: (c) =>
+      validBin(c.r.scheme === 'r3' ? (c.m[1] ?? '') : DEFAULT_BIN)
+        ? ok(TRADE_POINTS)
+        : fail(-14000002, 'organization not found'),
   },
   { method: 'POST', path: /^device\/register$/, run: register },
   {
-    method: 'POST', path: /^device\/delete$/,
+    method: 'POST',
+    path: /^device\/delete$/,
     run: (c) => {
       const d = c.s.devices.get(String(c.b.DeviceToken ?? ''));
       if (!d || d.OrganizationBin !== c.bin) return fail(-1501, 'device not found');
@@ -138,8 +178,20 @@ export function handle(s: EmulatorState, r: ApiRequest): Envelope | typeof NOT_I
     // One form for all the dates of an answer, taken when the first is written: under `vary` the forms
     // then go round per answer that has a date, whatever else the driver asks in between.
     let form: DateForm | undefined;
-    const date = (ms: number) => formatProviderDate(ms, (form ??= s.dateForm(r.fault?.kind === 'date_vary' ? 'vary' : undefined)), s.utcOffsetHours);
-    return route.run({ s, r, b: r.body, bin: r.scheme === 'r3' ? String(r.body.OrganizationBin ?? '') : DEFAULT_BIN, m, date });
+    const date = (ms: number) =>
+      formatProviderDate(
+        ms,
+        (form ??= s.dateForm(r.fault?.kind === 'date_vary' ? 'vary' : undefined)),
+        s.utcOffsetHours,
+      );
+    return route.run({
+      s,
+      r,
+      b: r.body,
+      bin: r.scheme === 'r3' ? String(r.body.OrganizationBin ?? '') : DEFAULT_BIN,
+      m,
+      date,
+    });
   }
   return undefined;
 }

@@ -78,9 +78,13 @@ export interface EmulatorOptions {
 }
 
 export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmulator> {
-  const start = { dateStyle: opts.dateStyle ?? 'offset', utcOffsetHours: opts.utcOffsetHours ?? DEFAULT_UTC_OFFSET_HOURS };
+  const start = {
+    dateStyle: opts.dateStyle ?? 'offset',
+    utcOffsetHours: opts.utcOffsetHours ?? DEFAULT_UTC_OFFSET_HOURS,
+  };
   if (!DATE_STYLES.includes(start.dateStyle)) throw new Error(`dateStyle must be one of ${DATE_STYLES.join(', ')}`);
-  if (!validUtcOffset(start.utcOffsetHours)) throw new Error('utcOffsetHours must be a whole number of minutes between -12 and 14 hours');
+  if (!validUtcOffset(start.utcOffsetHours))
+    throw new Error('utcOffsetHours must be a whole number of minutes between -12 and 14 hours');
   const files = ensureCertificates(opts.dir);
   const state = new EmulatorState(start);
   const hanging = new Set<ServerResponse>();
@@ -90,7 +94,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://emulator');
     const text = await readBody(req);
-    if (url.pathname.startsWith('/__emulator/')) return control(state, req, res, url.pathname.slice('/__emulator/'.length), text, hooks);
+    if (url.pathname.startsWith('/__emulator/'))
+      return control(state, req, res, url.pathname.slice('/__emulator/'.length), text, hooks);
     // Read as the provider reads (lenient.ts): from here on the path has no trailing slash and the body
     // and query names are found in any case.
     const request = lenientRequest(url, text);
@@ -112,13 +117,26 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
     if (await answerFault(fault, res, hanging)) return;
 
     const authorized = scheme === 'r1' ? req.headers['api-key'] === files.apiKey : socket.authorized === true;
-    if (!authorized) return sendJson(res, 200, { StatusCode: -10000, Message: scheme === 'r1' ? 'bad api key' : 'no client certificate' });
+    if (!authorized)
+      return sendJson(res, 200, {
+        StatusCode: -10000,
+        Message: scheme === 'r1' ? 'bad api key' : 'no client certificate',
+      });
     // An injected code is sent as the test wrote it, whatever sign the codes are set to.
     if (fault?.kind === 'code') return sendJson(res, 200, { StatusCode: fault.code ?? -999, Message: 'injected' });
     if (!request.body) return sendJson(res, 200, { StatusCode: -1, Message: 'the body is not JSON' });
 
-    const answer = handle(state, { scheme, version, method: req.method ?? 'GET', path, query: request.query, body: request.body, fault });
-    if (answer === NOT_IN_SCHEME) return sendJson(res, 404, { StatusCode: -1, Message: 'not available in this scheme' });
+    const answer = handle(state, {
+      scheme,
+      version,
+      method: req.method ?? 'GET',
+      path,
+      query: request.query,
+      body: request.body,
+      fault,
+    });
+    if (answer === NOT_IN_SCHEME)
+      return sendJson(res, 404, { StatusCode: -1, Message: 'not available in this scheme' });
     if (!answer) return sendJson(res, 404, { StatusCode: -1, Message: 'no such path' });
     // Committed, and then the answer is lost on the way back.
     if (fault?.kind === 'lost') return void socket.destroy();
@@ -126,7 +144,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   };
 
   const server: Server = createServer(
-    { key: files.serverKey, cert: files.serverCert, ca: files.caPem, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2' },
+    {
+      key: files.serverKey,
+      cert: files.serverCert,
+      ca: files.caPem,
+      requestCert: true,
+      rejectUnauthorized: false,
+      minVersion: 'TLSv1.2',
+    },
     (req, res) => {
       onRequest(req, res).catch((err) => {
         if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
@@ -143,8 +168,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `https://127.0.0.1:${port}`, ca: files.ca, caPem: files.caPem, clientPfx: files.clientPfx, clientPassword: files.clientPassword,
-    apiKey: files.apiKey, caKeyFile: files.caKey, state: stateHandle(state),
+    url: `https://127.0.0.1:${port}`,
+    ca: files.ca,
+    caPem: files.caPem,
+    clientPfx: files.clientPfx,
+    clientPassword: files.clientPassword,
+    apiKey: files.apiKey,
+    caKeyFile: files.caKey,
+    state: stateHandle(state),
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -11,7 +11,13 @@ import type { TradePointState } from './organizations.ts';
 // Tests that set faults in process import the type from here.
 export type { Fault } from './faults.ts';
 
-export type Status = 'QrTokenCreated' | 'Wait' | 'Processed' | 'Error' | 'RemotePaymentCreated' | 'RemotePaymentCanceled';
+export type Status =
+  | 'QrTokenCreated'
+  | 'Wait'
+  | 'Processed'
+  | 'Error'
+  | 'RemotePaymentCreated'
+  | 'RemotePaymentCanceled';
 export type ReturnStatus = 'QrTokenCreated' | 'CustomerIdentityObtained' | 'Error';
 
 export interface Payment {
@@ -62,9 +68,13 @@ export interface Device {
 }
 
 export const TIMING = {
-  StatusPollingInterval: 5, QrCodeScanWaitTimeout: 180, PaymentConfirmationTimeout: 65, LinkActivationWaitTimeout: 180,
+  StatusPollingInterval: 5,
+  QrCodeScanWaitTimeout: 180,
+  PaymentConfirmationTimeout: 65,
+  LinkActivationWaitTimeout: 180,
   // The return QR's own two (document p.23): how often to read return/status, how long it waits for the scan.
-  QrCodeScanEventPollingInterval: 5, ReturnScanWaitTimeout: 180,
+  QrCodeScanEventPollingInterval: 5,
+  ReturnScanWaitTimeout: 180,
 };
 const INVOICE_LIFETIME_MS = 24 * 3600_000;
 const CLIENT_INFO_PER_MINUTE = 50;
@@ -117,7 +127,9 @@ export class EmulatorState {
   private nextQrReturn = 1;
   private clientInfo = new Map<string, number[]>();
 
-  constructor(private readonly start: StartSettings = { dateStyle: 'offset', utcOffsetHours: DEFAULT_UTC_OFFSET_HOURS }) {
+  constructor(
+    private readonly start: StartSettings = { dateStyle: 'offset', utcOffsetHours: DEFAULT_UTC_OFFSET_HOURS },
+  ) {
     this.dateStyle = start.dateStyle;
     this.utcOffsetHours = start.utcOffsetHours;
   }
@@ -165,18 +177,40 @@ export class EmulatorState {
   }
 
   registerDevice(deviceId: string, tradePointId: number, bin: string): Device | number {
-    const existing = [...this.devices.values()].find((d) => d.DeviceId === deviceId && d.OrganizationBin === bin && d.active);
+    const existing = [...this.devices.values()].find(
+      (d) => d.DeviceId === deviceId && d.OrganizationBin === bin && d.active,
+    );
     if (existing) return existing.TradePointId === tradePointId ? existing : -1503;
-    const d: Device = { DeviceToken: randomUUID(), DeviceId: deviceId, TradePointId: tradePointId, OrganizationBin: bin, active: true };
+    const d: Device = {
+      DeviceToken: randomUUID(),
+      DeviceId: deviceId,
+      TradePointId: tradePointId,
+      OrganizationBin: bin,
+      active: true,
+    };
     this.devices.set(d.DeviceToken, d);
     return d;
   }
 
-  createPayment(p: Pick<Payment, 'Amount' | 'OrganizationBin' | 'DeviceToken' | 'TradePointId' | 'ExternalId' | 'kind' | 'PhoneNumber'>): Payment {
+  createPayment(
+    p: Pick<
+      Payment,
+      'Amount' | 'OrganizationBin' | 'DeviceToken' | 'TradePointId' | 'ExternalId' | 'kind' | 'PhoneNumber'
+    >,
+  ): Payment {
     const id = this.nextId++;
     const pay: Payment = {
-      ...p, QrPaymentId: id, QrToken: p.kind === 'qr' ? digitToken(1, id) : null, Status: p.kind === 'remote' ? 'RemotePaymentCreated' : 'QrTokenCreated',
-      ReturnedAmount: 0, createdAt: this.now(), scannedAt: null, TransactionId: null, paidAt: null, customer: null, productType: null,
+      ...p,
+      QrPaymentId: id,
+      QrToken: p.kind === 'qr' ? digitToken(1, id) : null,
+      Status: p.kind === 'remote' ? 'RemotePaymentCreated' : 'QrTokenCreated',
+      ReturnedAmount: 0,
+      createdAt: this.now(),
+      scannedAt: null,
+      TransactionId: null,
+      paidAt: null,
+      customer: null,
+      productType: null,
     };
     this.payments.set(id, pay);
     return pay;
@@ -189,7 +223,12 @@ export class EmulatorState {
     const now = this.now();
     const scanWait = p.kind === 'link' ? this.timing.LinkActivationWaitTimeout : this.timing.QrCodeScanWaitTimeout;
     if (p.Status === 'QrTokenCreated' && now - p.createdAt >= scanWait * 1000) p.Status = 'Error';
-    if (p.Status === 'Wait' && p.scannedAt !== null && now - p.scannedAt >= this.timing.PaymentConfirmationTimeout * 1000) p.Status = 'Error';
+    if (
+      p.Status === 'Wait' &&
+      p.scannedAt !== null &&
+      now - p.scannedAt >= this.timing.PaymentConfirmationTimeout * 1000
+    )
+      p.Status = 'Error';
     if (p.Status === 'RemotePaymentCreated' && now - p.createdAt >= INVOICE_LIFETIME_MS) p.Status = 'Error';
     return p;
   }
@@ -197,8 +236,16 @@ export class EmulatorState {
   createReturn(d: Device, externalId: string | null): QrReturn {
     const id = this.nextQrReturn++;
     const r: QrReturn = {
-      QrReturnId: id, QrToken: digitToken(2, id), Status: 'QrTokenCreated', DeviceToken: d.DeviceToken, OrganizationBin: d.OrganizationBin,
-      TradePointId: d.TradePointId, ExternalId: externalId, createdAt: this.now(), customer: null, used: false,
+      QrReturnId: id,
+      QrToken: digitToken(2, id),
+      Status: 'QrTokenCreated',
+      DeviceToken: d.DeviceToken,
+      OrganizationBin: d.OrganizationBin,
+      TradePointId: d.TradePointId,
+      ExternalId: externalId,
+      createdAt: this.now(),
+      customer: null,
+      used: false,
     };
     this.returns.set(id, r);
     return r;
@@ -207,7 +254,8 @@ export class EmulatorState {
   /** The return QR with its scan wait run out (then Error, final), evaluated on each read. */
   currentReturn(id: number): QrReturn | undefined {
     const r = this.returns.get(id);
-    if (r && r.Status === 'QrTokenCreated' && this.now() - r.createdAt >= this.timing.ReturnScanWaitTimeout * 1000) r.Status = 'Error';
+    if (r && r.Status === 'QrTokenCreated' && this.now() - r.createdAt >= this.timing.ReturnScanWaitTimeout * 1000)
+      r.Status = 'Error';
     return r;
   }
 
@@ -228,16 +276,39 @@ export class EmulatorState {
   /** What GET /__emulator/state shows. */
   view() {
     return {
-      payments: [...this.payments.keys()].map((id) => this.current(id)!).map((p) => ({
-        QrPaymentId: p.QrPaymentId, Amount: p.Amount, Status: p.Status, OrganizationBin: p.OrganizationBin, DeviceToken: p.DeviceToken,
-        ExternalId: p.ExternalId, ReturnedAmount: p.ReturnedAmount, QrToken: p.QrToken, customer: p.customer,
+      payments: [...this.payments.keys()]
+        .map((id) => this.current(id)!)
+        .map((p) => ({
+          QrPaymentId: p.QrPaymentId,
+          Amount: p.Amount,
+          Status: p.Status,
+          OrganizationBin: p.OrganizationBin,
+          DeviceToken: p.DeviceToken,
+          ExternalId: p.ExternalId,
+          ReturnedAmount: p.ReturnedAmount,
+          QrToken: p.QrToken,
+          customer: p.customer,
+        })),
+      returns: [...this.returns.keys()]
+        .map((id) => this.currentReturn(id)!)
+        .map((r) => ({
+          QrReturnId: r.QrReturnId,
+          Status: r.Status,
+          DeviceToken: r.DeviceToken,
+          customer: r.customer,
+          used: r.used,
+        })),
+      devices: [...this.devices.values()].map((d) => ({
+        DeviceToken: d.DeviceToken,
+        DeviceId: d.DeviceId,
+        TradePointId: d.TradePointId,
+        OrganizationBin: d.OrganizationBin,
       })),
-      returns: [...this.returns.keys()].map((id) => this.currentReturn(id)!).map((r) => ({
-        QrReturnId: r.QrReturnId, Status: r.Status, DeviceToken: r.DeviceToken, customer: r.customer, used: r.used,
-      })),
-      devices: [...this.devices.values()].map((d) => ({ DeviceToken: d.DeviceToken, DeviceId: d.DeviceId, TradePointId: d.TradePointId, OrganizationBin: d.OrganizationBin })),
       settings: {
-        date_style: this.dateStyle, utc_offset_hours: this.utcOffsetHours, code_sign: this.codeSign, allowlist: this.allowlist,
+        date_style: this.dateStyle,
+        utc_offset_hours: this.utcOffsetHours,
+        code_sign: this.codeSign,
+        allowlist: this.allowlist,
         trade_points: Object.fromEntries(this.tradePoints),
       },
       requests: this.requests,

@@ -12,10 +12,25 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
 const bin = (name) => path.join(root, 'node_modules', name);
 
 const PACKAGES = [
-  { name: 'sdk', built: 'dist/index.js', sources: ['src', 'package.json', 'tsconfig.json'], cmd: [bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json'] },
+  {
+    name: 'sdk',
+    built: 'dist/index.js',
+    sources: ['src', 'package.json', 'tsconfig.json'],
+    cmd: [bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  },
   // The CLI is bundled (esbuild, the SDK inside), so that its tarball installs on its own.
-  { name: 'cli', built: 'dist/main.js', sources: ['src', 'scripts', 'package.json', 'tsconfig.json', '../sdk/dist/index.js'], cmd: ['scripts/build.mjs'] },
-  { name: 'dashboard', built: 'dist/index.html', sources: ['src', 'index.html', 'vite.config.ts', 'package.json'], cmd: [bin('vite/bin/vite.js'), 'build', '--logLevel', 'warn'] },
+  {
+    name: 'cli',
+    built: 'dist/main.js',
+    sources: ['src', 'scripts', 'package.json', 'tsconfig.json', '../sdk/dist/index.js'],
+    cmd: ['scripts/build.mjs'],
+  },
+  {
+    name: 'dashboard',
+    built: 'dist/index.html',
+    sources: ['src', 'index.html', 'vite.config.ts', 'package.json'],
+    cmd: [bin('vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+  },
 ];
 
 function newest(p) {
@@ -33,6 +48,10 @@ for (const p of PACKAGES) {
   if (!force && existsSync(built) && Math.max(...sources.map(newest)) <= statSync(built).mtimeMs) continue;
   // A production build whatever the caller's NODE_ENV (a test runner sets 'test', which would give Vite
   // React's development bundle).
-  const r = spawnSync(process.execPath, p.cmd, { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const r = spawnSync(process.execPath, p.cmd, {
+    cwd: dir,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

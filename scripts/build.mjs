@@ -9,7 +9,9 @@ import { cpSync, readFileSync, rmSync } from 'node:fs';
 // loading took ~0.17 s of every start; bundled, it is one parse of the code the schemas use.
 const BUNDLED = new Set(['typebox']);
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-const external = Object.keys(dependencies).filter((name) => !BUNDLED.has(name)).flatMap((name) => [name, `${name}/*`]);
+const external = Object.keys(dependencies)
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
 
 rmSync('dist', { recursive: true, force: true });
 await build({

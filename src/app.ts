@@ -20,7 +20,17 @@ import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import { webhookRoutes } from './http/cabinet/webhooks.ts';
 import { notificationRoutes } from './http/cabinet/notifications.ts';
-import { addPermissionExtensions, documentBodies, documentHeaderNames, documentMethodNotAllowed, operationIdOf, pruneUnusedSchemes, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
+import {
+  addPermissionExtensions,
+  documentBodies,
+  documentHeaderNames,
+  documentMethodNotAllowed,
+  operationIdOf,
+  pruneUnusedSchemes,
+  type App,
+  type DeclaredRoute,
+  type RouteConfig,
+} from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
@@ -44,7 +54,14 @@ import { providerAccountRoutes } from './http/cabinet/provider-accounts.ts';
 import { subscriptionRoutes } from './http/subscription/routes.ts';
 import { partnerApiRoutes } from './http/partner/api.ts';
 import { dashboardRoutes } from './http/dashboard/routes.ts';
-import { partnerAnalyticsRoutes, partnerKeyRoutes, partnerMoneyRoutes, partnerPayoutRoutes, partnerRoutes, referralRedirectRoutes } from './http/partner/routes.ts';
+import {
+  partnerAnalyticsRoutes,
+  partnerKeyRoutes,
+  partnerMoneyRoutes,
+  partnerPayoutRoutes,
+  partnerRoutes,
+  referralRedirectRoutes,
+} from './http/partner/routes.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
@@ -61,11 +78,19 @@ export interface BuiltApp {
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger === false ? false : {
-      level: deps.config.logLevel,
-      // Secrets never reach the log: credentials in headers and anything that looks like one in bodies.
-      redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["x-partner-api-key"]', 'req.headers.cookie'],
-    },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: deps.config.logLevel,
+            // Secrets never reach the log: credentials in headers and anything that looks like one in bodies.
+            redact: [
+              'req.headers["x-api-key"]',
+              'req.headers.authorization',
+              'req.headers["x-partner-api-key"]',
+              'req.headers.cookie',
+            ],
+          },
     genReqId: () => `req_${nextUlid()}`,
     bodyLimit: 1024 * 1024,
     trustProxy: deps.config.trustProxy as boolean | string,
@@ -76,7 +101,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     // Errors raised before routing (a URL with broken percent-encoding) get the envelope too.
     frameworkErrors: (err, req, reply) => {
       reply.header('X-Request-Id', req.id);
-      const known = err.code === 'FST_ERR_BAD_URL' ? new AppError('invalid_parameter', 'the request URL is not valid') : toAppError(err);
+      const known =
+        err.code === 'FST_ERR_BAD_URL'
+          ? new AppError('invalid_parameter', 'the request URL is not valid')
+          : toAppError(err);
       sendError(reply, req, known ?? new AppError('internal_error', 'internal error'));
     },
     // ... and so do failures of the exchange itself, before there is a request (431, malformed HTTP).
@@ -97,7 +125,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     if (req.body === undefined && req.routeOptions.schema?.body && req.method !== 'GET') req.body = {};
     for (const part of [req.body, req.query, req.params]) {
       const bad = badTextAt(part);
-      if (bad) return done(new AppError('invalid_parameter', `${bad.path || 'the body'} ${bad.why}`, { param: bad.path || undefined }));
+      if (bad)
+        return done(
+          new AppError('invalid_parameter', `${bad.path || 'the body'} ${bad.why}`, { param: bad.path || undefined }),
+        );
     }
     done();
   });
@@ -114,7 +145,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     if (!config?.auth) return;
     // Here the full path is known (v1's prefix included): every documented operation gets its id.
     const schema = r.schema as { operationId?: string; hide?: boolean } | undefined;
-    if (schema && !schema.hide && !schema.operationId && r.method !== 'HEAD') schema.operationId = operationIdOf([r.method].flat()[0], r.url);
+    if (schema && !schema.hide && !schema.operationId && r.method !== 'HEAD')
+      schema.operationId = operationIdOf([r.method].flat()[0], r.url);
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, config });
   });
 

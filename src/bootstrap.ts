@@ -32,15 +32,30 @@ export interface BootstrapOptions {
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<Runtime> {
   wireDomainSubscribers();
   setCommissionHoldDays(config.partnerCommissionHoldDays);
-  const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.pgPoolMax, pgliteFrom: opts.pgliteFrom });
+  const db = await connect({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.pgPoolMax,
+    pgliteFrom: opts.pgliteFrom,
+  });
   if (opts.migrate !== false) await migrate(db);
   const { secrets, warnings } = await loadSecrets(db, config);
   const caches = new Caches();
   await listenForInvalidation(db, caches);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const limiter = createRateLimiter(redis, secrets.namespace);
-  const deps: Deps = { config, db, secrets, clock: opts.clock ?? systemClock, limiter, providers: createProviders(config, db, limiter), caches,
-    channels: channelDrivers(config.channels, opts.logLine ?? ((fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg })))),
+  const deps: Deps = {
+    config,
+    db,
+    secrets,
+    clock: opts.clock ?? systemClock,
+    limiter,
+    providers: createProviders(config, db, limiter),
+    caches,
+    channels: channelDrivers(
+      config.channels,
+      opts.logLine ?? ((fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }))),
+    ),
   };
   if (opts.migrate !== false) await ensurePlatformAccount(deps);
   return {

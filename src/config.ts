@@ -172,9 +172,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const role = (env.ROLE ?? 'all') as Role;
   if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker`);
   const driver = (env.PROVIDER_DRIVER ?? 'sandbox') as Config['providerDriver'];
-  if (!['sandbox', 'gateway', 'qrapi'].includes(driver)) throw new Error('PROVIDER_DRIVER must be sandbox, gateway or qrapi');
+  if (!['sandbox', 'gateway', 'qrapi'].includes(driver))
+    throw new Error('PROVIDER_DRIVER must be sandbox, gateway or qrapi');
   const schedule = (env.WEBHOOK_RETRY_SCHEDULE ?? '0,60,300,1800,7200').split(',').map((s) => Number(s.trim()));
-  if (schedule.some((n) => !Number.isFinite(n) || n < 0)) throw new Error('WEBHOOK_RETRY_SCHEDULE must be seconds, comma-separated');
+  if (schedule.some((n) => !Number.isFinite(n) || n < 0))
+    throw new Error('WEBHOOK_RETRY_SCHEDULE must be seconds, comma-separated');
   const sunset = new Date(env.V1_SUNSET_AT ?? '2026-12-31T23:59:59Z');
   if (Number.isNaN(sunset.getTime())) throw new Error('V1_SUNSET_AT must be an ISO timestamp');
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
@@ -188,7 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretsFile: env.SECRETS_FILE || undefined,
     redisUrl: env.REDIS_URL || undefined,
     appSecret: env.APP_SECRET || undefined,
-    appSecretPrevious: (env.APP_SECRET_PREVIOUS ?? '').split(',').map((v) => v.trim()).filter(Boolean),
+    appSecretPrevious: (env.APP_SECRET_PREVIOUS ?? '')
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
     jwtPrivateKey: env.JWT_PRIVATE_KEY || undefined,
     // Not the port-derived default base URL: instances on different ports must accept each other's tokens.
     jwtIssuer: env.JWT_ISSUER || env.PUBLIC_BASE_URL || 'tolem',
@@ -202,7 +207,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     providerGatewayUrl: env.PROVIDER_GATEWAY_URL || undefined,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000),
     metricsToken: env.METRICS_TOKEN || undefined,
-    adminEmails: (env.ADMIN_EMAILS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    adminEmails: (env.ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
     partnerAutoApprove: bool(env.PARTNER_AUTO_APPROVE),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...json<Partial<RateLimits>>('RATE_LIMITS', env.RATE_LIMITS, {}) },
     trustProxy: trust === undefined || trust === '' || trust === 'false' ? false : trust === 'true' ? true : trust,
@@ -216,8 +224,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     channels: channelConfig(env, publicBaseUrl),
     qrapi: qrapiConfig(env),
     operator: {
-      name: env.OPERATOR_NAME || undefined, bin: env.OPERATOR_BIN || undefined, address: env.OPERATOR_ADDRESS || undefined,
-      iban: env.OPERATOR_IBAN || undefined, bank: env.OPERATOR_BANK || undefined,
+      name: env.OPERATOR_NAME || undefined,
+      bin: env.OPERATOR_BIN || undefined,
+      address: env.OPERATOR_ADDRESS || undefined,
+      iban: env.OPERATOR_IBAN || undefined,
+      bank: env.OPERATOR_BANK || undefined,
     },
     partnerCommissionHoldDays: int('PARTNER_COMMISSION_HOLD_DAYS', env.PARTNER_COMMISSION_HOLD_DAYS, 14),
     planPrices: json<Record<string, number>>('PLAN_PRICES', env.PLAN_PRICES, { starter: 10000, professional: 30000 }),
@@ -229,7 +240,8 @@ function channelConfig(env: Record<string, string | undefined>, publicBaseUrl: s
   const botToken = env.MESSENGER_BOT_TOKEN || undefined;
   const apiUrl = env.MESSENGER_API_URL || undefined;
   // No default for the bot API's address: the driver talks to whatever messenger the operator names.
-  if (botToken && !apiUrl) throw new Error('MESSENGER_BOT_TOKEN is set without MESSENGER_API_URL (the bot HTTP API base URL)');
+  if (botToken && !apiUrl)
+    throw new Error('MESSENGER_BOT_TOKEN is set without MESSENGER_API_URL (the bot HTTP API base URL)');
   return {
     messenger: botToken && apiUrl ? { botToken, apiUrl: apiUrl.replace(/\/+$/, '') } : undefined,
     // Unset, deep links point at this server's own description of the binding (the log driver's world).
@@ -246,7 +258,9 @@ function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
   const base = env.QRAPI_BASE_URL?.replace(/\/+$/, '');
   const scheme = (n: 1 | 2 | 3) => env[`QRAPI_R${n}_URL`] || (base ? `${base}/r${n}/v01` : undefined);
   return {
-    r1: scheme(1), r2: scheme(2), r3: scheme(3),
+    r1: scheme(1),
+    r2: scheme(2),
+    r3: scheme(3),
     caFile: env.QRAPI_CA_FILE || undefined,
     operatorPfxFile: env.PROVIDER_OPERATOR_PFX || undefined,
     operatorPfxPassword: env.PROVIDER_OPERATOR_PFX_PASSWORD || undefined,
@@ -262,7 +276,8 @@ function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
 
 function phoneFormat(v: string | undefined): '8' | '7' {
   if (v === undefined || v === '') return '8';
-  if (v !== '8' && v !== '7') throw new Error('QRAPI_PHONE_FORMAT must be 8 (8XXXXXXXXXX, the document\'s) or 7 (7XXXXXXXXXX)');
+  if (v !== '8' && v !== '7')
+    throw new Error("QRAPI_PHONE_FORMAT must be 8 (8XXXXXXXXXX, the document's) or 7 (7XXXXXXXXXX)");
   return v;
 }
 

@@ -1,6 +1,14 @@
 // Small primitives used across the code: hashing of stored credentials, random tokens, and
 // authenticated encryption of secrets kept at rest (webhook secrets).
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 
 export const sha256Hex = (s: string): string => createHash('sha256').update(s).digest('hex');
 
@@ -44,18 +52,29 @@ export function encryptSecret(appSecret: string, plain: string): string {
   const iv = randomBytes(12);
   const c = createCipheriv('aes-256-gcm', atRestKey(appSecret), iv);
   const ct = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-  return ['v2', appSecretKeyId(appSecret), iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  return [
+    'v2',
+    appSecretKeyId(appSecret),
+    iv.toString('base64url'),
+    c.getAuthTag().toString('base64url'),
+    ct.toString('base64url'),
+  ].join('.');
 }
 
 /** The key id a sealed value names; null for a v1 value (no id). */
 export function sealedKeyId(sealed: string): string | null {
   const parts = sealed.split('.');
-  return parts[0] === 'v2' ? parts[1] ?? null : null;
+  return parts[0] === 'v2' ? (parts[1] ?? null) : null;
 }
 
 export function decryptSecret(appSecret: string, sealed: string): string {
   const parts = sealed.split('.');
-  const [iv, tag, ct] = parts[0] === 'v2' && parts.length === 5 ? parts.slice(2) : parts[0] === 'v1' && parts.length === 4 ? parts.slice(1) : [];
+  const [iv, tag, ct] =
+    parts[0] === 'v2' && parts.length === 5
+      ? parts.slice(2)
+      : parts[0] === 'v1' && parts.length === 4
+        ? parts.slice(1)
+        : [];
   if (!iv || !tag || ct === undefined) throw new Error('unknown secret format');
   const d = createDecipheriv('aes-256-gcm', atRestKey(appSecret), Buffer.from(iv, 'base64url'));
   d.setAuthTag(Buffer.from(tag, 'base64url'));

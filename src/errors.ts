@@ -149,7 +149,8 @@ const TYPE_BY_STATUS: Record<number, [string, string]> = {
 };
 
 export function typeAndCategory(code: string, status: number): { type: string; category: string } {
-  const [type, category] = TYPE_BY_STATUS[status] ?? (status >= 500 ? ['api_error', 'permanent'] : ['api_error', 'permanent']);
+  const [type, category] =
+    TYPE_BY_STATUS[status] ?? (status >= 500 ? ['api_error', 'permanent'] : ['api_error', 'permanent']);
   // The specification's session_expired example carries category `provider`.
   return { type, category: code === 'session_expired' ? 'provider' : category };
 }
@@ -185,11 +186,24 @@ export function invalidParam(param: string, message: string): AppError {
 }
 
 export interface ErrorBody {
-  error: { type: string; code: string; message: string; request_id: string; param?: string; category: string; [field: string]: unknown };
+  error: {
+    type: string;
+    code: string;
+    message: string;
+    request_id: string;
+    param?: string;
+    category: string;
+    [field: string]: unknown;
+  };
 }
 
 export function errorBody(
-  code: string, status: number, message: string, requestId: string, param?: string, extra?: Record<string, string | number | boolean>,
+  code: string,
+  status: number,
+  message: string,
+  requestId: string,
+  param?: string,
+  extra?: Record<string, string | number | boolean>,
 ): ErrorBody {
   const { type, category } = typeAndCategory(code, status);
   const error: ErrorBody['error'] = Object.assign({}, extra, { type, code, message, request_id: requestId, category });

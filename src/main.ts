@@ -26,9 +26,13 @@ async function main(): Promise<void> {
     const runtime = await bootstrap(config);
     const n = await resealWebhookSecrets(runtime.deps.db, runtime.deps.secrets.sealer);
     const p = await resealProviderCredentials(runtime.deps.db, runtime.deps.secrets.sealer);
-    console.log(`re-sealed ${n} webhook secret${n === 1 ? '' : 's'} and ${p} provider credential${p === 1 ? '' : 's'} with the current APP_SECRET`);
+    console.log(
+      `re-sealed ${n} webhook secret${n === 1 ? '' : 's'} and ${p} provider credential${p === 1 ? '' : 's'} with the current APP_SECRET`,
+    );
     const o = await resealAtRest(runtime.deps.db, runtime.deps.secrets.sealer);
-    console.log(`re-sealed ${o.resealed} other value${o.resealed === 1 ? '' : 's'} (IBANs, bank details, codes, messages); sealed ${o.sealed} IBAN${o.sealed === 1 ? '' : 's'} kept in clear before`);
+    console.log(
+      `re-sealed ${o.resealed} other value${o.resealed === 1 ? '' : 's'} (IBANs, bank details, codes, messages); sealed ${o.sealed} IBAN${o.sealed === 1 ? '' : 's'} kept in clear before`,
+    );
     await runtime.close();
     return;
   }
@@ -44,14 +48,17 @@ async function main(): Promise<void> {
     }
     return;
   }
-  if (command !== 'start') throw new Error(`unknown command "${command}" (start | migrate | reseal | admin connect-platform)`);
+  if (command !== 'start')
+    throw new Error(`unknown command "${command}" (start | migrate | reseal | admin connect-platform)`);
 
   const runtime = await bootstrap(config);
   const { deps } = runtime;
   const { app } = await buildApp(deps);
   for (const w of runtime.warnings) app.log.warn(w);
   if (!config.databaseUrl && config.nodeEnv === 'production') {
-    app.log.warn('embedded store (PGlite) in production: it survives a killed process but not a power loss; set DATABASE_URL');
+    app.log.warn(
+      'embedded store (PGlite) in production: it survives a killed process but not a power loss; set DATABASE_URL',
+    );
   }
   const jobs = config.role === 'api' ? undefined : startJobs(deps, app.log);
   if (config.role !== 'worker') {

@@ -13,7 +13,16 @@
 // An in-memory store (tests) keeps generated values in memory only.
 import { exportPKCS8, exportJWK, generateKeyPair, importPKCS8, calculateJwkThumbprint, type JWK } from 'jose';
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { Db } from './db/db.ts';
 import type { Config } from './config.ts';
@@ -139,12 +148,16 @@ async function storedSetting(db: Db, key: string, make: () => Promise<string>): 
 
 const GENERATE: Record<SecretName, () => Promise<string>> = {
   app_secret: async () => randomToken(48),
-  jwt_private_key: async () => exportPKCS8((await generateKeyPair('RS256', { modulusLength: 2048, extractable: true })).privateKey),
+  jwt_private_key: async () =>
+    exportPKCS8((await generateKeyPair('RS256', { modulusLength: 2048, extractable: true })).privateKey),
 };
 
 export async function loadSecrets(db: Db, config: Config): Promise<LoadedSecrets> {
   const warnings: string[] = [];
-  const given: Record<SecretName, string | undefined> = { app_secret: config.appSecret, jwt_private_key: config.jwtPrivateKey };
+  const given: Record<SecretName, string | undefined> = {
+    app_secret: config.appSecret,
+    jwt_private_key: config.jwtPrivateKey,
+  };
   const missing = (Object.keys(VARS) as SecretName[]).filter((n) => !given[n]);
   const shared = db.kind === 'pg';
   if (missing.length && shared && config.nodeEnv === 'production') {
@@ -166,13 +179,18 @@ export async function loadSecrets(db: Db, config: Config): Promise<LoadedSecrets
     const legacy = await legacyRow(db, name);
     if (legacy && shared) {
       values[name] = legacy;
-      warnings.push(`${VARS[name]} is read from the database, where an earlier version generated it: a dump of the database opens it. ` +
-        `Set ${VARS[name]} to that value on every instance, then DELETE FROM settings WHERE key = '${name}'.`);
+      warnings.push(
+        `${VARS[name]} is read from the database, where an earlier version generated it: a dump of the database opens it. ` +
+          `Set ${VARS[name]} to that value on every instance, then DELETE FROM settings WHERE key = '${name}'.`,
+      );
       continue;
     }
     values[name] = legacy ?? (await GENERATE[name]());
     generated[name] = values[name];
-    if (shared) warnings.push(`${VARS[name]} was generated and kept in ${file ?? 'memory'}: every instance needs the same value; set ${VARS[name]}.`);
+    if (shared)
+      warnings.push(
+        `${VARS[name]} was generated and kept in ${file ?? 'memory'}: every instance needs the same value; set ${VARS[name]}.`,
+      );
   }
   if (file && Object.keys(generated).length) {
     const now = keepInFile(file, generated);

@@ -2,7 +2,10 @@
 // TOLEM_API_KEY=kp_test_… npx tsx examples/take-a-payment/index.ts
 import { createTolem, TolemError } from '@tolem/sdk';
 
-const tolem = createTolem({ baseUrl: process.env.TOLEM_API_URL ?? 'http://localhost:8080', apiKey: process.env.TOLEM_API_KEY });
+const tolem = createTolem({
+  baseUrl: process.env.TOLEM_API_URL ?? 'http://localhost:8080',
+  apiKey: process.env.TOLEM_API_KEY,
+});
 
 try {
   // An Idempotency-Key is made for the create, so a retry after a lost answer cannot make a second QR.

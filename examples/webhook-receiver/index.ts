@@ -19,7 +19,11 @@ const server = createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', async () => {
     try {
-      const event = await verifyWebhook(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>, secret);
+      const event = await verifyWebhook(
+        Buffer.concat(chunks).toString('utf8'),
+        req.headers as Record<string, string>,
+        secret,
+      );
       res.writeHead(204).end();
       const id = String(req.headers['webhook-id'] ?? '');
       if (!seen.has(id)) {

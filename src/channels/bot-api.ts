@@ -7,11 +7,18 @@ export function botApiDriver(apiUrl: string, botToken: string): ChannelDriver {
   return {
     name: 'bot_api',
     async send(m: OutboundMessage) {
-      const { status, json } = await postJson(`${apiUrl}/bot${botToken}/sendMessage`, { chat_id: m.recipient, text: m.body }, 'bot api');
+      const { status, json } = await postJson(
+        `${apiUrl}/bot${botToken}/sendMessage`,
+        { chat_id: m.recipient, text: m.body },
+        'bot api',
+      );
       const answer = json as { ok?: boolean; description?: string } | undefined;
       if (status >= 200 && status < 300 && answer?.ok) return;
       // 400 (chat not found) and 403 (the user blocked the bot) will not change by retrying; 429 and 5xx may.
-      throw new ChannelError(`bot api: ${status} ${answer?.description ?? ''}`.trim(), status === 400 || status === 403);
+      throw new ChannelError(
+        `bot api: ${status} ${answer?.description ?? ''}`.trim(),
+        status === 400 || status === 403,
+      );
     },
   };
 }

@@ -12,7 +12,9 @@ export type ChannelDrivers = Record<Channel, ChannelDriver>;
 export function channelDrivers(config: ChannelConfig, line: LogLine): ChannelDrivers {
   return {
     email: config.smtpUrl ? smtpDriver(config.smtpUrl, config.mailFrom) : logDriver('email', line),
-    messenger: config.messenger ? botApiDriver(config.messenger.apiUrl, config.messenger.botToken) : logDriver('messenger', line),
+    messenger: config.messenger
+      ? botApiDriver(config.messenger.apiUrl, config.messenger.botToken)
+      : logDriver('messenger', line),
     sms: config.smsUrl ? smsGatewayDriver(config.smsUrl) : logDriver('sms', line),
   };
 }

@@ -9,7 +9,10 @@ export function logDriver(channel: Channel, line: LogLine): ChannelDriver {
     name: 'log',
     async send(m: OutboundMessage) {
       // The body may carry a one-time link: it is in the outbox for the operator, not in shared logs.
-      line({ channel, recipient: m.recipient, subject: m.subject, chars: m.body.length }, 'outbound message (log driver)');
+      line(
+        { channel, recipient: m.recipient, subject: m.subject, chars: m.body.length },
+        'outbound message (log driver)',
+      );
     },
   };
 }

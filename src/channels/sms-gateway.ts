@@ -8,7 +8,8 @@ export function smsGatewayDriver(url: string): ChannelDriver {
     async send(m: OutboundMessage) {
       const { status } = await postJson(url, { to: m.recipient, text: m.body }, 'sms gateway');
       // A 4xx but 429 refuses this message (a bad number); 429 and 5xx may pass later.
-      if (status < 200 || status >= 300) throw new ChannelError(`sms gateway: ${status}`, status >= 400 && status < 500 && status !== 429);
+      if (status < 200 || status >= 300)
+        throw new ChannelError(`sms gateway: ${status}`, status >= 400 && status < 500 && status !== 429);
     },
   };
 }

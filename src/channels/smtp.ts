@@ -14,7 +14,10 @@ export function smtpDriver(url: string, from: string): ChannelDriver {
       } catch (err) {
         const e = err as { responseCode?: number; message?: string };
         // 5xx from the server is a refusal of this message (bad mailbox); anything else may pass later.
-        throw new ChannelError(`smtp: ${e.message ?? 'send failed'}`, typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600);
+        throw new ChannelError(
+          `smtp: ${e.message ?? 'send failed'}`,
+          typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600,
+        );
       }
     },
     async close() {

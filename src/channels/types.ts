@@ -21,7 +21,10 @@ export interface ChannelDriver {
 
 /** A failure the channel reported; `permanent` ones are not retried (a chat that blocked the bot). */
 export class ChannelError extends Error {
-  constructor(message: string, readonly permanent = false) {
+  constructor(
+    message: string,
+    readonly permanent = false,
+  ) {
     super(message);
   }
 }

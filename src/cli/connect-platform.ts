@@ -16,14 +16,22 @@ export async function connectPlatform(deps: Deps, argv: string[]): Promise<{ mes
   const { values } = parseArgs({
     args: argv,
     options: {
-      bin: { type: 'string' }, pfx: { type: 'string' }, password: { type: 'string' }, scheme: { type: 'string' },
-      'api-key': { type: 'string' }, 'trade-point': { type: 'string' }, name: { type: 'string' },
+      bin: { type: 'string' },
+      pfx: { type: 'string' },
+      password: { type: 'string' },
+      scheme: { type: 'string' },
+      'api-key': { type: 'string' },
+      'trade-point': { type: 'string' },
+      name: { type: 'string' },
     },
   });
   const platform = await platformClientId(deps.db);
   if (deps.config.providerDriver !== 'qrapi') {
     await ensurePlatformAccount(deps);
-    return { message: `PROVIDER_DRIVER=${deps.config.providerDriver}: the platform client (id ${platform}) has its live account; nothing to connect`, exitCode: 0 };
+    return {
+      message: `PROVIDER_DRIVER=${deps.config.providerDriver}: the platform client (id ${platform}) has its live account; nothing to connect`,
+      exitCode: 0,
+    };
   }
   if (!values.bin) return { message: `--bin is required\nusage: ${USAGE}`, exitCode: 2 };
   let credentials: QrapiCredentials;
@@ -36,10 +44,21 @@ export async function connectPlatform(deps: Deps, argv: string[]): Promise<{ mes
   const orgBin = credentials.scheme === 'r3' ? values.bin : null;
   if (!values['trade-point']) {
     const points = await qrapiTradePoints(deps, { credentials, orgBin });
-    return { message: `choose a trade point with --trade-point:\n${points.map((p) => `  ${p.id}  ${p.name}`).join('\n')}`, exitCode: 2 };
+    return {
+      message: `choose a trade point with --trade-point:\n${points.map((p) => `  ${p.id}  ${p.name}`).join('\n')}`,
+      exitCode: 2,
+    };
   }
-  const accountId = await qrapiConnect(deps, platform, { credentials, orgBin, tradePointId: Number(values['trade-point']), displayName: values.name ?? 'Platform' });
+  const accountId = await qrapiConnect(deps, platform, {
+    credentials,
+    orgBin,
+    tradePointId: Number(values['trade-point']),
+    displayName: values.name ?? 'Platform',
+  });
   // The newest connection takes the plan payments.
   await setDefault(deps, platform, accountId);
-  return { message: `connected: the platform client's live account ${accountId} (default) takes the plan payments`, exitCode: 0 };
+  return {
+    message: `connected: the platform client's live account ${accountId} (default) takes the plan payments`,
+    exitCode: 0,
+  };
 }

@@ -120,7 +120,11 @@ function pgListener(url: string) {
 
 export function connectPg(url: string, max = 10): Db {
   const pool = new pg.Pool({ connectionString: url, max });
-  const relaxedPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(max / 2)), options: '-c synchronous_commit=off' });
+  const relaxedPool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil(max / 2)),
+    options: '-c synchronous_commit=off',
+  });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   relaxedPool.on('error', () => {});
@@ -173,7 +177,11 @@ export function connectPg(url: string, max = 10): Db {
  * (dumpPgliteDataDir) to start from instead of an empty cluster; creating the cluster (initdb) is most
  * of PGlite's start-up, so test apps start from one dump of a migrated store.
  */
-export async function connectPglite(dataDir?: string, from?: Blob, opts: { autovacuumEveryMs?: number } = {}): Promise<Db> {
+export async function connectPglite(
+  dataDir?: string,
+  from?: Blob,
+  opts: { autovacuumEveryMs?: number } = {},
+): Promise<Db> {
   if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const lite = await PGlite.create({
     dataDir,
@@ -220,6 +228,11 @@ function pgliteDb(lite: PGlite, autovacuumEveryMs = AUTOVACUUM_CHECK_MS): Db {
   return db;
 }
 
-export async function connect(opts: { databaseUrl?: string; dataDir?: string; poolMax?: number; pgliteFrom?: Blob }): Promise<Db> {
+export async function connect(opts: {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolMax?: number;
+  pgliteFrom?: Blob;
+}): Promise<Db> {
   return opts.databaseUrl ? connectPg(opts.databaseUrl, opts.poolMax) : connectPglite(opts.dataDir, opts.pgliteFrom);
 }

@@ -66,11 +66,18 @@ export async function vacuumDead(db: Queryable): Promise<string[]> {
  * pass goes to `onError` and the next pass tries again (a failure only leaves plans and dead rows as they
  * were).
  */
-export function startAutovacuum(db: Queryable, everyMs = AUTOVACUUM_CHECK_MS, onError: (err: unknown) => void = () => {}): { stop(): Promise<void> } {
+export function startAutovacuum(
+  db: Queryable,
+  everyMs = AUTOVACUUM_CHECK_MS,
+  onError: (err: unknown) => void = () => {},
+): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;
-    running = analyzeGrown(db).then(() => vacuumDead(db)).catch(onError).finally(() => (running = undefined));
+    running = analyzeGrown(db)
+      .then(() => vacuumDead(db))
+      .catch(onError)
+      .finally(() => (running = undefined));
   }, everyMs);
   timer.unref();
   return {

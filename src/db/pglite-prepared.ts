@@ -34,13 +34,22 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 export function preparedRunner(lite: PGlite) {
   const statements = new Map<string, Prepared>();
-  const send = (parts: Uint8Array[]) => lite.execProtocolStream(concat(parts), { syncToFs: false }) as Promise<Message[]>;
+  const send = (parts: Uint8Array[]) =>
+    lite.execProtocolStream(concat(parts), { syncToFs: false }) as Promise<Message[]>;
 
   async function prepare(sql: string, name: string): Promise<Prepared> {
-    const messages = await send([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]);
+    const messages = await send([
+      serialize.parse({ name, text: sql }),
+      serialize.describe({ type: 'S', name }),
+      serialize.sync(),
+    ]);
     const params = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined;
     const rows = messages.find((m) => m.name === 'rowDescription') as { fields: Prepared['fields'] } | undefined;
-    const st = { name, paramTypes: params?.dataTypeIDs ?? [], fields: rows?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) ?? [] };
+    const st = {
+      name,
+      paramTypes: params?.dataTypeIDs ?? [],
+      fields: rows?.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) ?? [],
+    };
     if (name) statements.set(sql, st);
     return st;
   }
@@ -55,7 +64,11 @@ export function preparedRunner(lite: PGlite) {
       const ser = lite.serializers[st.paramTypes[i]];
       return ser ? ser(v) : String(v);
     });
-    const messages = await send([serialize.bind({ statement: st.name, values: values as string[] }), serialize.execute({}), serialize.sync()]);
+    const messages = await send([
+      serialize.bind({ statement: st.name, values: values as string[] }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
     const rows: T[] = [];
     let rowCount = 0;
     for (const m of messages) {

@@ -8,7 +8,8 @@ export const URL_MAX = 2083;
 
 // The HTML living standard's valid e-mail address, with a dotted domain (real mail goes to a domain
 // with a TLD), and the RFC 5321 length limits.
-const EMAIL_RE = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const EMAIL_RE =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 export function isValidEmail(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 254) return false;
@@ -31,7 +32,12 @@ export function checkEmail(value: unknown, param: string): string {
  */
 export function checkWebsite(value: unknown, param: string, max = 300): string {
   const v = typeof value === 'string' ? value.trim() : value;
-  const bad = () => new AppError('invalid_parameter', `${param} must be an http or https URL such as https://example.kz, of at most ${max} characters`, { param });
+  const bad = () =>
+    new AppError(
+      'invalid_parameter',
+      `${param} must be an http or https URL such as https://example.kz, of at most ${max} characters`,
+      { param },
+    );
   if (typeof v !== 'string' || v.length > max || !/^https?:\/\/[^\s\u0000-\u001f\u007f]+$/i.test(v)) throw bad();
   let u: URL;
   try {

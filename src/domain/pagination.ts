@@ -11,7 +11,8 @@ export const MAX_LIMIT = 100;
 export function parseLimit(value: unknown, dflt = DEFAULT_LIMIT, max = MAX_LIMIT): number {
   if (value === undefined || value === null || value === '') return dflt;
   const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n)) throw new AppError('invalid_limit', `limit must be an integer from 1 to ${max}`, { param: 'limit' });
+  if (!Number.isInteger(n))
+    throw new AppError('invalid_limit', `limit must be an integer from 1 to ${max}`, { param: 'limit' });
   if (n <= 0) throw new AppError('invalid_limit', `limit must be from 1 to ${max}`, { param: 'limit' });
   if (n > max) throw new AppError('limit_too_large', `limit must be at most ${max}`, { param: 'limit' });
   return n;
@@ -27,7 +28,9 @@ export interface Position {
  * `=` (an operation id, a search text) must not read as other filters.
  */
 function scope(endpoint: string, filters: Record<string, unknown>): string {
-  const keys = Object.keys(filters).filter((k) => filters[k] !== undefined && filters[k] !== null).sort();
+  const keys = Object.keys(filters)
+    .filter((k) => filters[k] !== undefined && filters[k] !== null)
+    .sort();
   return `${endpoint}?${keys.map((k) => `${k}=${encodeURIComponent(String(filters[k]))}`).join('&')}`;
 }
 
@@ -39,14 +42,25 @@ function keyOf(secret: string): KeyObject {
   return cursorKey.key;
 }
 
-export function encodeCursor(secret: string, endpoint: string, filters: Record<string, unknown>, pos: Position): string {
+export function encodeCursor(
+  secret: string,
+  endpoint: string,
+  filters: Record<string, unknown>,
+  pos: Position,
+): string {
   const body = Buffer.from(JSON.stringify([pos.createdAt.toISOString(), pos.id])).toString('base64url');
   const sig = hmacHex(keyOf(secret), `${scope(endpoint, filters)}|${body}`).slice(0, 32);
   return `${body}.${sig}`;
 }
 
-export function decodeCursor(secret: string, endpoint: string, filters: Record<string, unknown>, cursor: string): Position {
-  const bad = () => new AppError('invalid_cursor', 'cursor is not valid for this list and these filters', { param: 'cursor' });
+export function decodeCursor(
+  secret: string,
+  endpoint: string,
+  filters: Record<string, unknown>,
+  cursor: string,
+): Position {
+  const bad = () =>
+    new AppError('invalid_cursor', 'cursor is not valid for this list and these filters', { param: 'cursor' });
   const [body, sig, extra] = cursor.split('.');
   if (!body || !sig || extra !== undefined) throw bad();
   if (!safeEqual(sig, hmacHex(keyOf(secret), `${scope(endpoint, filters)}|${body}`).slice(0, 32))) throw bad();
@@ -97,6 +111,9 @@ export async function page<T extends { created_at: Date }>(
   return {
     data,
     has_more,
-    next_cursor: has_more && last ? encodeCursor(opts.secret, opts.endpoint, opts.filters, { createdAt: last.created_at, id: idOf(last) }) : null,
+    next_cursor:
+      has_more && last
+        ? encodeCursor(opts.secret, opts.endpoint, opts.filters, { createdAt: last.created_at, id: idOf(last) })
+        : null,
   };
 }

@@ -20,7 +20,8 @@ export class TxHooks<T> {
    * them. With none wired it refuses: a forgotten wiring would silently lose webhook deliveries.
    */
   async run(tx: Queryable, value: T): Promise<void> {
-    if (!this.subscribers.length) throw new Error(`no subscribers wired for "${this.what}": call wireDomainSubscribers() at start-up`);
+    if (!this.subscribers.length)
+      throw new Error(`no subscribers wired for "${this.what}": call wireDomainSubscribers() at start-up`);
     for (const fn of this.subscribers) await fn(tx, value);
   }
 }

@@ -3,7 +3,14 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { isTenantPrincipal, type ImpersonationPrincipal, type PartnerKeyPrincipal, type Principal, type TenantPrincipal, type UserPrincipal } from '../domain/access/principal.ts';
+import {
+  isTenantPrincipal,
+  type ImpersonationPrincipal,
+  type PartnerKeyPrincipal,
+  type Principal,
+  type TenantPrincipal,
+  type UserPrincipal,
+} from '../domain/access/principal.ts';
 
 export function principal(req: FastifyRequest): Principal {
   if (!req.principal) throw new AppError('invalid_token', 'authentication required');
@@ -35,7 +42,8 @@ export function tenantWith<C extends Tenant>(req: FastifyRequest, extra: Omit<C,
 /** A cabinet caller: a person signed in to the client's account (a team member or a partner acting in it). */
 export function cabinetUser(req: FastifyRequest): UserPrincipal | ImpersonationPrincipal {
   const p = principal(req);
-  if (p.kind !== 'user' && p.kind !== 'impersonation') throw new AppError('invalid_token', 'a signed-in user is required');
+  if (p.kind !== 'user' && p.kind !== 'impersonation')
+    throw new AppError('invalid_token', 'a signed-in user is required');
   return p;
 }
 

@@ -55,7 +55,10 @@ export function lazyValidatorCompiler<O>(compile: (opts: O) => Validator): (opts
  * Fastify's own serializer factory (fast-json-stringify, shared schemas included), compiling on first use,
  * with nullable values in the form it serializes without Ajv (serializer-schema.ts).
  */
-export function lazySerializerFactory(externalSchemas?: unknown, options?: SerializerSelector.Options): SerializerSelector.SerializerCompiler {
+export function lazySerializerFactory(
+  externalSchemas?: unknown,
+  options?: SerializerSelector.Options,
+): SerializerSelector.SerializerCompiler {
   const compile = SerializerSelector()(externalSchemas, options);
   return (opts) => {
     const get = once(() => compile({ ...opts, schema: flattenNullable(opts.schema) }));

@@ -12,7 +12,11 @@ const isObject = (v: Json): v is JsonObject => typeof v === 'object' && v !== nu
 /** JSON of a schema with its keys sorted: two declarations of one name must say the same thing. */
 function canonical(v: Json): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -23,7 +27,10 @@ function canonical(v: Json): string {
  * uses of one shape describe it differently (each error response says its reason). Two different schemas under one title throw:
  * that is a declaration bug, found when the document is first built (a test builds it).
  */
-export function hoistNamedSchemas(doc: { components?: JsonObject } & JsonObject, roots: string[] = ['paths', 'webhooks']): void {
+export function hoistNamedSchemas(
+  doc: { components?: JsonObject } & JsonObject,
+  roots: string[] = ['paths', 'webhooks'],
+): void {
   const components = (doc.components ??= {}) as JsonObject;
   const schemas = (components.schemas ??= {}) as Record<string, JsonObject>;
   const seen = new Map<string, string>();
@@ -47,16 +54,24 @@ export function hoistNamedSchemas(doc: { components?: JsonObject } & JsonObject,
     } else if (before !== body) {
       throw new Error(`OpenAPI: two different schemas are titled ${title}; give one another name`);
     }
-    return description === undefined ? { $ref: `#/components/schemas/${title}` } : { $ref: `#/components/schemas/${title}`, description };
+    return description === undefined
+      ? { $ref: `#/components/schemas/${title}` }
+      : { $ref: `#/components/schemas/${title}`, description };
   };
 
   for (const root of roots) if (doc[root] !== undefined) doc[root] = visit(doc[root]);
   // A response's schema repeats the response's own description (the route layer writes both): the
   // response keeps it, the $ref goes bare.
-  for (const ops of Object.values((doc.paths ?? {}) as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: JsonObject }> }> }>>)) {
+  for (const ops of Object.values(
+    (doc.paths ?? {}) as Record<
+      string,
+      Record<string, { responses?: Record<string, { content?: Record<string, { schema?: JsonObject }> }> }>
+    >,
+  )) {
     for (const op of Object.values(ops)) {
       for (const response of Object.values(op.responses ?? {})) {
-        for (const media of Object.values(response.content ?? {})) if (media.schema?.$ref) delete media.schema.description;
+        for (const media of Object.values(response.content ?? {}))
+          if (media.schema?.$ref) delete media.schema.description;
       }
     }
   }

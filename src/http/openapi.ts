@@ -38,11 +38,29 @@ export function openapiFrame(config: Config): OpenApiFrame {
     webhooks: webhookEventsDoc() as never,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'kp_live_… or kp_test_…; the prefix selects the mode' },
-        BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'access token from /auth/login (RS256, 15 min)' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'kp_live_… or kp_test_…; the prefix selects the mode',
+        },
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'access token from /auth/login (RS256, 15 min)',
+        },
         PartnerKey: { type: 'apiKey', in: 'header', name: 'X-Partner-API-Key', description: 'pk_live_… or pk_test_…' },
         // Only where the deployment sets METRICS_TOKEN: /metrics is open otherwise.
-        ...(config.metricsToken ? { MetricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN of the deployment (/metrics only)' } } : {}),
+        ...(config.metricsToken
+          ? {
+              MetricsToken: {
+                type: 'http',
+                scheme: 'bearer',
+                description: 'METRICS_TOKEN of the deployment (/metrics only)',
+              },
+            }
+          : {}),
       },
     },
   };

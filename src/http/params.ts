@@ -6,7 +6,12 @@ import { AppError, type ErrorCode } from '../errors.ts';
 
 /** JWT callers choose the mode (test, else live); an API key carries its own and ignores this. */
 export const ModeQuery = {
-  mode: Type.Optional(Type.String({ enum: ['live', 'test'], description: 'JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode' })),
+  mode: Type.Optional(
+    Type.String({
+      enum: ['live', 'test'],
+      description: 'JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode',
+    }),
+  ),
 };
 
 /** For resources that have no mode (request log, notifications): the dashboard may send it; it is ignored. */

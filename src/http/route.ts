@@ -1,7 +1,17 @@
 // One way to declare a route: its audience (auth), permission (an action of domain/access/policy.ts),
 // rate-limit bucket and idempotency go into the route config, where the global hooks read and enforce
 // them, and into the OpenAPI document (security, x-permission, every error response).
-import type { FastifyInstance, FastifySchema, RouteHandlerMethod, HTTPMethods, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGenericInterface, ContextConfigDefault } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifySchema,
+  RouteHandlerMethod,
+  HTTPMethods,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorEnvelope } from './schemas.ts';
@@ -54,11 +64,23 @@ interface RouteSpec<S extends FastifySchema> {
   permission?: Action;
   rateBucket?: string;
   idempotent?: 'required' | 'optional';
-  schema: S & { tags?: string[]; summary?: string; description?: string; response?: Record<number, unknown>; hide?: boolean };
+  schema: S & {
+    tags?: string[];
+    summary?: string;
+    description?: string;
+    response?: Record<number, unknown>;
+    hide?: boolean;
+  };
   /** extra error statuses this route can give, besides the common ones */
   errors?: number[];
   handler: RouteHandlerMethod<
-    RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, RouteGenericInterface, ContextConfigDefault, S, TypeBoxTypeProvider
+    RawServerDefault,
+    RawRequestDefaultExpression,
+    RawReplyDefaultExpression,
+    RouteGenericInterface,
+    ContextConfigDefault,
+    S,
+    TypeBoxTypeProvider
   >;
 }
 
@@ -66,8 +88,14 @@ interface RouteSpec<S extends FastifySchema> {
 function forbiddenDoc(action: Action): string {
   const roles = rolesFor(action);
   const codes = [
-    roles.length === 0 ? 'forbidden_role (a user with is_admin only)' : roles.length === 1 ? `not_owner (owner only)` : `forbidden_role (roles: ${roles.join(', ')})`,
-    ...(blockedUnderImpersonation(action) ? ['impersonation_blocked_action (refused to a partner acting in the account)'] : []),
+    roles.length === 0
+      ? 'forbidden_role (a user with is_admin only)'
+      : roles.length === 1
+        ? `not_owner (owner only)`
+        : `forbidden_role (roles: ${roles.join(', ')})`,
+    ...(blockedUnderImpersonation(action)
+      ? ['impersonation_blocked_action (refused to a partner acting in the account)']
+      : []),
   ];
   return `Forbidden: ${codes.join('; ')}`;
 }
@@ -79,12 +107,17 @@ function forbiddenDoc(action: Action): string {
 function deniable(spec: { auth: readonly AuthKind[]; permission?: Action }): boolean {
   if (!spec.permission) return false;
   if (ACTIONS[spec.permission].grant === 'owner' || spec.auth.includes('admin_jwt')) return true;
-  return spec.auth.includes('jwt') && (rolesFor(spec.permission).length < ROLES.length || blockedUnderImpersonation(spec.permission));
+  return (
+    spec.auth.includes('jwt') &&
+    (rolesFor(spec.permission).length < ROLES.length || blockedUnderImpersonation(spec.permission))
+  );
 }
 
 export function route<S extends FastifySchema>(app: App, spec: RouteSpec<S>): void {
-  if (spec.auth.length && !spec.permission) throw new Error(`${spec.method} ${spec.url}: an authenticated route must declare its permission`);
-  if (!spec.auth.length && spec.permission) throw new Error(`${spec.method} ${spec.url}: a public route has no permission`);
+  if (spec.auth.length && !spec.permission)
+    throw new Error(`${spec.method} ${spec.url}: an authenticated route must declare its permission`);
+  if (!spec.auth.length && spec.permission)
+    throw new Error(`${spec.method} ${spec.url}: a public route has no permission`);
   const common = [400, 429, 500, ...(spec.auth.length ? [401] : []), ...(spec.errors ?? [])];
   const responses = errorResponses([...new Set(common)].sort());
   if (deniable(spec)) responses[403] = { ...ErrorEnvelope, description: forbiddenDoc(spec.permission!) };
@@ -101,7 +134,12 @@ export function route<S extends FastifySchema>(app: App, spec: RouteSpec<S>): vo
       'idempotency-key': spec.idempotent === 'required' ? key : Type.Optional(key),
     });
   }
-  const config: RouteConfig = { auth: spec.auth, permission: spec.permission, rateBucket: spec.rateBucket, idempotent: spec.idempotent };
+  const config: RouteConfig = {
+    auth: spec.auth,
+    permission: spec.permission,
+    rateBucket: spec.rateBucket,
+    idempotent: spec.idempotent,
+  };
   app.route({ method: spec.method, url: spec.url, schema, config, handler: spec.handler as never });
 }
 
@@ -116,7 +154,10 @@ export interface DeclaredRoute {
 export const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** Adds x-permission, x-roles and x-impersonation to each operation of a permissioned route. */
-export function addPermissionExtensions(doc: { paths?: Record<string, Record<string, Record<string, unknown>>> }, routes: DeclaredRoute[]): void {
+export function addPermissionExtensions(
+  doc: { paths?: Record<string, Record<string, Record<string, unknown>>> },
+  routes: DeclaredRoute[],
+): void {
   for (const r of routes) {
     const action = r.config.permission;
     const op = doc.paths?.[openapiPath(r.url)]?.[r.method.toLowerCase()];
@@ -132,19 +173,33 @@ export function addPermissionExtensions(doc: { paths?: Record<string, Record<str
  * `getV2QrByOpId`, `POST /me/webhooks/:id/rotate-secret` is `postMeWebhooksByIdRotateSecret`.
  */
 export function operationIdOf(method: string, url: string): string {
-  const words = url.split('/').filter(Boolean).flatMap((seg) => {
-    const param = seg.startsWith(':');
-    const parts = seg.replace(/^:/, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
-    return param ? ['by', ...parts] : parts;
-  });
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .flatMap((seg) => {
+      const param = seg.startsWith(':');
+      const parts = seg
+        .replace(/^:/, '')
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean);
+      return param ? ['by', ...parts] : parts;
+    });
   const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
   return method.toLowerCase() + words.map(cap).join('');
 }
 
 /** Security schemes no operation uses are left out of the document (MetricsToken without METRICS_TOKEN). */
-export function pruneUnusedSchemes(doc: { paths?: Record<string, Record<string, { security?: Record<string, unknown>[] }>>; components?: { securitySchemes?: Record<string, unknown> } }): void {
-  const used = new Set(Object.values(doc.paths ?? {}).flatMap((ops) => Object.values(ops).flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s)))));
-  for (const name of Object.keys(doc.components?.securitySchemes ?? {})) if (!used.has(name)) delete doc.components!.securitySchemes![name];
+export function pruneUnusedSchemes(doc: {
+  paths?: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+  components?: { securitySchemes?: Record<string, unknown> };
+}): void {
+  const used = new Set(
+    Object.values(doc.paths ?? {}).flatMap((ops) =>
+      Object.values(ops).flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s))),
+    ),
+  );
+  for (const name of Object.keys(doc.components?.securitySchemes ?? {}))
+    if (!used.has(name)) delete doc.components!.securitySchemes![name];
 }
 
 interface DocOperation {
@@ -178,7 +233,11 @@ export function documentBodies(doc: { paths?: Record<string, Record<string, DocO
  * HTTP itself does not care.
  */
 export function documentHeaderNames(doc: { paths?: Record<string, Record<string, DocOperation>> }): void {
-  const canonical = (name: string) => name.split('-').map((w) => (w === 'api' ? 'API' : w.charAt(0).toUpperCase() + w.slice(1))).join('-');
+  const canonical = (name: string) =>
+    name
+      .split('-')
+      .map((w) => (w === 'api' ? 'API' : w.charAt(0).toUpperCase() + w.slice(1)))
+      .join('-');
   for (const ops of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(ops)) {
       for (const p of op.parameters ?? []) if (p.in === 'header' && p.name) p.name = canonical(p.name);
@@ -198,7 +257,9 @@ export function documentMethodNotAllowed(doc: { paths?: Record<string, Record<st
     const allowed = METHODS.filter((m) => ops[m]).map((m) => m.toUpperCase());
     for (const [method, op] of Object.entries(ops)) {
       if (!METHODS.includes(method) || !op.responses || op.responses['405']) continue;
-      const other = Object.entries(op.responses).find(([code]) => /^[45]\d\d$/.test(code))?.[1] as { content?: unknown } | undefined;
+      const other = Object.entries(op.responses).find(([code]) => /^[45]\d\d$/.test(code))?.[1] as
+        | { content?: unknown }
+        | undefined;
       op.responses['405'] = {
         description: `Method not allowed: this path takes ${allowed.join(', ')}${op.deprecated ? ' (v1: StatusCode -405)' : ''}`,
         headers: { Allow: { description: 'the methods of this path', schema: { type: 'string' } } },

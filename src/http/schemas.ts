@@ -3,7 +3,11 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { ERROR_STATUS } from '../errors.ts';
 
 // Handlers return Date objects; the response serializer writes them as ISO 8601 UTC with milliseconds.
-export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+export const Timestamp = Type.Unsafe<Date | string>({
+  type: 'string',
+  format: 'date-time',
+  description: 'ISO 8601 UTC with milliseconds',
+});
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -11,12 +15,18 @@ export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object({
       type: Type.String(),
-      code: Type.String({ title: 'ErrorCode', enum: Object.keys(ERROR_STATUS), description: 'machine-readable reason; the list is closed' }),
+      code: Type.String({
+        title: 'ErrorCode',
+        enum: Object.keys(ERROR_STATUS),
+        description: 'machine-readable reason; the list is closed',
+      }),
       message: Type.String(),
       request_id: Type.String(),
       param: Type.Optional(Type.String()),
       category: Type.String(),
-      attempts_left: Type.Optional(Type.Integer({ description: 'otp_invalid: wrong codes still allowed before the lock' })),
+      attempts_left: Type.Optional(
+        Type.Integer({ description: 'otp_invalid: wrong codes still allowed before the lock' }),
+      ),
     }),
   },
   { title: 'Error', description: 'Error envelope (every failure)' },

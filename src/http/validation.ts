@@ -13,10 +13,12 @@ const bodyAjv = addFormats(new Ajv({ ...base, coerceTypes: false }));
 const textAjv = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
 
 // Compiled at a route's first request (lazy-schemas.ts).
-export const validatorCompiler = lazyValidatorCompiler<Parameters<FastifySchemaCompiler<unknown>>[0]>(({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as never;
-});
+export const validatorCompiler = lazyValidatorCompiler<Parameters<FastifySchemaCompiler<unknown>>[0]>(
+  ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+    return ajv.compile(schema as object) as never;
+  },
+);
 
 /** Deeper than any request of the API needs; deep enough nesting would overflow recursive JSON code. */
 export const MAX_DEPTH = 32;
@@ -30,8 +32,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function badTextAt(value: unknown): { path: string; why: string } | undefined {
   const stack: [unknown, string, number][] = [[value, '', 0]];
   const check = (s: string, path: string) =>
-    s.includes('\u0000') ? { path, why: 'must not contain the NUL character (\\u0000)' }
-      : LONE_SURROGATE.test(s) ? { path, why: 'must be well-formed Unicode (a lone surrogate)' } : undefined;
+    s.includes('\u0000')
+      ? { path, why: 'must not contain the NUL character (\\u0000)' }
+      : LONE_SURROGATE.test(s)
+        ? { path, why: 'must be well-formed Unicode (a lone surrogate)' }
+        : undefined;
   while (stack.length) {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === 'string') {

@@ -35,7 +35,11 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1000;
 export async function connectRedis(url: string): Promise<Redis> {
   // Loaded only when REDIS_URL is set (~0.1 s of a start-up otherwise).
   const { Redis: IORedis } = await import('ioredis');
-  const redis = new IORedis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  const redis = new IORedis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  });
   // Errors reach the limiter through the failed command (and its fallback); the client reconnects itself.
   redis.on('error', () => {});
   return redis;
@@ -57,7 +61,8 @@ export function createRateLimiter(redis?: Redis, namespace = ''): RateLimiter {
     return l;
   };
   const kept = (bucket: string, seconds: number) => {
-    if (!(seconds > 0 && seconds <= MAX_REMEMBER_SECONDS)) throw new Error(`remember for 1 to ${MAX_REMEMBER_SECONDS} seconds, not ${seconds}`);
+    if (!(seconds > 0 && seconds <= MAX_REMEMBER_SECONDS))
+      throw new Error(`remember for 1 to ${MAX_REMEMBER_SECONDS} seconds, not ${seconds}`);
     return get(bucket, 1, seconds);
   };
   return {

@@ -49,11 +49,23 @@ async function claim(deps: Deps, limit: number, clientId?: number): Promise<{ cl
  * Sends one claimed delivery and records the outcome. A failure to record (store unavailable) leaves the
  * lease to run out, and the row is attempted again: at least once, never lost.
  */
-async function deliverOne(deps: Deps, successes: SuccessBatcher, c: Claimed, token: string, log?: DeliverOptions['log']): Promise<void> {
+async function deliverOne(
+  deps: Deps,
+  successes: SuccessBatcher,
+  c: Claimed,
+  token: string,
+  log?: DeliverOptions['log'],
+): Promise<void> {
   try {
     const result = await send(deps, c.webhook, c.delivery, log);
     if (isSuccess(result.status)) {
-      await successes.add({ deliveryId: c.delivery.id, leaseToken: token, status: result.status, response: responsePreview(result.body), at: new Date() });
+      await successes.add({
+        deliveryId: c.delivery.id,
+        leaseToken: token,
+        status: result.status,
+        response: responsePreview(result.body),
+        at: new Date(),
+      });
     } else {
       await recordAttempt(deps, c.delivery, c.webhook, result, 'auto', token);
     }

@@ -30,9 +30,20 @@ export interface Jobs {
  * under its calls per second.
  */
 export function qrWatcherLoop(deps: Deps, log: FastifyBaseLogger): JobLoop {
-  return new JobLoop('qr-watcher', 1000, log, async () =>
-    (await pollWatchedQrs(deps, { batch: 2000, perAccount: deps.config.qrapi.watchCallsPerSecond, onError: (err, op) => log.warn({ err, op: op.id }, 'watcher poll failed; will retry') }), false),
-  { fixedRate: true });
+  return new JobLoop(
+    'qr-watcher',
+    1000,
+    log,
+    async () => (
+      await pollWatchedQrs(deps, {
+        batch: 2000,
+        perAccount: deps.config.qrapi.watchCallsPerSecond,
+        onError: (err, op) => log.warn({ err, op: op.id }, 'watcher poll failed; will retry'),
+      }),
+      false
+    ),
+    { fixedRate: true },
+  );
 }
 
 export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
@@ -40,20 +51,51 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
   const loops: { start(): void; stop(): Promise<void> }[] = [
     deliveryWorker(deps, log),
     new JobLoop('expiry-sweeper', 1000, log, async (stopping) =>
-      full(100)(await sweepExpired(deps, 100, (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry'), stopping))),
+      full(100)(
+        await sweepExpired(
+          deps,
+          100,
+          (err, op) => log.warn({ err, op: op.id }, 'expiry sync failed; will retry'),
+          stopping,
+        ),
+      ),
+    ),
     qrWatcherLoop(deps, log),
     // r2 refunds waiting for the payer's return QR, polled at the interval the provider announced.
-    new JobLoop('return-watcher', 1000, log, async () =>
-      full(100)(await pollReturns(deps, { batch: 100, onError: (err, id) => log.warn({ err, refund: id }, 'return poll failed; will retry') })),
-    { fixedRate: true }),
+    new JobLoop(
+      'return-watcher',
+      1000,
+      log,
+      async () =>
+        full(100)(
+          await pollReturns(deps, {
+            batch: 100,
+            onError: (err, id) => log.warn({ err, refund: id }, 'return poll failed; will retry'),
+          }),
+        ),
+      { fixedRate: true },
+    ),
     new JobLoop('refund-retry', 5000, log, async (stopping) =>
-      full(50)(await retryPendingRefunds(deps, 50, (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry'), stopping))),
+      full(50)(
+        await retryPendingRefunds(
+          deps,
+          50,
+          (err, id) => log.warn({ err, refund: id }, 'refund retry failed; will retry'),
+          stopping,
+        ),
+      ),
+    ),
     new JobLoop('outbox', 1000, log, async () => full(50)(await sendDueMessages(deps, 50))),
     new JobLoop('ticket-idle-close', 3600_000, log, async () => full(500)(await closeIdleTickets(deps, 500))),
     new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
     // set-based and deduplicated: one pass does all clients, so it never reports a full batch
     new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),
-    new JobLoop('certificate-notices', 3600_000, log, async () => (await noticeExpiringCertificates(deps.db, deps.clock.now()), false)),
+    new JobLoop(
+      'certificate-notices',
+      3600_000,
+      log,
+      async () => (await noticeExpiringCertificates(deps.db, deps.clock.now()), false),
+    ),
     new JobLoop('commission-release', 60_000, log, async () => full(500)(await releaseDueCommissions(deps, 500))),
     new JobLoop('withdrawal-expiry', 30_000, log, async () => full(200)(await cancelExpiredWithdrawals(deps))),
     new JobLoop('credential-wipe', 600_000, log, async () => full(100)(await wipeReleasedCredentials(deps))),

@@ -31,7 +31,8 @@ export class JobLoop {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       const started = Date.now();
-      const pause = () => (this.opts.fixedRate ? Math.max(0, this.intervalMs - (Date.now() - started)) : this.intervalMs);
+      const pause = () =>
+        this.opts.fixedRate ? Math.max(0, this.intervalMs - (Date.now() - started)) : this.intervalMs;
       this.running = this.pass(() => this.stopped)
         .then((more) => this.schedule(more === true ? 0 : pause()))
         .catch((err) => {

@@ -14,7 +14,14 @@ export async function retryPendingRefunds(
   onError?: (err: unknown, refundId: string) => void,
   stopping: () => boolean = () => false,
 ): Promise<number> {
-  const due = await deps.db.query<{ id: string; operation_id: string; amount: number; client_id: number; mode: Mode; return_qr_id: string | null }>(
+  const due = await deps.db.query<{
+    id: string;
+    operation_id: string;
+    amount: number;
+    client_id: number;
+    mode: Mode;
+    return_qr_id: string | null;
+  }>(
     `UPDATE refunds SET attempts = attempts + 1,
             next_attempt_at = now() + make_interval(secs => LEAST(3600, 30 * power(2, LEAST(attempts, 7))))
       WHERE id IN (SELECT id FROM refunds WHERE status = 'pending' AND next_attempt_at <= now()

@@ -27,7 +27,10 @@ async function pruneByPlan(deps: Deps, table: 'events' | 'webhook_deliveries', e
   const plans = Object.keys(RETENTION_DAYS);
   let deleted = 0;
   for (const [plan, days] of [...Object.entries(RETENTION_DAYS), [null, DEFAULT_RETENTION_DAYS] as const]) {
-    const clients = plan === null ? 'SELECT id FROM clients WHERE NOT (plan = ANY($1::text[]))' : 'SELECT id FROM clients WHERE plan = $1';
+    const clients =
+      plan === null
+        ? 'SELECT id FROM clients WHERE NOT (plan = ANY($1::text[]))'
+        : 'SELECT id FROM clients WHERE plan = $1';
     const r = await deps.db.query(
       `DELETE FROM ${table} WHERE id IN (
          SELECT id FROM ${table} WHERE created_at < now() - interval '${Number(days)} days' ${extra}
@@ -48,7 +51,8 @@ export const pruneEvents = (deps: Deps): Promise<number> => pruneByPlan(deps, 'e
  * event (phone and sender name included), which would otherwise outlive the event and stay resendable.
  * Pending ones stay until they settle.
  */
-export const pruneDeliveries = (deps: Deps): Promise<number> => pruneByPlan(deps, 'webhook_deliveries', "AND status <> 'pending'");
+export const pruneDeliveries = (deps: Deps): Promise<number> =>
+  pruneByPlan(deps, 'webhook_deliveries', "AND status <> 'pending'");
 
 export async function pruneRequestLogs(deps: Deps): Promise<number> {
   const r = await deps.db.query(

@@ -3,20 +3,43 @@
 // ProviderUnavailable (502); when the request may have reached it (time-out, dropped connection, 5xx,
 // garbage) it is the narrower ProviderOutcomeUnknown. The gateway's `session_expired` answer becomes
 // ProviderSessionExpired (503, live only).
-import type { PaymentProvider, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderStatus } from './types.ts';
-import { ALL_CAPABILITIES, ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from './types.ts';
+import type {
+  PaymentProvider,
+  ProviderCustomer,
+  ProviderInvoice,
+  ProviderQr,
+  ProviderRefund,
+  ProviderStatus,
+} from './types.ts';
+import {
+  ALL_CAPABILITIES,
+  ProviderOutcomeUnknown,
+  ProviderRefused,
+  ProviderSessionExpired,
+  ProviderUnavailable,
+} from './types.ts';
 
 /**
  * Errors of the connection phase: nothing was sent, so the gateway did nothing. Anything else after the
  * request left (a reset, a time-out, which may also be a slow connect) may have been acted upon.
  */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 export class GatewayProvider implements PaymentProvider {
   readonly name = 'gateway';
   readonly capabilities = ALL_CAPABILITIES;
 
-  constructor(private baseUrl: string, private timeoutMs = 10_000) {}
+  constructor(
+    private baseUrl: string,
+    private timeoutMs = 10_000,
+  ) {}
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let res: Response;
@@ -53,28 +76,56 @@ export class GatewayProvider implements PaymentProvider {
     return json as T;
   }
 
-  async createQr(input: { amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderQr> {
+  async createQr(input: {
+    amount: number;
+    comment?: string | null;
+    lifetimeS: number;
+    requestId?: string;
+  }): Promise<ProviderQr> {
     const r = await this.call<{ ref: string; qr_token: string; deep_link: string; expires_at: string }>('POST', '/qr', {
-      amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS, request_id: input.requestId ?? null,
+      amount: input.amount,
+      comment: input.comment ?? null,
+      lifetime_s: input.lifetimeS,
+      request_id: input.requestId ?? null,
     });
     return { ref: r.ref, qrToken: r.qr_token, deepLink: r.deep_link, expiresAt: new Date(r.expires_at) };
   }
 
-  async createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderInvoice> {
+  async createInvoice(input: {
+    phone: string;
+    amount: number;
+    comment?: string | null;
+    lifetimeS: number;
+    requestId?: string;
+  }): Promise<ProviderInvoice> {
     const r = await this.call<{ ref: string; expires_at: string }>('POST', '/invoices', {
-      phone: input.phone, amount: input.amount, comment: input.comment ?? null, lifetime_s: input.lifetimeS, request_id: input.requestId ?? null,
+      phone: input.phone,
+      amount: input.amount,
+      comment: input.comment ?? null,
+      lifetime_s: input.lifetimeS,
+      request_id: input.requestId ?? null,
     });
     return { ref: r.ref, expiresAt: new Date(r.expires_at) };
   }
 
   async getStatus(ref: string): Promise<ProviderStatus> {
-    const r = await this.call<{ status: ProviderStatus['status']; raw: string; sender_name?: string; sender_phone?: string; transaction_id?: string; paid_at?: string }>(
-      'GET', `/payments/${encodeURIComponent(ref)}`,
-    );
-    if (!['waiting', 'paid', 'expired', 'cancelled', 'declined'].includes(r.status)) throw new ProviderUnavailable(`unknown status ${r.status}`);
+    const r = await this.call<{
+      status: ProviderStatus['status'];
+      raw: string;
+      sender_name?: string;
+      sender_phone?: string;
+      transaction_id?: string;
+      paid_at?: string;
+    }>('GET', `/payments/${encodeURIComponent(ref)}`);
+    if (!['waiting', 'paid', 'expired', 'cancelled', 'declined'].includes(r.status))
+      throw new ProviderUnavailable(`unknown status ${r.status}`);
     return {
-      status: r.status, raw: r.raw, senderName: r.sender_name ?? null, senderPhone: r.sender_phone ?? null,
-      transactionId: r.transaction_id ?? null, paidAt: r.paid_at ? new Date(r.paid_at) : null,
+      status: r.status,
+      raw: r.raw,
+      senderName: r.sender_name ?? null,
+      senderPhone: r.sender_phone ?? null,
+      transactionId: r.transaction_id ?? null,
+      paidAt: r.paid_at ? new Date(r.paid_at) : null,
     };
   }
 
@@ -85,14 +136,20 @@ export class GatewayProvider implements PaymentProvider {
 
   async refund(ref: string, amount: number, refundId: string): Promise<ProviderRefund> {
     const r = await this.call<{ ref: string; status: ProviderRefund['status'] }>(
-      'POST', `/payments/${encodeURIComponent(ref)}/refunds`, { amount, refund_id: refundId },
+      'POST',
+      `/payments/${encodeURIComponent(ref)}/refunds`,
+      { amount, refund_id: refundId },
     );
-    if (!['completed', 'pending', 'failed'].includes(r.status)) throw new ProviderOutcomeUnknown(`unknown refund status ${r.status}`);
+    if (!['completed', 'pending', 'failed'].includes(r.status))
+      throw new ProviderOutcomeUnknown(`unknown refund status ${r.status}`);
     return { ref: r.ref, status: r.status };
   }
 
   async findCustomer(phone: string): Promise<ProviderCustomer | null> {
-    const r = await this.call<{ phone: string; name: string | null } | null>('GET', `/customers/${encodeURIComponent(phone)}`);
+    const r = await this.call<{ phone: string; name: string | null } | null>(
+      'GET',
+      `/customers/${encodeURIComponent(phone)}`,
+    );
     return r ? { phone: r.phone, name: r.name } : null;
   }
 

@@ -52,7 +52,15 @@ export class SandboxLedger {
     // An invoice may be cancelled twice (the second is a no-op success); nothing else changes twice.
     const from = next.status === 'Cancelled' ? `'InvoiceCreated', 'Cancelled'` : `'QrTokenCreated', 'InvoiceCreated'`;
     const allowed = (t: string) => `${t}status IN (${from}) AND (${t}expires_at > now() OR $7::boolean)`;
-    const params = [r, next.status, Boolean(next.payer), next.payer?.senderName ?? null, next.payer?.phone ?? null, next.payer?.transactionId ?? null, pastDeadline];
+    const params = [
+      r,
+      next.status,
+      Boolean(next.payer),
+      next.payer?.senderName ?? null,
+      next.payer?.phone ?? null,
+      next.payer?.transactionId ?? null,
+      pastDeadline,
+    ];
     if (!terms) {
       const res = await this.db.query(
         `UPDATE sandbox_payments SET status = $2, paid_at = CASE WHEN $3::boolean THEN now() END, sender_name = $4, sender_phone = $5,
@@ -81,7 +89,8 @@ export class SandboxLedger {
   async refundOnce(refundId: string, r: string, amount: number, providerRef: string) {
     return this.db.tx(async (tx) => {
       const seen = await tx.query<{ provider_ref: string; status: 'completed' | 'failed' }>(
-        'SELECT provider_ref, status FROM sandbox_refunds WHERE id = $1 FOR UPDATE', [refundId],
+        'SELECT provider_ref, status FROM sandbox_refunds WHERE id = $1 FOR UPDATE',
+        [refundId],
       );
       if (seen.rows[0]) return { ref: seen.rows[0].provider_ref, status: seen.rows[0].status };
       // Only a paid payment can be refunded, and a paid one has its ledger row.

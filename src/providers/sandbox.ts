@@ -45,7 +45,10 @@ export class SandboxProvider implements PaymentProvider {
 
   private ledger: SandboxLedger;
 
-  constructor(db: Db, private publicBaseUrl: string) {
+  constructor(
+    db: Db,
+    private publicBaseUrl: string,
+  ) {
     this.ledger = new SandboxLedger(db);
   }
 
@@ -69,11 +72,20 @@ export class SandboxProvider implements PaymentProvider {
     if (!row) {
       const d = describeRef(r);
       if (!d) return { status: 'expired', raw: 'NotFound' };
-      return d.expiresAt.getTime() <= Date.now() ? { status: 'expired', raw: 'Expired' } : { status: 'waiting', raw: WAITING[d.kind] };
+      return d.expiresAt.getTime() <= Date.now()
+        ? { status: 'expired', raw: 'Expired' }
+        : { status: 'waiting', raw: WAITING[d.kind] };
     }
     switch (row.status) {
       case 'Paid':
-        return { status: 'paid', raw: 'Paid', senderName: row.sender_name, senderPhone: row.sender_phone, transactionId: row.transaction_id, paidAt: row.paid_at };
+        return {
+          status: 'paid',
+          raw: 'Paid',
+          senderName: row.sender_name,
+          senderPhone: row.sender_phone,
+          transactionId: row.transaction_id,
+          paidAt: row.paid_at,
+        };
       case 'Cancelled':
         return { status: 'cancelled', raw: 'Cancelled' };
       case 'Declined':
@@ -118,10 +130,21 @@ export class SandboxProvider implements PaymentProvider {
    * (already paid, expired, cancelled): the provider refuses. Only a payment not past its deadline can be
    * paid or declined.
    */
-  async simulate(r: string, action: 'pay' | 'expire' | 'decline', payer: { senderName?: string; phone?: string } = {}): Promise<boolean> {
+  async simulate(
+    r: string,
+    action: 'pay' | 'expire' | 'decline',
+    payer: { senderName?: string; phone?: string } = {},
+  ): Promise<boolean> {
     if (action === 'pay') {
       const tx = `sbx_tx_${randomBytes(8).toString('hex')}`;
-      return this.change(r, { status: 'Paid', payer: { senderName: payer.senderName ?? SANDBOX_SENDER, phone: payer.phone ?? null, transactionId: tx } }, false);
+      return this.change(
+        r,
+        {
+          status: 'Paid',
+          payer: { senderName: payer.senderName ?? SANDBOX_SENDER, phone: payer.phone ?? null, transactionId: tx },
+        },
+        false,
+      );
     }
     return this.change(r, { status: action === 'expire' ? 'Expired' : 'Declined' }, action === 'expire');
   }

@@ -106,8 +106,19 @@ export interface PaymentProvider {
    * `requestId`, when given, names the creating request: the provider answers a repeated id with the QR
    * or invoice the first one made, so a creation whose answer was lost is retried without a second.
    */
-  createQr(input: { amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderQr>;
-  createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number; requestId?: string }): Promise<ProviderInvoice>;
+  createQr(input: {
+    amount: number;
+    comment?: string | null;
+    lifetimeS: number;
+    requestId?: string;
+  }): Promise<ProviderQr>;
+  createInvoice(input: {
+    phone: string;
+    amount: number;
+    comment?: string | null;
+    lifetimeS: number;
+    requestId?: string;
+  }): Promise<ProviderInvoice>;
   getStatus(ref: string): Promise<ProviderStatus>;
   /** false when the invoice can no longer be cancelled (already paid); true also when it already was cancelled */
   cancelInvoice(ref: string): Promise<boolean>;
@@ -140,7 +151,9 @@ export class ProviderSessionExpired extends Error {}
 
 /** Why the provider refused a request (decisions 26: a refusal names its reason, and is never an outage). */
 export type RejectionReason =
-  | 'invalid_amount' | 'refund_amount_exceeds' | 'payment_not_refundable'
+  | 'invalid_amount'
+  | 'refund_amount_exceeds'
+  | 'payment_not_refundable'
   /** the provider does not know the payment (or the return) */
   | 'not_found'
   /** customer lookup or invoice: no customer of the provider with this phone */
@@ -158,7 +171,11 @@ export type RejectionReason =
 
 /** The provider refused a request for a reason the API names (decisions 26). It did nothing. */
 export class ProviderRejected extends ProviderRefused {
-  constructor(readonly reason: RejectionReason, message: string, readonly code?: number) {
+  constructor(
+    readonly reason: RejectionReason,
+    message: string,
+    readonly code?: number,
+  ) {
     super(message);
   }
 }

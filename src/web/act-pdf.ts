@@ -9,7 +9,13 @@ const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 export interface ActParty {
-  name: string | null; bin: string | null; address?: string | null; iban: string | null; bik?: string | null; bank: string | null; kbe?: string | null;
+  name: string | null;
+  bin: string | null;
+  address?: string | null;
+  iban: string | null;
+  bik?: string | null;
+  bank: string | null;
+  kbe?: string | null;
 }
 
 export interface ActView {
@@ -22,7 +28,8 @@ export interface ActView {
   total: number;
 }
 
-const date = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${d.getUTCFullYear()}`;
+const date = (d: Date) =>
+  `${String(d.getUTCDate()).padStart(2, '0')}.${String(d.getUTCMonth() + 1).padStart(2, '0')}.${d.getUTCFullYear()}`;
 const money = (n: number) => n.toLocaleString('ru-RU').replace(/\u00a0|\u202f/g, ' ');
 const unset = (v: string | null | undefined) => (v && v.trim() ? v : 'не указано');
 
@@ -30,8 +37,15 @@ export async function renderAct(v: ActView): Promise<Buffer> {
   // Loaded at the first act: pdfkit and its font tables were ~0.15 s of every start-up.
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
-    size: 'A4', margin: 50,
-    info: { Title: `Акт ${v.number}`, Author: 'Tolem', Subject: 'Выплата партнёрского вознаграждения', CreationDate: v.paidAt, ModDate: v.paidAt },
+    size: 'A4',
+    margin: 50,
+    info: {
+      Title: `Акт ${v.number}`,
+      Author: 'Tolem',
+      Subject: 'Выплата партнёрского вознаграждения',
+      CreationDate: v.paidAt,
+      ModDate: v.paidAt,
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -40,14 +54,18 @@ export async function renderAct(v: ActView): Promise<Buffer> {
   doc.registerFont('bold', FONT_BOLD);
 
   doc.font('bold').fontSize(14).text(`АКТ № ${v.number}`, { align: 'center' });
-  doc.font('regular').fontSize(10).text('об оказании услуг по привлечению клиентов и выплате партнёрского вознаграждения', { align: 'center' });
+  doc
+    .font('regular')
+    .fontSize(10)
+    .text('об оказании услуг по привлечению клиентов и выплате партнёрского вознаграждения', { align: 'center' });
   // The place is the operator's (its address, when set); the date is the payout's.
   doc.moveDown(0.5).text(`Дата: ${date(v.paidAt)}`, { align: 'right' });
   doc.moveDown();
 
   const party = (title: string, p: ActParty, extra?: string) => {
     doc.font('bold').text(title);
-    doc.font('regular')
+    doc
+      .font('regular')
       .text(`${extra ? `${extra}, ` : ''}${unset(p.name)}`)
       .text(`БИН/ИИН: ${unset(p.bin)}${p.kbe ? `, КБе: ${p.kbe}` : ''}`)
       .text(`IBAN: ${unset(p.iban)}${p.bik ? `, БИК: ${p.bik}` : ''}`)

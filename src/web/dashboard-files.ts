@@ -13,14 +13,22 @@ export interface DashboardFile {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'application/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 function findDir(): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  return [path.resolve(here, '../packages/dashboard/dist'), path.resolve(here, '../../packages/dashboard/dist')]
-    .find((d) => existsSync(path.join(d, 'index.html')));
+  return [path.resolve(here, '../packages/dashboard/dist'), path.resolve(here, '../../packages/dashboard/dist')].find(
+    (d) => existsSync(path.join(d, 'index.html')),
+  );
 }
 
 function readAll(dir: string, prefix = ''): Map<string, DashboardFile> {
@@ -31,7 +39,11 @@ function readAll(dir: string, prefix = ''): Map<string, DashboardFile> {
     if (statSync(full).isDirectory()) {
       for (const [k, v] of readAll(full, rel)) files.set(k, v);
     } else {
-      files.set(rel, { body: readFileSync(full), type: TYPES[path.extname(name)] ?? 'application/octet-stream', immutable: rel.startsWith('assets/') });
+      files.set(rel, {
+        body: readFileSync(full),
+        type: TYPES[path.extname(name)] ?? 'application/octet-stream',
+        immutable: rel.startsWith('assets/'),
+      });
     }
   }
   return files;

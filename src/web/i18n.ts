@@ -269,7 +269,8 @@ const payEn: PayTexts = {
 export const PAY_TEXTS: Record<Lang, PayTexts> = { ru: payRu, kk: payKk, en: payEn };
 
 /** A text with its `{name}` places filled in. */
-export const fill = (text: string, values: Record<string, string>): string => text.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
+export const fill = (text: string, values: Record<string, string>): string =>
+  text.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
 
 /** ?lang= wins; else the first supported language of Accept-Language (q order); else Russian. */
 export function pickLang(query: unknown, acceptLanguage: string | undefined): Lang {

@@ -42,8 +42,17 @@ export interface PageView {
 
 const hidden = (on: boolean) => (on ? ' hidden' : '');
 
-function form(action: string, lang: Lang, fields: Record<string, string>, button: string, cls: string, extra = ''): string {
-  const inputs = Object.entries({ ...fields, lang }).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+function form(
+  action: string,
+  lang: Lang,
+  fields: Record<string, string>,
+  button: string,
+  cls: string,
+  extra = '',
+): string {
+  const inputs = Object.entries({ ...fields, lang })
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
   return `<form method="post" action="${esc(action)}" class="inline-form"${extra}>${inputs}<button type="submit" class="button ${cls}">${esc(button)}</button></form>`;
 }
 
@@ -51,8 +60,10 @@ function merchantHeader(m: MerchantView, t: Texts): string {
   const logo = safeHref(m.logo_url)
     ? `<img class="logo" src="${esc(m.logo_url)}" alt="" width="44" height="44" referrerpolicy="no-referrer">`
     : `<span class="logo logo-initial" aria-hidden="true">${esc([...m.display_name.trim()][0]?.toUpperCase() ?? '₸')}</span>`;
-  return `<header class="merchant">${logo}<div class="merchant-text"><div class="merchant-name" id="merchant-name">${esc(m.display_name)}</div>`
-    + `<div class="merchant-sub"><svg class="lock" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z"/></svg>${esc(t.secure)}</div></div></header>`;
+  return (
+    `<header class="merchant">${logo}<div class="merchant-text"><div class="merchant-name" id="merchant-name">${esc(m.display_name)}</div>` +
+    `<div class="merchant-sub"><svg class="lock" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z"/></svg>${esc(t.secure)}</div></div></header>`
+  );
 }
 
 function qrPanels(v: PageView, link: LinkView, s: Extract<PageState, { kind: 'qr' }>, t: Texts): string {
@@ -122,7 +133,10 @@ function footer(v: PageView, t: Texts): string {
   const m = v.merchant;
   const cancel = v.link && v.state.kind !== 'paid' ? safeHref(v.link.cancel_url) : null;
   const base = v.token ? `/checkout/${v.token}` : '';
-  const langs = LANGS.map((l) => `<a href="${esc(base)}?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`).join('');
+  const langs = LANGS.map(
+    (l) =>
+      `<a href="${esc(base)}?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`,
+  ).join('');
   return `<footer class="foot">
   ${cancel ? `<a class="cancel-link" id="cancel-link" href="${esc(cancel)}">${esc(t.cancel)}</a>` : ''}
   ${m?.support_email ? `<p class="small muted">${esc(t.support)}: <a href="mailto:${esc(m.support_email)}">${esc(m.support_email)}</a></p>` : ''}
@@ -146,7 +160,9 @@ export function renderPage(v: PageView): string {
   if (st.kind === 'qr') {
     data.expiresAt = st.expiresAt.toISOString();
   }
-  const attrs = Object.entries(data).map(([k, val]) => ` data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${esc(val)}"`).join('');
+  const attrs = Object.entries(data)
+    .map(([k, val]) => ` data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${esc(val)}"`)
+    .join('');
   const title = v.merchant ? `${t.title} · ${v.merchant.display_name}` : `${t.title} · Tolem`;
   return `${documentStart(v.lang)}
 <title>${esc(title)}</title>

@@ -58,7 +58,13 @@ const CHECK = '<svg viewBox="0 0 24 24"><path d="M9.5 16.2 5.3 12l-1.4 1.4 5.6 5
 function paymentPanels(p: PayTexts): Panel[] {
   return [
     { name: 'paid', say: p.paid, title: p.paidTitle, text: p.paidText, tone: 'ok' },
-    { name: 'partially_refunded', say: p.partiallyRefunded, title: p.paidTitle, text: p.partiallyRefundedText, tone: 'ok' },
+    {
+      name: 'partially_refunded',
+      say: p.partiallyRefunded,
+      title: p.paidTitle,
+      text: p.partiallyRefundedText,
+      tone: 'ok',
+    },
     { name: 'refunded', say: p.refunded, title: p.refunded, text: p.refundedText, tone: 'muted' },
     { name: 'expired', say: p.expired, title: p.expired, text: p.expiredText, tone: 'warn' },
     { name: 'declined', say: p.declined, title: p.declined, text: p.declinedText, tone: 'warn' },
@@ -99,8 +105,10 @@ function merchantHeader(m: MerchantView, t: Texts): string {
   const logo = safeHref(m.logo_url)
     ? `<img class="logo" src="${esc(m.logo_url)}" alt="" width="44" height="44" referrerpolicy="no-referrer">`
     : `<span class="logo logo-initial" aria-hidden="true">${esc([...m.display_name.trim()][0]?.toUpperCase() ?? '₸')}</span>`;
-  return `<header class="merchant">${logo}<div class="merchant-text"><p class="merchant-name" id="merchant-name">${esc(m.display_name)}</p>`
-    + `<p class="merchant-sub"><svg class="lock" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z"/></svg>${esc(t.secure)}</p></div></header>`;
+  return (
+    `<header class="merchant">${logo}<div class="merchant-text"><p class="merchant-name" id="merchant-name">${esc(m.display_name)}</p>` +
+    `<p class="merchant-sub"><svg class="lock" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z"/></svg>${esc(t.secure)}</p></div></header>`
+  );
 }
 
 function statePanel(panel: Panel, shown: boolean): string {
@@ -116,14 +124,20 @@ function statePanel(panel: Panel, shown: boolean): string {
 /** The QR as an image with a name of its own (the generated SVG is labelled just "QR"). */
 const labelled = (svg: string, label: string) => svg.replace('aria-label="QR"', `aria-label="${esc(label)}"`);
 
-function waitingPanel(v: PayerPageView, p: PayTexts, s: PaymentSubject | RefundSubject, say: string, path: string): string {
+function waitingPanel(
+  v: PayerPageView,
+  p: PayTexts,
+  s: PaymentSubject | RefundSubject,
+  say: string,
+  path: string,
+): string {
   if (!s.svg) return '';
   const amount = formatTenge(s.amount);
   const label = s.kind === 'payment' ? fill(p.qrLabel, { amount }) : fill(p.refundQrLabel, { amount });
   const app = appLinkOf(s.qrToken);
   const expiry = s.expiresAt
-    ? `<p class="small muted expiry">${esc(s.kind === 'payment' ? p.validFor : p.refundValidFor)} `
-      + `<time id="countdown" datetime="${s.expiresAt.toISOString()}">${minutesLeft(s.expiresAt, v.now)} ${esc(TEXTS[v.lang].minutes)}</time></p>`
+    ? `<p class="small muted expiry">${esc(s.kind === 'payment' ? p.validFor : p.refundValidFor)} ` +
+      `<time id="countdown" datetime="${s.expiresAt.toISOString()}">${minutesLeft(s.expiresAt, v.now)} ${esc(TEXTS[v.lang].minutes)}</time></p>`
     : '';
   return `<section class="panel" id="panel-waiting" data-say="${esc(say)}" aria-labelledby="scan-hint">
   <div class="qr-box">${labelled(s.svg, label)}</div>
@@ -136,18 +150,25 @@ function waitingPanel(v: PayerPageView, p: PayTexts, s: PaymentSubject | RefundS
 
 function summary(t: Texts, p: PayTexts, s: PaymentSubject | RefundSubject): string {
   if (s.kind === 'payment') {
-    return `<section class="summary" aria-labelledby="pay-heading"><h1 class="pay-heading" id="pay-heading"><span class="amount-label">${esc(t.amountDue)}</span> `
-      + `<span class="amount" id="amount">${esc(formatTenge(s.amount))}</span></h1>`
-      + `${s.comment ? `<p class="description" id="comment">${esc(s.comment)}</p>` : ''}</section>`;
+    return (
+      `<section class="summary" aria-labelledby="pay-heading"><h1 class="pay-heading" id="pay-heading"><span class="amount-label">${esc(t.amountDue)}</span> ` +
+      `<span class="amount" id="amount">${esc(formatTenge(s.amount))}</span></h1>` +
+      `${s.comment ? `<p class="description" id="comment">${esc(s.comment)}</p>` : ''}</section>`
+    );
   }
-  return `<section class="summary" aria-labelledby="pay-heading"><h1 class="pay-heading" id="pay-heading"><span class="amount-label">${esc(p.refundAmount)}</span> `
-    + `<span class="amount" id="amount">${esc(formatTenge(s.amount))}</span></h1>`
-    + `<p class="description" id="refund-of">${esc(fill(p.refundOf, { refund: formatTenge(s.amount), payment: formatTenge(s.paymentAmount) }))}</p></section>`;
+  return (
+    `<section class="summary" aria-labelledby="pay-heading"><h1 class="pay-heading" id="pay-heading"><span class="amount-label">${esc(p.refundAmount)}</span> ` +
+    `<span class="amount" id="amount">${esc(formatTenge(s.amount))}</span></h1>` +
+    `<p class="description" id="refund-of">${esc(fill(p.refundOf, { refund: formatTenge(s.amount), payment: formatTenge(s.paymentAmount) }))}</p></section>`
+  );
 }
 
 function footer(v: PayerPageView, t: Texts, path: string): string {
   const m = v.merchant;
-  const langs = LANGS.map((l) => `<a href="${esc(path)}?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`).join('');
+  const langs = LANGS.map(
+    (l) =>
+      `<a href="${esc(path)}?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`,
+  ).join('');
   return `<footer class="foot">
   ${m.support_email ? `<p class="small muted">${esc(t.support)}: <a href="mailto:${esc(m.support_email)}">${esc(m.support_email)}</a></p>` : ''}
   <nav class="langs" aria-label="${esc(t.language)}">${langs}</nav>
@@ -166,17 +187,23 @@ export function renderPayerPage(v: PayerPageView): string {
   const t = TEXTS[v.lang];
   const p = PAY_TEXTS[v.lang];
   const s = v.subject;
-  const path = s.kind === 'payment' ? `/pay/${encodeURIComponent(s.opId)}` : `/pay/${encodeURIComponent(s.opId)}/refunds/${encodeURIComponent(s.refundId)}`;
+  const path =
+    s.kind === 'payment'
+      ? `/pay/${encodeURIComponent(s.opId)}`
+      : `/pay/${encodeURIComponent(s.opId)}/refunds/${encodeURIComponent(s.refundId)}`;
   const current = panelOf(s.kind, s.status);
   const waitingSay = s.kind === 'payment' ? p.waiting : p.refundWaiting;
   const panels = s.kind === 'payment' ? paymentPanels(p) : refundPanels(p);
   // A status no panel knows (a state added later) still reads as something: its waiting line or a plain word.
-  const say = current === 'waiting' ? waitingSay : panels.find((x) => x.name === current)?.say ?? s.status;
+  const say = current === 'waiting' ? waitingSay : (panels.find((x) => x.name === current)?.say ?? s.status);
   const data: Record<string, string> = { kind: s.kind, state: current, poll: `${path}/status` };
   if (s.expiresAt) data['expires-at'] = s.expiresAt.toISOString();
-  const attrs = Object.entries(data).map(([k, val]) => ` data-${k}="${esc(val)}"`).join('');
+  const attrs = Object.entries(data)
+    .map(([k, val]) => ` data-${k}="${esc(val)}"`)
+    .join('');
   const title = `${s.kind === 'payment' ? p.title : p.refundTitle} · ${v.merchant.display_name}`;
-  return `${head(v.lang, title, v.merchant.brand_color ?? DEFAULT_BRAND)}
+  return (
+    `${head(v.lang, title, v.merchant.brand_color ?? DEFAULT_BRAND)}
 <script src="/pay/assets/payer.js?v=${PAYER_ASSET_VERSION}" defer></script>
 </head>
 <body>
@@ -184,23 +211,26 @@ ${s.test ? `<div class="test-banner" role="note" id="test-banner">${esc(t.testBa
 <main class="card payer" id="payer"${attrs}>
 ${merchantHeader(v.merchant, t)}
 ${summary(t, p, s)}
-<p class="status payer-status" id="status" role="status" aria-atomic="true" data-tone="${current === 'waiting' ? 'waiting' : 'done'}">`
-    + `<span class="pulse" id="pulse" aria-hidden="true"${hidden(current !== 'waiting')}></span>`
-    + `<span class="visually-hidden">${esc(p.statusLabel)}: </span><span id="status-text">${esc(say)}</span></p>
+<p class="status payer-status" id="status" role="status" aria-atomic="true" data-tone="${current === 'waiting' ? 'waiting' : 'done'}">` +
+    `<span class="pulse" id="pulse" aria-hidden="true"${hidden(current !== 'waiting')}></span>` +
+    `<span class="visually-hidden">${esc(p.statusLabel)}: </span><span id="status-text">${esc(say)}</span></p>
 ${current === 'waiting' ? waitingPanel(v, p, s, waitingSay, path) : ''}
 ${panels.map((x) => statePanel(x, x.name === current)).join('\n')}
 ${footer(v, t, path)}
 </main>
 </body>
 </html>
-`;
+`
+  );
 }
 
 /** The message page of an error (unknown payment or refund, too many requests), in the page's look. */
 export function renderPayerMessage(v: { lang: Lang; title: string; text: string }): string {
   const t = TEXTS[v.lang];
   // The language links keep the address the visitor is on: ?lang= only.
-  const langs = LANGS.map((l) => `<a href="?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`).join('');
+  const langs = LANGS.map(
+    (l) => `<a href="?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`,
+  ).join('');
   return `${head(v.lang, `${v.title} · Tolem`, DEFAULT_BRAND)}
 </head>
 <body>
@@ -215,11 +245,18 @@ export function renderPayerMessage(v: { lang: Lang; title: string; text: string 
 }
 
 /** The title and text of an error's message page. */
-export function payerMessageTexts(lang: Lang, what: 'payment' | 'refund', code: string): { title: string; text: string } {
+export function payerMessageTexts(
+  lang: Lang,
+  what: 'payment' | 'refund',
+  code: string,
+): { title: string; text: string } {
   const t = TEXTS[lang];
   const p = PAY_TEXTS[lang];
   if (code === 'payment_not_found') return { title: p.notFoundTitle, text: p.notFoundText };
-  if (code === 'not_found') return what === 'refund' ? { title: p.refundNotFoundTitle, text: p.refundNotFoundText } : { title: p.notFoundTitle, text: p.notFoundText };
+  if (code === 'not_found')
+    return what === 'refund'
+      ? { title: p.refundNotFoundTitle, text: p.refundNotFoundText }
+      : { title: p.notFoundTitle, text: p.notFoundText };
   if (code === 'rate_limit_exceeded') return { title: t.tooManyTitle, text: t.tooManyText };
   return { title: t.errorTitle, text: t.errorText };
 }

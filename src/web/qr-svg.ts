@@ -13,7 +13,12 @@ const svgCache = new Map<string, string>();
 export async function qrSvg(content: string): Promise<string> {
   const hit = svgCache.get(content);
   if (hit !== undefined) return hit;
-  const raw = await QRCode.toString(content, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#111111', light: '#ffffff' } });
+  const raw = await QRCode.toString(content, {
+    type: 'svg',
+    margin: 2,
+    errorCorrectionLevel: 'M',
+    color: { dark: '#111111', light: '#ffffff' },
+  });
   const svg = raw.trim().replace('<svg ', '<svg role="img" aria-label="QR" class="qr-svg" ');
   if (svgCache.size >= SVG_CACHE_MAX) svgCache.delete(svgCache.keys().next().value!);
   svgCache.set(content, svg);

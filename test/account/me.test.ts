@@ -45,16 +45,26 @@ describe('POST /me/api-key/regenerate', () => {
 
   it('regenerations at once all succeed and leave exactly one working key', async () => {
     const m = await newMerchant(t.app);
-    const res = await Promise.all(Array.from({ length: 5 }, () =>
-      t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m), payload: { mode: 'test' } })));
+    const res = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m), payload: { mode: 'test' } }),
+      ),
+    );
     expect(res.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
-    const probes = await Promise.all(res.map((r) => t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(r.json().api_key) })));
+    const probes = await Promise.all(
+      res.map((r) => t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(r.json().api_key) })),
+    );
     expect(probes.filter((p) => p.statusCode === 200)).toHaveLength(1);
   });
 
   it('regenerates the test key with {mode: "test"} and works without a body', async () => {
     const m = await newMerchant(t.app);
-    const test = await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m), payload: { mode: 'test' } });
+    const test = await t.app.inject({
+      method: 'POST',
+      url: '/me/api-key/regenerate',
+      headers: bearer(m),
+      payload: { mode: 'test' },
+    });
     expect(test.json()).toMatchObject({ mode: 'test' });
     expect(test.json().api_key).toMatch(/^kp_test_/);
     const noBody = await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m) });
@@ -64,7 +74,12 @@ describe('POST /me/api-key/regenerate', () => {
 
   it('rejects a bad mode and non-owners', async () => {
     const m = await newMerchant(t.app);
-    const bad = await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m), payload: { mode: 'prod' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/me/api-key/regenerate',
+      headers: bearer(m),
+      payload: { mode: 'prod' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).param).toBe('mode');
     await t.runtime.deps.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [m.email]);
@@ -95,7 +110,12 @@ describe('GET /me/logs', () => {
 
   it('limit defaults to 50, max 200', async () => {
     const m = await newMerchant(t.app);
-    for (const [q, code] of [['0', 'invalid_limit'], ['-1', 'invalid_limit'], ['abc', 'invalid_limit'], ['201', 'limit_too_large']]) {
+    for (const [q, code] of [
+      ['0', 'invalid_limit'],
+      ['-1', 'invalid_limit'],
+      ['abc', 'invalid_limit'],
+      ['201', 'limit_too_large'],
+    ]) {
       const res = await t.app.inject({ method: 'GET', url: `/me/logs?limit=${q}`, headers: bearer(m) });
       expect(res.statusCode, q).toBe(400);
       expect(errorOf(res).code, q).toBe(code);

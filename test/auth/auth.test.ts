@@ -10,22 +10,32 @@ import { issueMagicToken, LOGIN_LINK_PURPOSE } from '../../src/domain/accounts/t
 
 let t: TestApp;
 const BOSS = uniqueEmail('boss');
-let issuer: { url: string; server: Server; sign(claims: Record<string, unknown>, opts?: { exp?: string; aud?: string }): Promise<string> };
+let issuer: {
+  url: string;
+  server: Server;
+  sign(claims: Record<string, unknown>, opts?: { exp?: string; aud?: string }): Promise<string>;
+};
 
 async function startIssuer() {
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ keys: [jwk] }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url, server,
+    url,
+    server,
     sign: (claims: Record<string, unknown>, opts: { exp?: string; aud?: string } = {}) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).setIssuer(url)
-        .setAudience(opts.aud ?? 'tolem-test-client').setIssuedAt().setExpirationTime(opts.exp ?? '5m').sign(privateKey),
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
+        .setIssuer(url)
+        .setAudience(opts.aud ?? 'tolem-test-client')
+        .setIssuedAt()
+        .setExpirationTime(opts.exp ?? '5m')
+        .sign(privateKey),
   };
 }
 
@@ -56,7 +66,14 @@ describe('register', () => {
     expect(header).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
     expect(header.kid).toBeTruthy();
     const me = (await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: b.access_token }) })).json();
-    expect(me).toMatchObject({ name: 'Алма Shop', email, plan: 'trial', plan_active: true, session_alive: false, is_admin: false });
+    expect(me).toMatchObject({
+      name: 'Алма Shop',
+      email,
+      plan: 'trial',
+      plan_active: true,
+      session_alive: false,
+      is_admin: false,
+    });
     expect(me.api_key_prefix).toBe(b.api_keys.live.slice(0, 12));
     expect(me.test_api_key_prefix).toBe(b.api_keys.test.slice(0, 12));
     // The database holds only hashes of keys and tokens.
@@ -68,9 +85,18 @@ describe('register', () => {
 
   it('refuses a taken e-mail (any case) with 409 and stores nothing new', async () => {
     const m = await newMerchant(t.app);
-    const count = async () => (await t.runtime.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clients WHERE lower(email) = $1', [m.email])).rows[0].n;
+    const count = async () =>
+      (
+        await t.runtime.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clients WHERE lower(email) = $1', [
+          m.email,
+        ])
+      ).rows[0].n;
     const before = await count();
-    const res = await post('/auth/register', { name: 'Dup', email: m.email.toUpperCase(), password: 'another long password' });
+    const res = await post('/auth/register', {
+      name: 'Dup',
+      email: m.email.toUpperCase(),
+      password: 'another long password',
+    });
     expect(res.statusCode).toBe(409);
     expect(errorOf(res)).toMatchObject({ code: 'email_taken', type: 'api_error' });
     expect(await count()).toBe(before);
@@ -79,7 +105,9 @@ describe('register', () => {
 
   it('two concurrent registrations of one e-mail create one account', async () => {
     const email = uniqueEmail('race');
-    const results = await Promise.all([1, 2, 3].map(() => post('/auth/register', { name: 'R', email, password: 'correct horse battery' })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => post('/auth/register', { name: 'R', email, password: 'correct horse battery' })),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
   });
 
@@ -98,13 +126,21 @@ describe('register', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(errorOf(res).param, JSON.stringify(body)).toBe(param);
     }
-    expect(errorOf(await post('/auth/register', { name: 'x', provider: 'nope', id_token: 'abc' })).code).toBe('provider_not_enabled');
+    expect(errorOf(await post('/auth/register', { name: 'x', provider: 'nope', id_token: 'abc' })).code).toBe(
+      'provider_not_enabled',
+    );
   });
 
   it('ADMIN_EMAILS makes admins', async () => {
-    const res = await post('/auth/register', { name: 'Boss', email: BOSS.toUpperCase(), password: 'correct horse battery' });
+    const res = await post('/auth/register', {
+      name: 'Boss',
+      email: BOSS.toUpperCase(),
+      password: 'correct horse battery',
+    });
     expect(res.statusCode).toBe(201);
-    const me = (await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: res.json().access_token }) })).json();
+    const me = (
+      await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: res.json().access_token }) })
+    ).json();
     expect(me.is_admin).toBe(true);
   });
 });
@@ -120,7 +156,11 @@ describe('login', () => {
     expect(claims.exp! - claims.iat!).toBe(900);
     const wrong = await post('/auth/login', { email: m.email, password: 'wrong password!' });
     expect(wrong.statusCode).toBe(401);
-    expect(errorOf(wrong)).toMatchObject({ code: 'invalid_credentials', type: 'authentication_error', category: 'auth' });
+    expect(errorOf(wrong)).toMatchObject({
+      code: 'invalid_credentials',
+      type: 'authentication_error',
+      category: 'auth',
+    });
     const unknown = await post('/auth/login', { email: uniqueEmail('ghost'), password: 'whatever it is' });
     expect(errorOf(unknown).code).toBe('invalid_credentials');
   });
@@ -132,15 +172,24 @@ describe('OpenID Connect', () => {
     const idToken = await issuer.sign({ sub: `sub-${email}`, email, email_verified: true });
     const reg = await post('/auth/register', { name: 'OIDC Shop', provider: 'local', id_token: idToken });
     expect(reg.statusCode).toBe(201);
-    const login = await post('/auth/login', { provider: 'local', id_token: await issuer.sign({ sub: `sub-${email}`, email, email_verified: true }) });
+    const login = await post('/auth/login', {
+      provider: 'local',
+      id_token: await issuer.sign({ sub: `sub-${email}`, email, email_verified: true }),
+    });
     expect(login.statusCode).toBe(200);
-    const me = (await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: login.json().access_token }) })).json();
+    const me = (
+      await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: login.json().access_token }) })
+    ).json();
     expect(me.email).toBe(email);
   });
 
   it('an account registered with an id_token never logs in with a password, whatever the password', async () => {
     const email = uniqueEmail('oidc-nopw');
-    const reg = await post('/auth/register', { name: 'OIDC Shop', provider: 'local', id_token: await issuer.sign({ sub: `sub-${email}`, email, email_verified: true }) });
+    const reg = await post('/auth/register', {
+      name: 'OIDC Shop',
+      provider: 'local',
+      id_token: await issuer.sign({ sub: `sub-${email}`, email, email_verified: true }),
+    });
     expect(reg.statusCode).toBe(201);
     // The text the dummy hash used to be made of (it was in the source) among them.
     for (const password of ['tolem-timing-equaliser', 'anything-at-all-1', '']) {
@@ -158,14 +207,24 @@ describe('OpenID Connect', () => {
       await issuer.sign({ sub: 's', email }), // no email_verified claim at all
     ];
     const { privateKey } = await generateKeyPair('RS256');
-    bad.push(await new SignJWT({ sub: 's', email }).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).setIssuer(issuer.url)
-      .setAudience('tolem-test-client').setIssuedAt().setExpirationTime('5m').sign(privateKey));
+    bad.push(
+      await new SignJWT({ sub: 's', email })
+        .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
+        .setIssuer(issuer.url)
+        .setAudience('tolem-test-client')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(privateKey),
+    );
     for (const idToken of bad) {
       const res = await post('/auth/register', { name: 'X', provider: 'local', id_token: idToken });
       expect(res.statusCode).toBe(401);
       expect(errorOf(res).code).toBe('invalid_token');
     }
-    const unlinked = await post('/auth/login', { provider: 'local', id_token: await issuer.sign({ sub: 'never-registered', email, email_verified: true }) });
+    const unlinked = await post('/auth/login', {
+      provider: 'local',
+      id_token: await issuer.sign({ sub: 'never-registered', email, email_verified: true }),
+    });
     expect(errorOf(unlinked).code).toBe('invalid_credentials');
   });
 });
@@ -198,7 +257,10 @@ describe('refresh', () => {
   it('unknown and expired tokens', async () => {
     expect(errorOf(await post('/auth/refresh', { refresh_token: 'rt_nonsense' })).code).toBe('invalid_token');
     const m = await newMerchant(t.app);
-    await t.runtime.deps.db.query(`UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL AND user_id = (SELECT id FROM users WHERE email = $1)`, [m.email]);
+    await t.runtime.deps.db.query(
+      `UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL AND user_id = (SELECT id FROM users WHERE email = $1)`,
+      [m.email],
+    );
     const res = await post('/auth/refresh', { refresh_token: m.refresh });
     expect(res.statusCode).toBe(401);
     expect(errorOf(res).code).toBe('token_expired');
@@ -216,14 +278,16 @@ describe('magic exchange', () => {
     const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, LOGIN_LINK_PURPOSE));
     const res = await post('/auth/magic-exchange', { token });
     expect(res.statusCode).toBe(200);
-    const me = (await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: res.json().access_token }) })).json();
+    const me = (
+      await t.app.inject({ method: 'GET', url: '/me', headers: bearer({ access: res.json().access_token }) })
+    ).json();
     expect(me.email).toBe(m.email);
     const again = await post('/auth/magic-exchange', { token });
     expect(again.statusCode).toBe(401);
     expect(errorOf(again).code).toBe('invalid_token');
   });
 
-  it('a magic token of another purpose (the messenger binding\'s) never signs in', async () => {
+  it("a magic token of another purpose (the messenger binding's) never signs in", async () => {
     const m = await newMerchant(t.app);
     const id = await userId(m.email);
     const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, 'messenger_link'));
@@ -236,7 +300,9 @@ describe('magic exchange', () => {
     const m = await newMerchant(t.app);
     const id = await userId(m.email);
     const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, LOGIN_LINK_PURPOSE));
-    await t.runtime.deps.db.query(`UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`);
+    await t.runtime.deps.db.query(
+      `UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`,
+    );
     const res = await post('/auth/magic-exchange', { token });
     expect(errorOf(res).code).toBe('token_expired');
   });
@@ -248,10 +314,18 @@ describe('brute-force limits', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 11; i++) {
-        const res = await limited.app.inject({ method: 'POST', url: '/auth/login', payload: { email: `x${i}@y.kz`, password: 'nope' } });
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: `x${i}@y.kz`, password: 'nope' },
+        });
         codes.push(res.statusCode);
         if (i === 10) {
-          expect(errorOf(res)).toMatchObject({ code: 'rate_limit_exceeded', type: 'rate_limit_error', category: 'rate_limit' });
+          expect(errorOf(res)).toMatchObject({
+            code: 'rate_limit_exceeded',
+            type: 'rate_limit_error',
+            category: 'rate_limit',
+          });
           expect(res.headers['x-ratelimit-remaining']).toBe('0');
           expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
         }
@@ -269,15 +343,29 @@ describe('brute-force limits', () => {
       // Registered from 127.0.0.1 (inject's address): that address is the owner's.
       const m = await newMerchant(limited.app);
       for (let i = 0; i < 10; i++) {
-        const res = await limited.app.inject({ method: 'POST', url: '/auth/login', remoteAddress: `10.0.0.${i + 1}`, payload: { email: m.email, password: 'wrong password' } });
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          remoteAddress: `10.0.0.${i + 1}`,
+          payload: { email: m.email, password: 'wrong password' },
+        });
         expect(res.statusCode).toBe(401);
       }
       // Even the right password waits at a new address: the e-mail is under attack.
-      const res = await limited.app.inject({ method: 'POST', url: '/auth/login', remoteAddress: '10.0.1.1', payload: { email: m.email, password: m.password } });
+      const res = await limited.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        remoteAddress: '10.0.1.1',
+        payload: { email: m.email, password: m.password },
+      });
       expect(res.statusCode).toBe(429);
       expect(errorOf(res).code).toBe('rate_limit_exceeded');
       // The owner's own address is not locked out.
-      const home = await limited.app.inject({ method: 'POST', url: '/auth/login', payload: { email: m.email, password: m.password } });
+      const home = await limited.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: m.email, password: m.password },
+      });
       expect(home.statusCode).toBe(200);
     } finally {
       await limited.close();

@@ -28,13 +28,31 @@ beforeAll(async () => {
   }
   const victim = await newMerchant(t.app);
   revokedKey = victim.liveKey;
-  await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: { authorization: `Bearer ${victim.access}` } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/me/api-key/regenerate',
+    headers: { authorization: `Bearer ${victim.access}` },
+  });
   const past = { now: () => new Date(Date.now() - 3600_000) };
-  const userId = (await t.runtime.deps.db.query<{ id: number; client_id: number }>('SELECT id, client_id FROM users WHERE email = $1', [m.email])).rows[0];
-  expiredJwt = await signAccessToken({ ...t.runtime.deps, clock: past }, { sub: String(userId.id), cid: userId.client_id, role: 'owner' });
+  const userId = (
+    await t.runtime.deps.db.query<{ id: number; client_id: number }>(
+      'SELECT id, client_id FROM users WHERE email = $1',
+      [m.email],
+    )
+  ).rows[0];
+  expiredJwt = await signAccessToken(
+    { ...t.runtime.deps, clock: past },
+    { sub: String(userId.id), cid: userId.client_id, role: 'owner' },
+  );
   const { privateKey } = await generateKeyPair('RS256');
-  foreignJwt = await new SignJWT({ cid: userId.client_id, role: 'owner' }).setProtectedHeader({ alg: 'RS256', kid: t.runtime.deps.secrets.jwt.kid, typ: 'at+jwt' })
-    .setSubject(String(userId.id)).setIssuer(t.config.jwtIssuer).setAudience(t.config.jwtAudience).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+  foreignJwt = await new SignJWT({ cid: userId.client_id, role: 'owner' })
+    .setProtectedHeader({ alg: 'RS256', kid: t.runtime.deps.secrets.jwt.kid, typ: 'at+jwt' })
+    .setSubject(String(userId.id))
+    .setIssuer(t.config.jwtIssuer)
+    .setAudience(t.config.jwtAudience)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(privateKey);
   const gone = await newMerchant(t.app);
   disabledUserJwt = gone.access;
   await t.runtime.deps.db.query('UPDATE users SET disabled_at = now() WHERE email = $1', [gone.email]);
@@ -42,7 +60,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function expect401(method: string, url: string, headers: Record<string, string>, codes: string[]) {
-  const res = await t.app.inject({ method: method as 'GET', url, headers, payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
+  const res = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    payload: method === 'GET' || method === 'DELETE' ? undefined : {},
+  });
   expect(res.statusCode, `${method} ${url} ${JSON.stringify(headers)}`).toBe(401);
   if (url.startsWith('/v1/') && !url.startsWith('/v1/subscription/')) {
     // The deprecated API keeps its own envelope.
@@ -65,7 +88,8 @@ describe('common auth cases on every authenticated route', () => {
 
   it('malformed credential', async () => {
     for (const r of routes) {
-      if (r.kinds.includes('ApiKey')) await expect401(r.method, r.url, { 'x-api-key': 'kp_live_short' }, ['invalid_api_key']);
+      if (r.kinds.includes('ApiKey'))
+        await expect401(r.method, r.url, { 'x-api-key': 'kp_live_short' }, ['invalid_api_key']);
       if (r.kinds.includes('BearerAuth')) {
         await expect401(r.method, r.url, { authorization: 'Bearer not.a.jwt' }, ['invalid_token']);
         await expect401(r.method, r.url, { authorization: 'Basic abc' }, ['invalid_token']);
@@ -75,15 +99,19 @@ describe('common auth cases on every authenticated route', () => {
 
   it('wrong kind of credential', async () => {
     for (const r of routes) {
-      if (!r.kinds.includes('ApiKey')) await expect401(r.method, r.url, { 'x-api-key': m.liveKey }, ['invalid_token', 'invalid_api_key']);
-      if (!r.kinds.includes('BearerAuth')) await expect401(r.method, r.url, { authorization: `Bearer ${m.access}` }, ['invalid_api_key']);
+      if (!r.kinds.includes('ApiKey'))
+        await expect401(r.method, r.url, { 'x-api-key': m.liveKey }, ['invalid_token', 'invalid_api_key']);
+      if (!r.kinds.includes('BearerAuth'))
+        await expect401(r.method, r.url, { authorization: `Bearer ${m.access}` }, ['invalid_api_key']);
     }
   });
 
   it('revoked credential', async () => {
     for (const r of routes) {
-      if (r.kinds.includes('ApiKey')) await expect401(r.method, r.url, { 'x-api-key': revokedKey }, ['invalid_api_key']);
-      if (r.kinds.includes('BearerAuth')) await expect401(r.method, r.url, { authorization: `Bearer ${disabledUserJwt}` }, ['token_revoked']);
+      if (r.kinds.includes('ApiKey'))
+        await expect401(r.method, r.url, { 'x-api-key': revokedKey }, ['invalid_api_key']);
+      if (r.kinds.includes('BearerAuth'))
+        await expect401(r.method, r.url, { authorization: `Bearer ${disabledUserJwt}` }, ['token_revoked']);
     }
   });
 

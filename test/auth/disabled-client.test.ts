@@ -13,8 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 const as = callAs(() => t.app);
-const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: token } });
-const login = (m: Merchant) => t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: m.email, password: m.password } });
+const refresh = (token: string) =>
+  t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: token } });
+const login = (m: Merchant) =>
+  t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: m.email, password: m.password } });
 
 async function setDisabled(m: Merchant, disabled: boolean): Promise<void> {
   const { clientId } = await idsOf(t.runtime.deps.db, m);

@@ -55,7 +55,8 @@ describe('login limits', () => {
   it('many addresses together are capped by the per-e-mail budget; an address that signed in before is not', async () => {
     // The owner's first sign-in from home came from a new address too: one of the hour's 20.
     const m = await owner('192.0.2.30');
-    for (let i = 1; i <= 19; i++) expect((await login(m.email, 'wrong password', `198.51.100.${i}`)).statusCode, `attempt ${i}`).toBe(401);
+    for (let i = 1; i <= 19; i++)
+      expect((await login(m.email, 'wrong password', `198.51.100.${i}`)).statusCode, `attempt ${i}`).toBe(401);
     // A 21st address, even with the right password, waits: a guess from it would be tried otherwise.
     expectLimited(await login(m.email, m.password, '198.51.100.200'));
     expectLimited(await login(m.email, 'wrong password', '198.51.100.201'));
@@ -63,13 +64,15 @@ describe('login limits', () => {
     expect((await login(m.email, m.password, '192.0.2.30')).statusCode).toBe(200);
     // The same budget holds for an e-mail that has no account (nothing tells them apart).
     const nobody = uniqueEmail('nobody');
-    for (let i = 1; i <= 20; i++) expect((await login(nobody, 'wrong password', `198.51.100.${i}`)).statusCode).toBe(401);
+    for (let i = 1; i <= 20; i++)
+      expect((await login(nobody, 'wrong password', `198.51.100.${i}`)).statusCode).toBe(401);
     expectLimited(await login(nobody, 'wrong password', '198.51.100.202'));
   });
 
   it('the addresses of one IPv6 /64 count as one address', async () => {
     const m = await owner('192.0.2.40');
-    for (let i = 1; i <= 10; i++) expect((await login(m.email, 'wrong password', `2001:db8:1:2::${i.toString(16)}`)).statusCode).toBe(401);
+    for (let i = 1; i <= 10; i++)
+      expect((await login(m.email, 'wrong password', `2001:db8:1:2::${i.toString(16)}`)).statusCode).toBe(401);
     expectLimited(await login(m.email, 'wrong password', '2001:db8:1:2:ffff::1'));
     // Another /64 has its own count (while the e-mail's budget lasts).
     expect((await login(m.email, 'wrong password', '2001:db8:1:3::1')).statusCode).toBe(401);
@@ -88,12 +91,14 @@ describe.skipIf(!process.env.TEST_REDIS_URL || !process.env.TEST_DATABASE_URL)('
       const m = await newMerchant(a.app);
       // Signed in on A from home: a new address, one of the hour's five.
       expect((await on(a, m.email, m.password, '192.0.2.50')).statusCode).toBe(200);
-      for (let i = 1; i <= 4; i++) expect((await on(i % 2 ? a : b, m.email, 'wrong password', `198.51.100.${i}`)).statusCode).toBe(401);
+      for (let i = 1; i <= 4; i++)
+        expect((await on(i % 2 ? a : b, m.email, 'wrong password', `198.51.100.${i}`)).statusCode).toBe(401);
       expectLimited(await on(b, m.email, m.password, '198.51.100.60'));
       // B knows the home address that signed in on A.
       expect((await on(b, m.email, m.password, '192.0.2.50')).statusCode).toBe(200);
       // One address's minute is shared too.
-      for (let i = 0; i < 8; i++) expect((await on(i % 2 ? a : b, m.email, 'wrong password', '192.0.2.50')).statusCode).toBe(401);
+      for (let i = 0; i < 8; i++)
+        expect((await on(i % 2 ? a : b, m.email, 'wrong password', '192.0.2.50')).statusCode).toBe(401);
       expectLimited(await on(a, m.email, m.password, '192.0.2.50'));
     } finally {
       await a.close();

@@ -201,12 +201,19 @@ const EXPECTED: Record<string, Permission> = {
 // decisions 12 and 21: what a partner acting in a client's account may not do (403
 // impersonation_blocked_action), route by route, besides the whole partner cabinet and admin API.
 const BLOCKED_UNDER_IMPERSONATION = new Set([
-  'POST /me/api-key/regenerate', 'POST /me/team/invite', 'PATCH /me/team/:member_id', 'DELETE /me/team/:member_id',
-  'POST /me/webhooks/:id/rotate-secret', 'DELETE /me/provider/accounts/:id', 'PATCH /me/allow-partner-impersonation',
+  'POST /me/api-key/regenerate',
+  'POST /me/team/invite',
+  'PATCH /me/team/:member_id',
+  'DELETE /me/team/:member_id',
+  'POST /me/webhooks/:id/rotate-secret',
+  'DELETE /me/provider/accounts/:id',
+  'PATCH /me/allow-partner-impersonation',
   'POST /me/messenger-link',
 ]);
-const blockedByDecisions = (route: string) => BLOCKED_UNDER_IMPERSONATION.has(route)
-  || / \/admin\//.test(route) || (/ \/partner\//.test(route) && !/ \/partner\/v1\//.test(route));
+const blockedByDecisions = (route: string) =>
+  BLOCKED_UNDER_IMPERSONATION.has(route) ||
+  / \/admin\//.test(route) ||
+  (/ \/partner\//.test(route) && !/ \/partner\/v1\//.test(route));
 
 // Public routes that authenticate their caller by a shared secret instead of a user's credential: without
 // it they are 401 (the bot platform's secret-token header).
@@ -214,9 +221,18 @@ const SHARED_SECRET = new Set(['POST /messenger/webhook']);
 
 // Path ids that name nothing of the caller's own: an allowed caller gets 404 and nothing changes.
 const MISSING: Record<string, string> = {
-  op_id: 'op_01JSWEEP0000000000000000000', token: 'SweepSweepSweepSweepSwee', id: '999999999', delivery_id: '999999999',
-  operationId: '999999999', phone: '+77012345678', ref: 'sbx_qr_sweep', member_id: '999999999', code: 'sweepcode00',
-  client_ref: 'sweep-no-such-client', operation_id: 'op_01JSWEEP0000000000000000000', refund_id: 'rf_01JSWEEP000000000000000000',
+  op_id: 'op_01JSWEEP0000000000000000000',
+  token: 'SweepSweepSweepSweepSwee',
+  id: '999999999',
+  delivery_id: '999999999',
+  operationId: '999999999',
+  phone: '+77012345678',
+  ref: 'sbx_qr_sweep',
+  member_id: '999999999',
+  code: 'sweepcode00',
+  client_ref: 'sweep-no-such-client',
+  operation_id: 'op_01JSWEEP0000000000000000000',
+  refund_id: 'rf_01JSWEEP000000000000000000',
 };
 // Path parameters that are not a tenant's ids (nothing to isolate).
 const NOT_TENANT_IDS = new Set(['phone', 'code']);
@@ -234,7 +250,9 @@ const foreign: Record<string, string> = {};
 async function userToken(role: Role): Promise<string> {
   if (role === 'owner') return a.access;
   const u = await t.runtime.deps.db.query<{ id: number }>(
-    `INSERT INTO users (client_id, email, name, role) VALUES ($1, $2, $3, $4) RETURNING id`, [aClient, `${role}-${aClient}@sweep.kz`, role, role]);
+    `INSERT INTO users (client_id, email, name, role) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [aClient, `${role}-${aClient}@sweep.kz`, role, role],
+  );
   return signAccessToken(t.runtime.deps, { sub: String(u.rows[0].id), cid: aClient, role });
 }
 
@@ -251,61 +269,136 @@ beforeAll(async () => {
   const opsIds = await idsOf(t.runtime.deps.db, ops);
   await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE id = $1', [opsIds.userId]);
   tokens.platformAdmin = ops.access;
-  tokens.expired = await signAccessToken({ ...t.runtime.deps, clock: { now: () => new Date(Date.now() - 3600_000) } }, { sub: String(ids.userId), cid: aClient, role: 'owner' });
+  tokens.expired = await signAccessToken(
+    { ...t.runtime.deps, clock: { now: () => new Date(Date.now() - 3600_000) } },
+    { sub: String(ids.userId), cid: aClient, role: 'owner' },
+  );
 
   // Another tenant's things, in test mode: what A's test key or A's JWT with ?mode=test must not reach.
   const b = await newMerchant(t.app);
   foreign.op_id = (await createQr(t.app, b.testKey)).operation_id;
   foreign.token = (await createLink(t.app, b.testKey)).token;
-  const hook = await t.app.inject({ method: 'POST', url: '/me/webhooks?mode=test', headers: bearer(b), payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] } });
+  const hook = await t.app.inject({
+    method: 'POST',
+    url: '/me/webhooks?mode=test',
+    headers: bearer(b),
+    payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] },
+  });
   foreign.id = String(hook.json().id);
-  const sent = await t.app.inject({ method: 'POST', url: `/me/webhooks/${foreign.id}/test?mode=test`, headers: bearer(b), payload: {} });
+  const sent = await t.app.inject({
+    method: 'POST',
+    url: `/me/webhooks/${foreign.id}/test?mode=test`,
+    headers: bearer(b),
+    payload: {},
+  });
   foreign.delivery_id = String(sent.json().delivery_id);
   // Both are active partners: B's client and link are what A's partner calls must not reach.
   for (const who of [a, b]) {
-    await t.app.inject({ method: 'POST', url: '/partner/auth/register', headers: bearer(who), payload: { company_name: 'Sweep partner' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/partner/auth/register',
+      headers: bearer(who),
+      payload: { company_name: 'Sweep partner' },
+    });
   }
-  await t.runtime.deps.db.query(`UPDATE partners SET status = 'active' WHERE client_id = ANY($1::bigint[])`, [[aClient, (await idsOf(t.runtime.deps.db, b)).clientId]]);
+  await t.runtime.deps.db.query(`UPDATE partners SET status = 'active' WHERE client_id = ANY($1::bigint[])`, [
+    [aClient, (await idsOf(t.runtime.deps.db, b)).clientId],
+  ]);
   const bClient = await newMerchant(t.app);
-  const bPartner = (await t.runtime.deps.db.query<{ id: number }>('SELECT id FROM partners WHERE client_id = $1', [(await idsOf(t.runtime.deps.db, b)).clientId])).rows[0].id;
-  await t.runtime.deps.db.query('UPDATE clients SET partner_id = $2, partner_origin = $3 WHERE id = $1', [(await idsOf(t.runtime.deps.db, bClient)).clientId, bPartner, 'invite']);
+  const bPartner = (
+    await t.runtime.deps.db.query<{ id: number }>('SELECT id FROM partners WHERE client_id = $1', [
+      (await idsOf(t.runtime.deps.db, b)).clientId,
+    ])
+  ).rows[0].id;
+  await t.runtime.deps.db.query('UPDATE clients SET partner_id = $2, partner_origin = $3 WHERE id = $1', [
+    (await idsOf(t.runtime.deps.db, bClient)).clientId,
+    bPartner,
+    'invite',
+  ]);
   foreign.partnerClient = String((await idsOf(t.runtime.deps.db, bClient)).clientId);
-  foreign.link = String((await t.app.inject({ method: 'POST', url: '/partner/links', headers: bearer(b), payload: {} })).json().id);
+  foreign.link = String(
+    (await t.app.inject({ method: 'POST', url: '/partner/links', headers: bearer(b), payload: {} })).json().id,
+  );
   // B's client's payment (made after the client became B's: an operation takes its client's partner).
   foreign.partnerPayment = (await createQr(t.app, bClient.testKey)).operation_id;
-  partnerKey = (await t.app.inject({ method: 'POST', url: '/partner/integration/api-keys', headers: bearer(a), payload: { mode: 'test' } })).json().api_key;
+  partnerKey = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/partner/integration/api-keys',
+      headers: bearer(a),
+      payload: { mode: 'test' },
+    })
+  ).json().api_key;
   // B's withdrawal, straight into the table (its money path is tested on its own).
   const bPartnerUser = (await idsOf(t.runtime.deps.db, b)).userId;
-  foreign.withdrawal = String((await t.runtime.deps.db.query<{ id: number }>(
-    `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_hash, code_expires_at, bank_sealed) VALUES ($1, 30000, 'confirmation_required', $2, 'x', now() + interval '1 hour', 'x') RETURNING id`,
-    [bPartner, bPartnerUser])).rows[0].id);
-  const ticket = await t.app.inject({ method: 'POST', url: '/me/tickets', headers: bearer(b), payload: { subject: 'B', body: 'B' } });
+  foreign.withdrawal = String(
+    (
+      await t.runtime.deps.db.query<{ id: number }>(
+        `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_hash, code_expires_at, bank_sealed) VALUES ($1, 30000, 'confirmation_required', $2, 'x', now() + interval '1 hour', 'x') RETURNING id`,
+        [bPartner, bPartnerUser],
+      )
+    ).rows[0].id,
+  );
+  const ticket = await t.app.inject({
+    method: 'POST',
+    url: '/me/tickets',
+    headers: bearer(b),
+    payload: { subject: 'B', body: 'B' },
+  });
   foreign.ticket = String(ticket.json().id);
   foreign.member_id = String((await idsOf(t.runtime.deps.db, b)).userId);
-  foreign.account = String((await t.runtime.deps.db.query<{ id: number }>(`SELECT id FROM provider_accounts WHERE client_id = $1`, [(await idsOf(t.runtime.deps.db, b)).clientId])).rows[0].id);
-  const v1 = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...key(b.testKey), ...idem() }, payload: { amount: 100 } });
+  foreign.account = String(
+    (
+      await t.runtime.deps.db.query<{ id: number }>(`SELECT id FROM provider_accounts WHERE client_id = $1`, [
+        (await idsOf(t.runtime.deps.db, b)).clientId,
+      ])
+    ).rows[0].id,
+  );
+  const v1 = await t.app.inject({
+    method: 'POST',
+    url: '/v1/qr/create',
+    headers: { ...key(b.testKey), ...idem() },
+    payload: { amount: 100 },
+  });
   foreign.operationId = String(v1.json().Data.QrOperationId);
 }, 60_000);
 afterAll(() => t?.close());
 
 const name = (r: DeclaredRoute) => `${r.method} ${r.url}`;
 const paramsOf = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
-const fill = (url: string, values: Record<string, string>) => url.replace(/:([A-Za-z_]+)/g, (_, p: string) => values[p] ?? MISSING[p]);
+const fill = (url: string, values: Record<string, string>) =>
+  url.replace(/:([A-Za-z_]+)/g, (_, p: string) => values[p] ?? MISSING[p]);
 /** Routes that take a user's access token (the cabinet's, or the admin API's). */
 const jwtLike = (r: DeclaredRoute) => r.config.auth.includes('jwt') || r.config.auth.includes('admin_jwt');
 const isAdminApi = (r: DeclaredRoute) => r.config.auth.includes('admin_jwt');
 /** Another tenant's value of a route's path parameters (`:id` names a webhook, or a ticket). */
-const foreignFor = (r: DeclaredRoute) => (r.url.startsWith('/me/tickets/') ? { ...foreign, id: foreign.ticket }
-  : r.url.startsWith('/me/provider/accounts/') ? { ...foreign, id: foreign.account }
-  : r.url.startsWith('/partner/clients/') ? { ...foreign, id: foreign.partnerClient }
-  : r.url.startsWith('/partner/v1/') ? { ...foreign, client_ref: foreign.partnerClient, operation_id: foreign.partnerPayment }
-  : r.url.startsWith('/partner/withdrawals/') ? { ...foreign, id: foreign.withdrawal }
-  : r.url.startsWith('/partner/links/') ? { ...foreign, id: foreign.link } : foreign);
+const foreignFor = (r: DeclaredRoute) =>
+  r.url.startsWith('/me/tickets/')
+    ? { ...foreign, id: foreign.ticket }
+    : r.url.startsWith('/me/provider/accounts/')
+      ? { ...foreign, id: foreign.account }
+      : r.url.startsWith('/partner/clients/')
+        ? { ...foreign, id: foreign.partnerClient }
+        : r.url.startsWith('/partner/v1/')
+          ? { ...foreign, client_ref: foreign.partnerClient, operation_id: foreign.partnerPayment }
+          : r.url.startsWith('/partner/withdrawals/')
+            ? { ...foreign, id: foreign.withdrawal }
+            : r.url.startsWith('/partner/links/')
+              ? { ...foreign, id: foreign.link }
+              : foreign;
 
-function send(r: DeclaredRoute, headers: Record<string, string>, values: Record<string, string> = {}, query = '', payload?: object): Promise<LightMyRequestResponse> {
+function send(
+  r: DeclaredRoute,
+  headers: Record<string, string>,
+  values: Record<string, string> = {},
+  query = '',
+  payload?: object,
+): Promise<LightMyRequestResponse> {
   const hasBody = !['GET', 'DELETE'].includes(r.method);
   return t.app.inject({
-    method: r.method as 'GET', url: fill(r.url, values) + query, headers,
+    method: r.method as 'GET',
+    url: fill(r.url, values) + query,
+    headers,
     ...(hasBody ? { payload: payload ?? { sweep_unknown_field: true } } : {}),
   });
 }
@@ -330,10 +423,21 @@ function codeOf(res: LightMyRequestResponse): string | undefined {
   return body?.error?.code ?? (body?.StatusCode !== undefined ? `v1:${body.StatusCode}` : undefined);
 }
 
-const AUTH_CODES = ['invalid_api_key', 'invalid_token', 'token_expired', 'token_revoked', 'forbidden_role', 'not_owner', 'impersonation_blocked_action'];
+const AUTH_CODES = [
+  'invalid_api_key',
+  'invalid_token',
+  'token_expired',
+  'token_revoked',
+  'forbidden_role',
+  'not_owner',
+  'impersonation_blocked_action',
+];
 
 function expectAllowed(res: LightMyRequestResponse, what: string): void {
-  expect([401, 403].includes(res.statusCode) && AUTH_CODES.includes(codeOf(res) ?? ''), `${what}: ${res.statusCode} ${res.body.slice(0, 200)}`).toBe(false);
+  expect(
+    [401, 403].includes(res.statusCode) && AUTH_CODES.includes(codeOf(res) ?? ''),
+    `${what}: ${res.statusCode} ${res.body.slice(0, 200)}`,
+  ).toBe(false);
   // 501 is a route that is switched off by design (logo upload), not a failure.
   if (res.statusCode >= 500) expect(codeOf(res), `${what}: ${res.body.slice(0, 200)}`).toBe('logo_upload_disabled');
 }
@@ -343,25 +447,33 @@ function expectRefused(res: LightMyRequestResponse, status: number, code: string
   expect(codeOf(res), what).toBe(r1(code, res));
 }
 // v1 keeps its own envelope: its refusals carry StatusCode = -status instead of a code.
-const r1 = (code: string, res: LightMyRequestResponse) => (res.json()?.StatusCode !== undefined ? `v1:-${res.statusCode}` : code);
+const r1 = (code: string, res: LightMyRequestResponse) =>
+  res.json()?.StatusCode !== undefined ? `v1:-${res.statusCode}` : code;
 
 /** A principal of tenant A with this role, for asking the policy what the answer must be. */
-const asPrincipal = (role: Role | 'partner'): Principal => role === 'partner'
-  ? { kind: 'impersonation', clientId: aClient, mode: 'live', plan: 'trial', userId: 1, role: 'admin', actor: {} }
-  : { kind: 'user', clientId: aClient, mode: 'live', plan: 'trial', userId: 1, role };
+const asPrincipal = (role: Role | 'partner'): Principal =>
+  role === 'partner'
+    ? { kind: 'impersonation', clientId: aClient, mode: 'live', plan: 'trial', userId: 1, role: 'admin', actor: {} }
+    : { kind: 'user', clientId: aClient, mode: 'live', plan: 'trial', userId: 1, role };
 
 describe('route sweep', () => {
   it('every declared route is in the sweep, and every sweep entry is a declared route', () => {
     const declared = routes.map(name).sort();
-    expect(declared.filter((n) => !(n in EXPECTED)), 'routes missing from the sweep').toEqual([]);
-    expect(Object.keys(EXPECTED).filter((n) => !declared.includes(n)), 'sweep entries with no route').toEqual([]);
+    expect(
+      declared.filter((n) => !(n in EXPECTED)),
+      'routes missing from the sweep',
+    ).toEqual([]);
+    expect(
+      Object.keys(EXPECTED).filter((n) => !declared.includes(n)),
+      'sweep entries with no route',
+    ).toEqual([]);
   });
 
   it('each route declares the permission the sweep expects', () => {
     for (const r of routes) expect(r.config.permission ?? 'public', name(r)).toBe(EXPECTED[name(r)]);
   });
 
-  it('/openapi.json shows each documented route\'s permission, its roles and its impersonation policy', async () => {
+  it("/openapi.json shows each documented route's permission, its roles and its impersonation policy", async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     let documented = 0;
     for (const r of routes.filter((x) => x.config.permission)) {
@@ -370,7 +482,9 @@ describe('route sweep', () => {
       documented++;
       expect(op['x-permission'], name(r)).toBe(r.config.permission);
       expect(op['x-roles'], name(r)).toEqual([...rolesFor(r.config.permission!)]);
-      expect(op['x-impersonation'], name(r)).toBe(blockedUnderImpersonation(r.config.permission!) ? 'blocked' : 'allowed');
+      expect(op['x-impersonation'], name(r)).toBe(
+        blockedUnderImpersonation(r.config.permission!) ? 'blocked' : 'allowed',
+      );
       if (r.config.auth.includes('jwt') && rolesFor(r.config.permission!).length < ROLES.length) {
         expect(op.responses['403']?.description, name(r)).toMatch(/forbidden_role|not_owner/);
       }
@@ -379,8 +493,13 @@ describe('route sweep', () => {
   });
 
   it('the policy blocks under impersonation exactly the routes decisions 12 and 21 list', () => {
-    for (const r of routes.filter(jwtLike)) expect(blockedUnderImpersonation(r.config.permission!), name(r)).toBe(blockedByDecisions(name(r)));
-    for (const n of BLOCKED_UNDER_IMPERSONATION) expect(routes.some((r) => name(r) === n), n).toBe(true);
+    for (const r of routes.filter(jwtLike))
+      expect(blockedUnderImpersonation(r.config.permission!), name(r)).toBe(blockedByDecisions(name(r)));
+    for (const n of BLOCKED_UNDER_IMPERSONATION)
+      expect(
+        routes.some((r) => name(r) === n),
+        n,
+      ).toBe(true);
   });
 
   it('every path parameter has a value for the sweep', () => {
@@ -398,14 +517,23 @@ describe('route sweep', () => {
   it('no credential: 401', async () => {
     for (const r of routes.filter((x) => x.config.auth.length)) {
       const res = await send(r, {});
-      expectRefused(res, 401, ['jwt', 'admin_jwt'].includes(r.config.auth[0]) ? 'invalid_token' : 'invalid_api_key', name(r));
+      expectRefused(
+        res,
+        401,
+        ['jwt', 'admin_jwt'].includes(r.config.auth[0]) ? 'invalid_token' : 'invalid_api_key',
+        name(r),
+      );
     }
   });
 
   it('the wrong kind of credential: 401', async () => {
     for (const r of routes.filter((x) => x.config.auth.length)) {
       const kinds = r.config.auth;
-      const wrong = !jwtLike(r) ? bearer(a) : !kinds.includes('api_key') ? key(a.testKey) : { 'x-partner-api-key': 'pk_test_sweep' };
+      const wrong = !jwtLike(r)
+        ? bearer(a)
+        : !kinds.includes('api_key')
+          ? key(a.testKey)
+          : { 'x-partner-api-key': 'pk_test_sweep' };
       const res = await send(r, wrong);
       expect(res.statusCode, `${name(r)}: ${res.body.slice(0, 200)}`).toBe(401);
     }
@@ -433,7 +561,12 @@ describe('route sweep', () => {
     expect(admin.length).toBeGreaterThanOrEqual(8);
     for (const r of admin) {
       expectAllowed(await send(r, { authorization: `Bearer ${tokens.platformAdmin}` }), `${name(r)} as admin`);
-      expectRefused(await send(r, { authorization: `Bearer ${tokens.owner}` }), 403, 'forbidden_role', `${name(r)} as an owner`);
+      expectRefused(
+        await send(r, { authorization: `Bearer ${tokens.owner}` }),
+        403,
+        'forbidden_role',
+        `${name(r)} as an owner`,
+      );
     }
   });
 
@@ -443,25 +576,48 @@ describe('route sweep', () => {
     }
   });
 
-  it('a partner key reaches every partner API route; a malformed, unknown or client\'s key does not', async () => {
+  it("a partner key reaches every partner API route; a malformed, unknown or client's key does not", async () => {
     const partnerApi = routes.filter((x) => x.config.auth.includes('partner'));
     expect(partnerApi.length).toBeGreaterThanOrEqual(14);
     for (const r of partnerApi) {
       expectAllowed(await send(r, partnerHeader(partnerKey)), name(r));
-      expectRefused(await send(r, partnerHeader(`pk_test_${'x'.repeat(40)}`)), 401, 'invalid_api_key', `${name(r)} unknown key`);
+      expectRefused(
+        await send(r, partnerHeader(`pk_test_${'x'.repeat(40)}`)),
+        401,
+        'invalid_api_key',
+        `${name(r)} unknown key`,
+      );
       expectRefused(await send(r, partnerHeader('pk_test_short')), 401, 'invalid_api_key', `${name(r)} malformed key`);
-      expectRefused(await send(r, partnerHeader(a.testKey)), 401, 'invalid_api_key', `${name(r)} a client key as a partner key`);
+      expectRefused(
+        await send(r, partnerHeader(a.testKey)),
+        401,
+        'invalid_api_key',
+        `${name(r)} a client key as a partner key`,
+      );
     }
   });
 
   it("another tenant's ids: 404", async () => {
     // The admin API sees every client by design; everything else is a tenant's.
-    const isolated = routes.filter((x) => x.config.auth.length && !isAdminApi(x) && paramsOf(x.url).some((p) => !NOT_TENANT_IDS.has(p)));
+    const isolated = routes.filter(
+      (x) => x.config.auth.length && !isAdminApi(x) && paramsOf(x.url).some((p) => !NOT_TENANT_IDS.has(p)),
+    );
     expect(isolated.length).toBeGreaterThan(20);
     for (const r of isolated) {
-      const own = r.config.auth[0] === 'jwt' ? bearer(a) : r.config.auth[0] === 'partner' ? partnerHeader(partnerKey) : key(a.testKey);
+      const own =
+        r.config.auth[0] === 'jwt'
+          ? bearer(a)
+          : r.config.auth[0] === 'partner'
+            ? partnerHeader(partnerKey)
+            : key(a.testKey);
       const headers = { ...own, ...(r.method === 'GET' ? {} : idem()) };
-      const res = await send(r, headers, foreignFor(r), r.config.auth[0] === 'jwt' ? '?mode=test' : '', VALID_BODY[name(r)] ?? {});
+      const res = await send(
+        r,
+        headers,
+        foreignFor(r),
+        r.config.auth[0] === 'jwt' ? '?mode=test' : '',
+        VALID_BODY[name(r)] ?? {},
+      );
       expect(res.statusCode, `${name(r)}: ${res.body.slice(0, 200)}`).toBe(404);
     }
   });
@@ -471,11 +627,21 @@ describe('route sweep', () => {
       ['POST', '/v2/refunds', key(a.testKey), { operation_id: foreign.op_id, amount: 1 }],
       ['POST', '/v1/invoice/cancel', key(a.testKey), { operation_id: foreign.operationId }],
       ['POST', '/v1/refund', key(a.testKey), { operation_id: foreign.operationId, items: [{ price: 1 }] }],
-      ['POST', '/partner/v1/checkout', partnerHeader(partnerKey), { client_ref: foreign.partnerClient, amount: 100, description: 'sweep' }],
+      [
+        'POST',
+        '/partner/v1/checkout',
+        partnerHeader(partnerKey),
+        { client_ref: foreign.partnerClient, amount: 100, description: 'sweep' },
+      ],
       ['GET', `/partner/v1/payments?client_ref=${foreign.partnerClient}`, partnerHeader(partnerKey), {}],
     ];
     for (const [method, url, headers, payload] of cases) {
-      const res = await t.app.inject({ method: method as 'POST', url, headers: { ...headers, ...idem() }, ...(method === 'GET' ? {} : { payload }) });
+      const res = await t.app.inject({
+        method: method as 'POST',
+        url,
+        headers: { ...headers, ...idem() },
+        ...(method === 'GET' ? {} : { payload }),
+      });
       expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 200)}`).toBe(404);
     }
   });

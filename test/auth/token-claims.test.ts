@@ -30,7 +30,8 @@ function token(o: { sub?: string; cid?: unknown; iat?: number; exp?: number } = 
     .sign(t.runtime.deps.secrets.jwt.privateKey);
 }
 
-const me = async (jwt: string) => t.app.inject({ method: 'GET', url: '/me', headers: { authorization: `Bearer ${jwt}` } });
+const me = async (jwt: string) =>
+  t.app.inject({ method: 'GET', url: '/me', headers: { authorization: `Bearer ${jwt}` } });
 
 async function expectRefused(jwt: string, what: string) {
   const res = await me(jwt);
@@ -54,7 +55,8 @@ describe('access token claims', () => {
   });
 
   it('sub and cid must be ids: 401 invalid_token', async () => {
-    for (const sub of ['abc', '0', '-1', '1.5', ' 1', '99999999999999999999']) await expectRefused(await token({ sub }), `sub ${sub}`);
+    for (const sub of ['abc', '0', '-1', '1.5', ' 1', '99999999999999999999'])
+      await expectRefused(await token({ sub }), `sub ${sub}`);
     for (const cid of ['1', 0, -1, 1.5, null]) await expectRefused(await token({ cid }), `cid ${JSON.stringify(cid)}`);
   });
 });

@@ -11,7 +11,9 @@ beforeAll(async () => {
   h = await startHarness();
   m = await newMerchant(h.t.app, { name: 'Кофейня «Алма»' });
   await h.t.app.inject({
-    method: 'PATCH', url: '/me/branding', headers: bearer(m),
+    method: 'PATCH',
+    url: '/me/branding',
+    headers: bearer(m),
     payload: { display_name: 'Кофейня «Алма»', brand_color: '#0E7C66', support_email: 'help@alma.kz' },
   });
 });
@@ -20,7 +22,10 @@ afterAll(() => h?.close());
 describe('hosted checkout in Chromium', () => {
   it('test-mode link: QR, Simulate payment, paid, then the redirect to success_url?operation_id=', async () => {
     const link = await createLink(h.t.app, m.testKey, {
-      amount: 5000, description: 'Капучино и круассан, заказ №42', success_url: `${h.shop}/thanks?order=42`, cancel_url: `${h.shop}/cart`,
+      amount: 5000,
+      description: 'Капучино и круассан, заказ №42',
+      success_url: `${h.shop}/thanks?order=42`,
+      cancel_url: `${h.shop}/cart`,
     });
     const { page, context, problems } = await h.page();
     const res = await page.goto(`${h.base}/checkout/${link.token}`);
@@ -42,13 +47,22 @@ describe('hosted checkout in Chromium', () => {
     await page.waitForURL(`${h.shop}/thanks?order=42&operation_id=${op}`, { timeout: 10_000 });
     expect(await page.locator('#thanks').textContent()).toBe('Thanks');
     expect(problems).toEqual([]);
-    const api = await h.t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: { 'x-api-key': m.testKey } });
+    const api = await h.t.app.inject({
+      method: 'GET',
+      url: `/v2/payment-links/${link.token}`,
+      headers: { 'x-api-key': m.testKey },
+    });
     expect(api.json()).toMatchObject({ status: 'paid', paid_count: 1 });
     await context.close();
   });
 
   it('email_required: the e-mail step first (with a readable error), then the QR, in English', async () => {
-    const link = await createLink(h.t.app, m.testKey, { amount: 12_500, description: 'Annual membership', email_required: true, success_url: `${h.shop}/done` });
+    const link = await createLink(h.t.app, m.testKey, {
+      amount: 12_500,
+      description: 'Annual membership',
+      email_required: true,
+      success_url: `${h.shop}/done`,
+    });
     const { page, context, problems } = await h.page();
     // The page's own form posts carry its Origin, not `null` (Referrer-Policy same-origin): what the CSRF
     // check of browsers without Sec-Fetch-Site relies on.
@@ -70,7 +84,11 @@ describe('hosted checkout in Chromium', () => {
     const op = await page.locator('#checkout').getAttribute('data-op');
     await page.getByRole('button', { name: 'Simulate payment' }).click();
     await page.waitForURL(`${h.shop}/done?operation_id=${op}`, { timeout: 10_000 });
-    const paid = await h.t.app.inject({ method: 'GET', url: '/v2/events?type=payment_link.paid', headers: { 'x-api-key': m.testKey } });
+    const paid = await h.t.app.inject({
+      method: 'GET',
+      url: '/v2/events?type=payment_link.paid',
+      headers: { 'x-api-key': m.testKey },
+    });
     expect(paid.json().data[0].data).toMatchObject({ operation_id: op, email: 'payer@example.kz' });
     expect(origins.length).toBeGreaterThanOrEqual(3);
     expect(new Set(origins)).toEqual(new Set([h.base]));
@@ -83,7 +101,9 @@ describe('hosted checkout in Chromium', () => {
     const { page, context, problems } = await h.page(360);
     await page.goto(`${h.base}/checkout/${link.token}?lang=kk`);
     const op = await page.locator('#checkout').getAttribute('data-op');
-    await h.t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [op]);
+    await h.t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      op,
+    ]);
     await page.locator('#panel-expired').waitFor({ state: 'visible', timeout: 10_000 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await shot(page, 'checkout-expired-360-kk');
@@ -99,8 +119,15 @@ describe('hosted checkout in Chromium', () => {
   it('a display name with <script> is shown as text and never runs', async () => {
     const evil = await newMerchant(h.t.app);
     const name = '<script>window.__xss=1</script>';
-    await h.t.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(evil), payload: { display_name: name } });
-    const link = await createLink(h.t.app, evil.testKey, { description: `${name}<img src=x onerror="window.__xss=2">` });
+    await h.t.app.inject({
+      method: 'PATCH',
+      url: '/me/branding',
+      headers: bearer(evil),
+      payload: { display_name: name },
+    });
+    const link = await createLink(h.t.app, evil.testKey, {
+      description: `${name}<img src=x onerror="window.__xss=2">`,
+    });
     const { page, context } = await h.page();
     await page.goto(`${h.base}/checkout/${link.token}`);
     await page.locator('svg.qr-svg').waitFor({ state: 'visible' });

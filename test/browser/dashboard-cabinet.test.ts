@@ -22,7 +22,16 @@ afterAll(() => h?.close());
 async function accessible(page: Page, what: string): Promise<void> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)}`).slice(0, 3).join(' | ')}`), what).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)}`)
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+    what,
+  ).toEqual([]);
 }
 
 async function visit(page: Page, path: string, heading: string, shot: string): Promise<void> {
@@ -34,7 +43,10 @@ async function visit(page: Page, path: string, heading: string, shot: string): P
 }
 
 /** A browser context signed in through the dashboard's own sign-in page. */
-async function signedIn(m: Merchant, width: number): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function signedIn(
+  m: Merchant,
+  width: number,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const s = await h.page(width);
   await s.page.goto(`${h.base}/dashboard/login`);
   await s.page.getByLabel('Эл. почта').fill(m.email);
@@ -56,17 +68,38 @@ async function richPartner(width: number): Promise<{ partner: Merchant; admin: M
   const reg = await as(partner, 'POST', '/partner/auth/register', { company_name: `Payout ${width}` });
   await as(admin, 'POST', `/admin/partners/${reg.json().id}/approve`);
   const link = (await as(partner, 'POST', '/partner/links')).json();
-  const buyer = (await h.t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Buyer', email: uniqueEmail('buyer'), password: 'a long password 1', referral_code: link.code } })).json();
+  const buyer = (
+    await h.t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { name: 'Buyer', email: uniqueEmail('buyer'), password: 'a long password 1', referral_code: link.code },
+    })
+  ).json();
   for (let i = 0; i < 6; i++) {
-    const q = await h.t.app.inject({ method: 'POST', url: '/v1/subscription/pay', headers: { authorization: `Bearer ${buyer.access_token}`, ...idem() }, payload: { plan: 'professional' } });
+    const q = await h.t.app.inject({
+      method: 'POST',
+      url: '/v1/subscription/pay',
+      headers: { authorization: `Bearer ${buyer.access_token}`, ...idem() },
+      payload: { plan: 'professional' },
+    });
     await as(admin, 'POST', `/admin/sandbox/payments/${q.json().operation_id}/pay`);
   }
   await h.t.runtime.deps.db.query('UPDATE commissions SET available_at = now() WHERE partner_id = $1', [reg.json().id]);
   await releaseDueCommissions(h.t.runtime.deps);
-  const bank = await as(partner, 'PATCH', '/partner/settings/bank', { recipient_name: 'ТОО Агентство', bin: '990140001233', iban: 'KZ86125KZT5004100100', bik: 'KCJBKZKX', bank_name: 'Bank', kbe: '17' });
+  const bank = await as(partner, 'PATCH', '/partner/settings/bank', {
+    recipient_name: 'ТОО Агентство',
+    bin: '990140001233',
+    iban: 'KZ86125KZT5004100100',
+    bik: 'KCJBKZKX',
+    bank_name: 'Bank',
+    kbe: '17',
+  });
   expect(bank.statusCode, bank.body).toBe(200);
   const chat = `chat-${reg.json().id}`;
-  await h.t.runtime.deps.db.query('UPDATE users SET messenger_chat_id = $2 WHERE lower(email) = lower($1)', [partner.email, chat]);
+  await h.t.runtime.deps.db.query('UPDATE users SET messenger_chat_id = $2 WHERE lower(email) = lower($1)', [
+    partner.email,
+    chat,
+  ]);
   return { partner, admin, chat };
 }
 
@@ -119,9 +152,18 @@ describe.each([390, 1280])('at %i px', (width) => {
     await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE lower(email) = lower($1)', [ops.email]);
     const a = await signedIn(ops, width);
     await visit(a.page, '/admin', 'Партнёры на одобрение', `${width}-admin-partners`);
-    await a.page.getByTestId('admin-partners').getByRole('row').filter({ hasText: `Agency ${width}` }).getByRole('button', { name: 'Одобрить' }).click();
+    await a.page
+      .getByTestId('admin-partners')
+      .getByRole('row')
+      .filter({ hasText: `Agency ${width}` })
+      .getByRole('button', { name: 'Одобрить' })
+      .click();
     await expect.poll(() => a.page.getByTestId('admin-partners').getByText(`Agency ${width}`).count()).toBe(0);
-    for (const [path, heading, shot] of [['/admin/withdrawals', 'Выплаты партнёрам', 'admin-withdrawals'], ['/admin/tickets', 'Обращения', 'admin-tickets'], ['/admin/clients', 'Клиенты', 'admin-clients']]) {
+    for (const [path, heading, shot] of [
+      ['/admin/withdrawals', 'Выплаты партнёрам', 'admin-withdrawals'],
+      ['/admin/tickets', 'Обращения', 'admin-tickets'],
+      ['/admin/clients', 'Клиенты', 'admin-clients'],
+    ]) {
       await visit(a.page, path, heading, `${width}-${shot}`);
     }
     await a.context.close();
@@ -130,9 +172,23 @@ describe.each([390, 1280])('at %i px', (width) => {
     await visit(p.page, '/partner/links', 'Реферальные ссылки', `${width}-partner-links`);
     await p.page.getByLabel('Название').fill('Instagram');
     await p.page.getByRole('button', { name: 'Новая ссылка' }).click();
-    const url = await p.page.getByTestId('referral-links').getByRole('button').filter({ hasText: '/r/' }).first().textContent();
+    const url = await p.page
+      .getByTestId('referral-links')
+      .getByRole('button')
+      .filter({ hasText: '/r/' })
+      .first()
+      .textContent();
     const code = url!.split('/r/')[1];
-    const client = await h.t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: `Shop via ${width}`, email: `ref-${width}-${Date.now()}@example.kz`, password: 'a long password 1', referral_code: code } });
+    const client = await h.t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: {
+        name: `Shop via ${width}`,
+        email: `ref-${width}-${Date.now()}@example.kz`,
+        password: 'a long password 1',
+        referral_code: code,
+      },
+    });
     expect(client.statusCode, client.body).toBe(201);
     await visit(p.page, '/partner/clients', 'Клиенты', `${width}-partner-clients`);
     await p.page.getByRole('link', { name: `Shop via ${width}` }).click();
@@ -144,7 +200,11 @@ describe.each([390, 1280])('at %i px', (width) => {
     await expect.poll(() => p.page.getByTestId('pa-income').locator('svg.recharts-surface').count()).toBeGreaterThan(0);
     expect(await p.page.getByTestId('pa-summary').textContent()).toContain('Всего клиентов');
     await p.page.screenshot({ path: `${SHOTS}/${width}-partner-analytics.png`, fullPage: true });
-    for (const [path, heading, shot] of [['/partner/money', 'Баланс и комиссии', 'partner-money'], ['/partner/withdrawals', 'Выводы средств', 'partner-withdrawals'], ['/partner/keys', 'Ключи интеграции', 'partner-keys']]) {
+    for (const [path, heading, shot] of [
+      ['/partner/money', 'Баланс и комиссии', 'partner-money'],
+      ['/partner/withdrawals', 'Выводы средств', 'partner-withdrawals'],
+      ['/partner/keys', 'Ключи интеграции', 'partner-keys'],
+    ]) {
       await visit(p.page, path, heading, `${width}-${shot}`);
     }
     // The pending partner's 403s and the first visit's 404 (no profile yet) are answers the pages show.
@@ -165,7 +225,9 @@ describe.each([390, 1280])('at %i px', (width) => {
     await p.page.screenshot({ path: `${SHOTS}/${width}-partner-withdrawal-code.png`, fullPage: true });
     // Sealed at rest (issue 38): the text as the messenger driver gets it.
     const sent = await h.t.runtime.deps.db.query<{ body_sealed: string }>(
-      `SELECT body_sealed FROM outbox_messages WHERE channel = 'messenger' AND recipient = $1 ORDER BY id DESC LIMIT 1`, [chat]);
+      `SELECT body_sealed FROM outbox_messages WHERE channel = 'messenger' AND recipient = $1 ORDER BY id DESC LIMIT 1`,
+      [chat],
+    );
     await codeInput.fill(/(\d{6})/.exec(h.t.runtime.deps.secrets.sealer.open(sent.rows[0].body_sealed))![1]);
     await p.page.getByRole('button', { name: 'Подтвердить' }).click();
     const row = p.page.getByTestId('withdrawals').getByRole('row').filter({ hasText: '30 000' });
@@ -174,7 +236,10 @@ describe.each([390, 1280])('at %i px', (width) => {
     // The admin pays it out in a browser of its own, naming the partner and the payment order.
     const a = await signedIn(admin, width);
     await visit(a.page, '/admin/withdrawals', 'Выплаты партнёрам', `${width}-admin-withdrawals-queue`);
-    const queued = a.page.getByTestId('admin-withdrawals').getByRole('row').filter({ hasText: `Payout ${width}` });
+    const queued = a.page
+      .getByTestId('admin-withdrawals')
+      .getByRole('row')
+      .filter({ hasText: `Payout ${width}` });
     await queued.getByRole('textbox').fill('PP-0001');
     await queued.getByRole('button', { name: 'Выплачено' }).click();
     await expect.poll(() => queued.textContent()).toContain('Выплачен');
@@ -183,7 +248,10 @@ describe.each([390, 1280])('at %i px', (width) => {
     // The act of the paid withdrawal, downloaded through the session.
     await p.page.reload();
     await expect.poll(() => row.textContent()).toContain('Выплачен');
-    const [download] = await Promise.all([p.page.waitForEvent('download'), row.getByRole('button', { name: 'Акт (PDF)' }).click()]);
+    const [download] = await Promise.all([
+      p.page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Акт (PDF)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^act-\d+\.pdf$/);
     const file = await download.path();
     const { readFileSync } = await import('node:fs');
@@ -192,7 +260,7 @@ describe.each([390, 1280])('at %i px', (width) => {
     await p.context.close();
   });
 
-  it('the cabinet\'s other pages: branding previews as it is typed, onboarding connects, a ticket is opened', async () => {
+  it("the cabinet's other pages: branding previews as it is typed, onboarding connects, a ticket is opened", async () => {
     const m = await newMerchant(h.t.app);
     const s = await signedIn(m, width);
     await visit(s.page, '/branding', 'Брендинг', `${width}-branding`);

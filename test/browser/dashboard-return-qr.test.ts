@@ -19,8 +19,16 @@ import { pollReturns } from '../../src/domain/payments/refund-return.ts';
 const SHOTS = `${SCREENSHOTS}/dashboard`;
 /** The quiet zone the panel draws around the QR (ReturnQr.tsx), in modules. */
 const QR_MARGIN = 2;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-  '--no-first-run', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let w: QrapiWorld;
 let browser: Browser;
@@ -31,7 +39,10 @@ beforeAll(async () => {
   w = await qrapiWorld();
   await w.t.app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(w.t.app.server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -43,12 +54,26 @@ const deps = () => w.t.runtime.deps;
 async function accessible(page: Page, what: string): Promise<void> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`).slice(0, 3).join(' | ')}`), what).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+    what,
+  ).toEqual([]);
 }
 
 /** A live QR of the merchant's r2 account, scanned and confirmed by the customer in the provider's app. */
 async function paidLiveQr(m: Merchant, amount: number): Promise<string> {
-  const res = await w.t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount } });
+  const res = await w.t.app.inject({
+    method: 'POST',
+    url: '/v2/qr',
+    headers: { ...key(m.liveKey), ...idem() },
+    payload: { amount },
+  });
   expect(res.statusCode, res.body).toBe(201);
   const opId = res.json().operation_id as string;
   await w.customer('scan', opId);
@@ -61,7 +86,13 @@ async function paidLiveQr(m: Merchant, amount: number): Promise<string> {
 /** The return watcher's pass, by hand, for this refund made due now. */
 async function pollReturnNow(refundId: string, accountId: number): Promise<void> {
   await deps().db.query('UPDATE refunds SET return_next_poll_at = now() WHERE id = $1', [refundId]);
-  await pollReturns(deps(), { batch: 50, accounts: [accountId], onError: (err) => { throw err; } });
+  await pollReturns(deps(), {
+    batch: 50,
+    accounts: [accountId],
+    onError: (err) => {
+      throw err;
+    },
+  });
 }
 
 /** A phone-width browser signed in through the dashboard's own sign-in page, on the payment's page. */
@@ -69,7 +100,9 @@ async function onPayment(m: Merchant, opId: string) {
   const context = await browser.newContext({ viewport: { width: WIDTH, height: 844 }, locale: 'ru-RU' });
   const page = await context.newPage();
   const problems: string[] = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${msg.text()} ${msg.location().url}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`${msg.text()} ${msg.location().url}`);
+  });
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${base}/dashboard/login`);
   await page.getByLabel('Эл. почта').fill(m.email);
@@ -86,7 +119,9 @@ async function onPayment(m: Merchant, opId: string) {
 async function refundFromPage(page: Page, opId: string, amount: number): Promise<Record<string, string>> {
   await page.getByLabel('Сумма возврата').fill(String(amount));
   const [res] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === `/me/payments/${opId}/refund`),
+    page.waitForResponse(
+      (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === `/me/payments/${opId}/refund`,
+    ),
     page.getByRole('button', { name: 'Вернуть' }).click(),
   ]);
   expect(res.status()).toBe(201);
@@ -95,25 +130,28 @@ async function refundFromPage(page: Page, opId: string, amount: number): Promise
 
 /** The dark modules of the QR image as drawn in the page, sampled at each module's centre. */
 async function drawnModules(page: Page, size: number): Promise<boolean[]> {
-  return page.getByTestId('return-qr-image').evaluate((el, [size, margin]) => {
-    const img = el as HTMLImageElement;
-    const canvas = document.createElement('canvas');
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    const g = canvas.getContext('2d')!;
-    g.drawImage(img, 0, 0);
-    const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
-    const scale = img.naturalWidth / (size + 2 * margin);
-    const dark: boolean[] = [];
-    for (let r = 0; r < size; r++) {
-      for (let c = 0; c < size; c++) {
-        const x = Math.floor((margin + c + 0.5) * scale);
-        const y = Math.floor((margin + r + 0.5) * scale);
-        dark.push(px[(y * canvas.width + x) * 4] < 128);
+  return page.getByTestId('return-qr-image').evaluate(
+    (el, [size, margin]) => {
+      const img = el as HTMLImageElement;
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const g = canvas.getContext('2d')!;
+      g.drawImage(img, 0, 0);
+      const px = g.getImageData(0, 0, canvas.width, canvas.height).data;
+      const scale = img.naturalWidth / (size + 2 * margin);
+      const dark: boolean[] = [];
+      for (let r = 0; r < size; r++) {
+        for (let c = 0; c < size; c++) {
+          const x = Math.floor((margin + c + 0.5) * scale);
+          const y = Math.floor((margin + r + 0.5) * scale);
+          dark.push(px[(y * canvas.width + x) * 4] < 128);
+        }
       }
-    }
-    return dark;
-  }, [size, QR_MARGIN] as const);
+      return dark;
+    },
+    [size, QR_MARGIN] as const,
+  );
 }
 
 describe('the return QR of an r2 refund, at 390 px', () => {
@@ -124,7 +162,9 @@ describe('the return QR of an r2 refund, at 390 px', () => {
     // Live data: the mode switch is off and no test banner shows.
     expect(await page.getByRole('switch', { name: 'Тестовые данные' }).isChecked()).toBe(false);
     expect(await page.getByTestId('test-banner').count()).toBe(0);
-    await page.evaluate(() => { (window as unknown as { mark: number }).mark = 42; });
+    await page.evaluate(() => {
+      (window as unknown as { mark: number }).mark = 42;
+    });
 
     const r = await refundFromPage(page, opId, 2000);
     expect(r).toMatchObject({ status: 'pending', amount: 2000 });
@@ -163,7 +203,11 @@ describe('the return QR of an r2 refund, at 390 px', () => {
     expect(await page.getByRole('button', { name: 'Вернуть' }).count()).toBe(0);
     // The panel fits the phone: nothing of it beyond 390 px, nothing scrolled sideways inside it. (The page's
     // own h1, "Платёж op_<26 characters>", is wider than a phone already: Page.tsx's title does not wrap.)
-    expect(await panel.evaluate((el) => Math.max(...[el, ...el.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right)))).toBeLessThanOrEqual(WIDTH);
+    expect(
+      await panel.evaluate((el) =>
+        Math.max(...[el, ...el.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right)),
+      ),
+    ).toBeLessThanOrEqual(WIDTH);
     expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
     await accessible(page, 'return QR panel, waiting');
     await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-waiting.png`, fullPage: true });
@@ -176,7 +220,10 @@ describe('the return QR of an r2 refund, at 390 px', () => {
     // The payer scans it in the provider's app; the return watcher completes the refund.
     await w.returnScan('scan', r.refund_id, { opId });
     await pollReturnNow(r.refund_id, m.accountId);
-    expect((await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0].status).toBe('completed');
+    expect(
+      (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0]
+        .status,
+    ).toBe('completed');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('Возврат выполнен');
     expect(await status.textContent()).toContain('Возвращён');
     expect(await panel.getByRole('heading').textContent()).toBe('Возврат по QR-коду');
@@ -205,11 +252,18 @@ describe('the return QR of an r2 refund, at 390 px', () => {
     await panel.getByRole('img', { name: 'QR-код возврата 3\u00a0000\u00a0₸' }).waitFor();
 
     // Its time is over (and the grace the watcher allows): the watcher fails it, releasing the amount.
-    await deps().db.query(`UPDATE refunds SET return_expires_at = now() - interval '5 minutes' WHERE id = $1`, [r.refund_id]);
+    await deps().db.query(`UPDATE refunds SET return_expires_at = now() - interval '5 minutes' WHERE id = $1`, [
+      r.refund_id,
+    ]);
     await pollReturnNow(r.refund_id, m.accountId);
-    expect((await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0].status).toBe('failed');
+    expect(
+      (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0]
+        .status,
+    ).toBe('failed');
     const status = panel.getByRole('status');
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('Покупатель не отсканировал QR-код вовремя');
+    await expect
+      .poll(() => status.textContent(), { timeout: 10_000 })
+      .toContain('Покупатель не отсканировал QR-код вовремя');
     expect(await panel.getByRole('img').count()).toBe(0);
     await page.getByRole('button', { name: 'Вернуть' }).waitFor();
     expect(await page.getByLabel('Сумма возврата').getAttribute('placeholder')).toBe('3000');

@@ -28,7 +28,16 @@ afterAll(async () => {
 async function accessible(page: Page, what: string): Promise<void> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`).slice(0, 3).join(' | ')}`), what).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+    what,
+  ).toEqual([]);
 }
 
 async function shot(page: Page, name: string): Promise<void> {

@@ -9,8 +9,16 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 export const SCREENSHOTS = 'test-results';
 export const WIDTH = 390;
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-  '--no-first-run', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface Harness {
   t: TestApp;
@@ -37,9 +45,15 @@ export async function startHarness(overrides: Parameters<typeof buildTestApp>[0]
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const shopSrv = await shopServer();
   const shop = `http://127.0.0.1:${(shopSrv.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   return {
-    t, base, shop, browser,
+    t,
+    base,
+    shop,
+    browser,
     async page(width = WIDTH) {
       const context = await browser.newContext({ viewport: { width, height: 844 }, locale: 'ru-RU' });
       const page = await context.newPage();
@@ -61,4 +75,5 @@ export async function startHarness(overrides: Parameters<typeof buildTestApp>[0]
   };
 }
 
-export const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+export const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });

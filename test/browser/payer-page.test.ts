@@ -16,7 +16,9 @@ beforeAll(async () => {
   h = await startHarness();
   m = await newMerchant(h.t.app, { name: 'Кофейня «Алма»' });
   await h.t.app.inject({
-    method: 'PATCH', url: '/me/branding', headers: bearer(m),
+    method: 'PATCH',
+    url: '/me/branding',
+    headers: bearer(m),
     payload: { display_name: 'Кофейня «Алма»', brand_color: '#0E7C66', support_email: 'help@alma.kz' },
   });
 });
@@ -26,15 +28,31 @@ afterAll(() => h?.close());
 async function accessible(page: Page, what: string): Promise<void> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`).slice(0, 3).join(' | ')}`), what).toEqual([]);
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+    what,
+  ).toEqual([]);
 }
 
 /** A phone: touch, no hover (the media the app button is shown for). */
 async function phone() {
-  const context = await h.browser.newContext({ viewport: { width: WIDTH, height: 844 }, locale: 'ru-RU', isMobile: true, hasTouch: true });
+  const context = await h.browser.newContext({
+    viewport: { width: WIDTH, height: 844 },
+    locale: 'ru-RU',
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${msg.text()} ${msg.location().url}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`${msg.text()} ${msg.location().url}`);
+  });
   page.on('pageerror', (e) => problems.push(e.message));
   return { context, page, problems };
 }
@@ -69,7 +87,9 @@ describe('payer page in Chromium', () => {
     await shot(page, 'payer-waiting-390');
 
     // A mark on the window survives only if the page is not reloaded.
-    await page.evaluate(() => { (window as unknown as { mark: number }).mark = 42; });
+    await page.evaluate(() => {
+      (window as unknown as { mark: number }).mark = 42;
+    });
     await pay(h.t.app, m.testKey, qr.operation_id);
     await page.locator('#panel-paid').waitFor({ state: 'visible', timeout: 10_000 });
     expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(42);
@@ -93,7 +113,12 @@ describe('payer page in Chromium', () => {
     expect(await page.getByRole('img', { name: 'QR code to pay 12 500 ₸' }).isVisible()).toBe(true);
     expect(await page.locator('#test-banner').count()).toBe(0);
     expect(await page.locator('a.app-link').count()).toBe(0);
-    expect(await page.getByRole('navigation', { name: 'Language' }).getByRole('link', { name: 'EN' }).getAttribute('aria-current')).toBe('true');
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Language' })
+        .getByRole('link', { name: 'EN' })
+        .getAttribute('aria-current'),
+    ).toBe('true');
     await accessible(page, 'live waiting');
     await shot(page, 'payer-live-390');
     // What the sweeper writes when the QR runs out.
@@ -120,7 +145,12 @@ describe('payer page in Chromium', () => {
     const qr = await createQr(h.t.app, m.testKey, 8_000);
     await pay(h.t.app, m.testKey, qr.operation_id);
     const rf = newId('rf');
-    const { clientId } = (await h.t.runtime.deps.db.query<{ clientId: number }>('SELECT client_id AS "clientId" FROM operations WHERE id = $1', [qr.operation_id])).rows[0];
+    const { clientId } = (
+      await h.t.runtime.deps.db.query<{ clientId: number }>(
+        'SELECT client_id AS "clientId" FROM operations WHERE id = $1',
+        [qr.operation_id],
+      )
+    ).rows[0];
     await h.t.runtime.deps.db.query(
       `INSERT INTO refunds (id, operation_id, client_id, mode, amount, status, return_qr_id, return_qr_token, return_expires_at, return_status)
        VALUES ($1, $2, $3, 'test', 3000, 'pending', 'ret-1', $4, now() + interval '10 minutes', 'QrTokenCreated')`,
@@ -134,7 +164,10 @@ describe('payer page in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH);
     await accessible(page, 'refund waiting');
     await shot(page, 'payer-refund-390');
-    await h.t.runtime.deps.db.query(`UPDATE refunds SET status = 'completed', return_status = 'Success' WHERE id = $1`, [rf]);
+    await h.t.runtime.deps.db.query(
+      `UPDATE refunds SET status = 'completed', return_status = 'Success' WHERE id = $1`,
+      [rf],
+    );
     await page.locator('#panel-completed').waitFor({ state: 'visible', timeout: 10_000 });
     expect(await page.getByRole('status').textContent()).toContain('Деньги возвращены');
     await accessible(page, 'refund completed');

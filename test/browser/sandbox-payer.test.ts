@@ -26,7 +26,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const hook = await h.t.app.inject({ method: 'POST', url: '/me/webhooks?mode=test', headers: bearer(m), payload: { url, events: ['payment.completed'] } });
+  const hook = await h.t.app.inject({
+    method: 'POST',
+    url: '/me/webhooks?mode=test',
+    headers: bearer(m),
+    payload: { url, events: ['payment.completed'] },
+  });
   expect(hook.statusCode).toBe(201);
 });
 afterAll(async () => {
@@ -35,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('sandbox payer page in Chromium', () => {
-  it('opens the page of a test QR, pays, and the merchant\'s webhook receives the payment', async () => {
+  it("opens the page of a test QR, pays, and the merchant's webhook receives the payment", async () => {
     const qr = await createQr(h.t.app, m.testKey, 15_000);
     const { page, context, problems } = await h.page();
     await page.goto(`${h.base}${new URL(qr.qr_token).pathname}`);

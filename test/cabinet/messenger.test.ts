@@ -16,8 +16,10 @@ beforeAll(async () => {
   bot = await fakeBotApi();
   t = await buildTestApp({
     channels: channels({
-      messenger: { apiUrl: bot.url, botToken: '123456:TEST' }, messengerWebhookSecret: SECRET,
-      messengerLinkBase: 'https://messenger.example', messengerBotUsername: 'tolem_test_bot',
+      messenger: { apiUrl: bot.url, botToken: '123456:TEST' },
+      messengerWebhookSecret: SECRET,
+      messengerLinkBase: 'https://messenger.example',
+      messengerBotUsername: 'tolem_test_bot',
     }),
   });
   admin = await newAdmin(t.app, t.runtime.deps.db);
@@ -29,10 +31,16 @@ afterAll(async () => {
 
 let chatSeq = 5000;
 /** `secret` null: no header at all. */
-const update = (text: string, chat: number, secret: string | null = SECRET) => t.app.inject({
-  method: 'POST', url: '/messenger/webhook', headers: secret === null ? {} : { [SECRET_HEADER]: secret },
-  payload: { update_id: chat, message: { message_id: 1, chat: { id: chat, type: 'private' }, from: { id: chat }, text } },
-});
+const update = (text: string, chat: number, secret: string | null = SECRET) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/messenger/webhook',
+    headers: secret === null ? {} : { [SECRET_HEADER]: secret },
+    payload: {
+      update_id: chat,
+      message: { message_id: 1, chat: { id: chat, type: 'private' }, from: { id: chat }, text },
+    },
+  });
 
 async function link(m: Merchant): Promise<string> {
   const res = await t.app.inject({ method: 'POST', url: '/me/messenger-link', headers: bearer(m) });
@@ -58,10 +66,24 @@ describe('binding a chat', () => {
     expect(confirm?.body.text).toContain('Connected');
 
     // A later message to that chat: support answers the user's ticket.
-    const ticket = (await t.app.inject({ method: 'POST', url: '/me/tickets', headers: bearer(m), payload: { subject: 'Hi', body: 'Help' } })).json();
-    await t.app.inject({ method: 'POST', url: `/admin/tickets/${ticket.id}/messages`, headers: bearer(admin), payload: { body: 'Answer via messenger' } });
+    const ticket = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/me/tickets',
+        headers: bearer(m),
+        payload: { subject: 'Hi', body: 'Help' },
+      })
+    ).json();
+    await t.app.inject({
+      method: 'POST',
+      url: `/admin/tickets/${ticket.id}/messages`,
+      headers: bearer(admin),
+      payload: { body: 'Answer via messenger' },
+    });
     await sendDueMessages(t.runtime.deps);
-    expect(bot.calls.some((c) => String(c.body.chat_id) === String(chat) && c.body.text?.includes('Answer via messenger'))).toBe(true);
+    expect(
+      bot.calls.some((c) => String(c.body.chat_id) === String(chat) && c.body.text?.includes('Answer via messenger')),
+    ).toBe(true);
 
     expect((await update('/stop', chat)).json().result).toBe('unbound');
     expect((await t.app.inject({ method: 'GET', url: '/me', headers: bearer(m) })).json().messenger_linked).toBe(false);
@@ -75,7 +97,9 @@ describe('binding a chat', () => {
     expect((await update(`/start ${second}`, ++chatSeq)).json().result).toBe('bound');
     expect((await update(`/start ${second}`, ++chatSeq)).json().result).toBe('refused');
     const third = await link(m);
-    await t.runtime.deps.db.query(`UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'messenger_link' AND used_at IS NULL`);
+    await t.runtime.deps.db.query(
+      `UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'messenger_link' AND used_at IS NULL`,
+    );
     expect((await update(`/start ${third}`, ++chatSeq)).json().result).toBe('refused');
   });
 
@@ -88,7 +112,12 @@ describe('binding a chat', () => {
       expect(errorOf(res).code).toBe('invalid_token');
     }
     expect((await t.app.inject({ method: 'GET', url: '/me', headers: bearer(m) })).json().messenger_linked).toBe(false);
-    const other = await t.app.inject({ method: 'POST', url: '/messenger/webhook', headers: { [SECRET_HEADER]: SECRET }, payload: { update_id: 1, edited_message: { text: 'x' } } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/messenger/webhook',
+      headers: { [SECRET_HEADER]: SECRET },
+      payload: { update_id: 1, edited_message: { text: 'x' } },
+    });
     expect(other.json()).toEqual({ ok: true, result: 'ignored' });
     expect((await update('hello', ++chatSeq)).json().result).toBe('ignored');
     expect((await update('/stop', ++chatSeq)).json().result).toBe('ignored');
@@ -99,7 +128,12 @@ describe('binding a chat', () => {
   it('with no MESSENGER_WEBHOOK_SECRET configured every update is refused', async () => {
     const bare = await buildTestApp();
     try {
-      const res = await bare.app.inject({ method: 'POST', url: '/messenger/webhook', headers: { [SECRET_HEADER]: 'anything' }, payload: { message: { chat: { id: 1 }, text: '/stop' } } });
+      const res = await bare.app.inject({
+        method: 'POST',
+        url: '/messenger/webhook',
+        headers: { [SECRET_HEADER]: 'anything' },
+        payload: { message: { chat: { id: 1 }, text: '/stop' } },
+      });
       expect(res.statusCode).toBe(401);
     } finally {
       await bare.close();

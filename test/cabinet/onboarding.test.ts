@@ -3,7 +3,16 @@
 // test/payments/qrapi-onboarding.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, idem, idsOf, impersonationToken, key, type Merchant, newMerchant } from '../helpers/factories.ts';
+import {
+  callAs,
+  errorOf,
+  idem,
+  idsOf,
+  impersonationToken,
+  key,
+  type Merchant,
+  newMerchant,
+} from '../helpers/factories.ts';
 import { signAccessToken } from '../../src/domain/accounts/tokens.ts';
 
 let t: TestApp;
@@ -13,20 +22,36 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const as = callAs(() => t.app);
-const start = (m: Merchant, body: object = { phone: '+77015550123' }) => as(m, 'POST', '/onboarding/provider/start', body);
+const start = (m: Merchant, body: object = { phone: '+77015550123' }) =>
+  as(m, 'POST', '/onboarding/provider/start', body);
 const verify = (m: Merchant, code: string) => as(m, 'POST', '/onboarding/provider/verify', { code });
 // The text as the SMS driver gets it: the code is sealed at rest (issue 38).
-const smsTo = async (phone: string) => (await t.runtime.deps.db.query<{ body_sealed: string }>(
-  `SELECT body_sealed FROM outbox_messages WHERE channel = 'sms' AND recipient = $1 AND body_sealed IS NOT NULL ORDER BY id`, [phone])).rows
-  .map((r) => ({ body: t.runtime.deps.secrets.sealer.open(r.body_sealed) }));
+const smsTo = async (phone: string) =>
+  (
+    await t.runtime.deps.db.query<{ body_sealed: string }>(
+      `SELECT body_sealed FROM outbox_messages WHERE channel = 'sms' AND recipient = $1 AND body_sealed IS NOT NULL ORDER BY id`,
+      [phone],
+    )
+  ).rows.map((r) => ({ body: t.runtime.deps.secrets.sealer.open(r.body_sealed) }));
 
 describe('the one-time-code mechanism', () => {
   it('live QR 409 before; start -> code by SMS -> a wrong code -> 000000 -> connected default account -> live QR 201', async () => {
     const m = await newMerchant(t.app);
-    const before = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 100 } });
+    const before = await t.app.inject({
+      method: 'POST',
+      url: '/v2/qr',
+      headers: { ...key(m.liveKey), ...idem() },
+      payload: { amount: 100 },
+    });
     expect(before.statusCode).toBe(409);
     expect(errorOf(before).code).toBe('provider_not_connected');
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'idle', mode: 'live', next_step: 'start', account_id: null, mechanism: 'sandbox' });
+    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
+      state: 'idle',
+      mode: 'live',
+      next_step: 'start',
+      account_id: null,
+      mechanism: 'sandbox',
+    });
 
     const s = await start(m, { phone: '8 701 555 01 23', display_name: 'Main shop' });
     expect(s.statusCode, s.body).toBe(200);
@@ -39,16 +64,33 @@ describe('the one-time-code mechanism', () => {
     expect(wrong.statusCode).toBe(400);
     expect(errorOf(wrong)).toMatchObject({ code: 'otp_invalid', param: 'code', attempts_left: 4 });
     // A wizard reloaded halfway learns where the code went.
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'code_sent', attempts_left: 4, mechanism: 'sandbox', phone_masked: '+770*****23' });
+    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
+      state: 'code_sent',
+      attempts_left: 4,
+      mechanism: 'sandbox',
+      phone_masked: '+770*****23',
+    });
 
     const ok = await verify(m, '000000');
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ state: 'connected', next_step: null });
     const accounts = (await as(m, 'GET', '/me/provider/accounts')).json().data;
     expect(accounts).toHaveLength(1);
-    expect(accounts[0]).toMatchObject({ id: ok.json().account_id, mode: 'live', display_name: 'Main shop', is_default: true, session_alive: true, status: 'connected' });
+    expect(accounts[0]).toMatchObject({
+      id: ok.json().account_id,
+      mode: 'live',
+      display_name: 'Main shop',
+      is_default: true,
+      session_alive: true,
+      status: 'connected',
+    });
     expect(JSON.stringify(accounts[0])).not.toMatch(/credential|secret|password/);
-    const qr = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 100 } });
+    const qr = await t.app.inject({
+      method: 'POST',
+      url: '/v2/qr',
+      headers: { ...key(m.liveKey), ...idem() },
+      payload: { amount: 100 },
+    });
     expect(qr.statusCode, qr.body).toBe(201);
 
     const again = await start(m);
@@ -78,18 +120,24 @@ describe('the one-time-code mechanism', () => {
     expect(early.statusCode).toBe(429);
     expect(Number(early.headers['retry-after'])).toBeGreaterThan(0);
     const { clientId } = await idsOf(t.runtime.deps.db, m);
-    await t.runtime.deps.db.query(`UPDATE onboarding SET last_sent_at = now() - interval '61 seconds' WHERE client_id = $1`, [clientId]);
+    await t.runtime.deps.db.query(
+      `UPDATE onboarding SET last_sent_at = now() - interval '61 seconds' WHERE client_id = $1`,
+      [clientId],
+    );
     const resent = await as(m, 'POST', '/onboarding/provider/resend');
     expect(resent.statusCode, resent.body).toBe(200);
     expect((await smsTo('+77015550123')).length).toBeGreaterThanOrEqual(2);
-    await t.runtime.deps.db.query(`UPDATE onboarding SET expires_at = now() - interval '1 second' WHERE client_id = $1`, [clientId]);
+    await t.runtime.deps.db.query(
+      `UPDATE onboarding SET expires_at = now() - interval '1 second' WHERE client_id = $1`,
+      [clientId],
+    );
     expect((await as(m, 'GET', '/onboarding/provider/status')).json().state).toBe('expired');
     const late = await verify(m, '000000');
     expect(late.statusCode).toBe(400);
     expect(errorOf(late).code).toBe('otp_expired');
   });
 
-  it('the sandbox\'s fixed numbers: ...0000 no business account (404), ...0001 a provider failure (502); bad input 400', async () => {
+  it("the sandbox's fixed numbers: ...0000 no business account (404), ...0001 a provider failure (502); bad input 400", async () => {
     const m = await newMerchant(t.app);
     expect(errorOf(await start(m, { phone: '+77015550000' })).code).toBe('client_not_found');
     expect((await start(m, { phone: '+77015550001' })).statusCode).toBe(502);
@@ -101,8 +149,13 @@ describe('the one-time-code mechanism', () => {
 
   it('test mode is connected from registration; its onboarding connects a second sandbox account on force', async () => {
     const m = await newMerchant(t.app);
-    expect((await as(m, 'GET', '/onboarding/provider/status?mode=test')).json()).toMatchObject({ state: 'connected', mode: 'test' });
-    expect(errorOf(await as(m, 'POST', '/onboarding/provider/start?mode=test', { phone: '+77015550123' })).code).toBe('already_connected');
+    expect((await as(m, 'GET', '/onboarding/provider/status?mode=test')).json()).toMatchObject({
+      state: 'connected',
+      mode: 'test',
+    });
+    expect(errorOf(await as(m, 'POST', '/onboarding/provider/start?mode=test', { phone: '+77015550123' })).code).toBe(
+      'already_connected',
+    );
   });
 });
 
@@ -114,41 +167,62 @@ describe('provider accounts', () => {
     return { ...m, accountId: r.json().account_id };
   }
 
-  it('default and sandbox accounts are protected (409); set-default flips atomically; delete is the owner\'s', async () => {
+  it("default and sandbox accounts are protected (409); set-default flips atomically; delete is the owner's", async () => {
     const m = await connected();
     const sandbox = (await as(m, 'GET', '/me/provider/accounts?mode=test')).json().data[0];
-    expect(errorOf(await as(m, 'DELETE', `/me/provider/accounts/${sandbox.id}?mode=test`)).code).toBe('sandbox_account_required');
+    expect(errorOf(await as(m, 'DELETE', `/me/provider/accounts/${sandbox.id}?mode=test`)).code).toBe(
+      'sandbox_account_required',
+    );
     await start(m, { phone: '+77015550125', force: true, display_name: 'Second' });
     const second = (await verify(m, '000000')).json().account_id;
     expect(errorOf(await as(m, 'DELETE', `/me/provider/accounts/${m.accountId}`)).code).toBe('default_account');
     const flipped = await as(m, 'POST', `/me/provider/accounts/${second}/set-default`);
     expect(flipped.json()).toMatchObject({ id: second, is_default: true });
     const list = (await as(m, 'GET', '/me/provider/accounts')).json().data;
-    expect(list.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([second]);
+    expect(list.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([
+      second,
+    ]);
 
     const { clientId } = await idsOf(t.runtime.deps.db, m);
-    const admin = await t.runtime.deps.db.query<{ id: number }>(`INSERT INTO users (client_id, email, name, role) VALUES ($1, $2, 'a', 'admin') RETURNING id`, [clientId, `adm-${clientId}@x.kz`]);
-    const adminToken = await signAccessToken(t.runtime.deps, { sub: String(admin.rows[0].id), cid: clientId, role: 'admin' });
+    const admin = await t.runtime.deps.db.query<{ id: number }>(
+      `INSERT INTO users (client_id, email, name, role) VALUES ($1, $2, 'a', 'admin') RETURNING id`,
+      [clientId, `adm-${clientId}@x.kz`],
+    );
+    const adminToken = await signAccessToken(t.runtime.deps, {
+      sub: String(admin.rows[0].id),
+      cid: clientId,
+      role: 'admin',
+    });
     const notOwner = await as({ access: adminToken }, 'DELETE', `/me/provider/accounts/${m.accountId}`);
     expect(notOwner.statusCode).toBe(403);
     expect(errorOf(notOwner).code).toBe('not_owner');
     const partner = await impersonationToken(t.runtime.deps, m);
-    expect(errorOf(await as({ access: partner.access }, 'DELETE', `/me/provider/accounts/${m.accountId}`)).code).toBe('impersonation_blocked_action');
+    expect(errorOf(await as({ access: partner.access }, 'DELETE', `/me/provider/accounts/${m.accountId}`)).code).toBe(
+      'impersonation_blocked_action',
+    );
 
     expect((await as(m, 'DELETE', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(204);
     expect((await as(m, 'GET', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(404);
     expect((await as(m, 'GET', '/me/provider/accounts')).json().data).toHaveLength(1);
   });
 
-  it('PATCH edits three fields, validates the BIN; another client\'s account is 404', async () => {
+  it("PATCH edits three fields, validates the BIN; another client's account is 404", async () => {
     const m = await connected();
-    const p = await as(m, 'PATCH', `/me/provider/accounts/${m.accountId}`, { display_name: 'Renamed', org_type: 'too', org_bin: '990140001233' });
+    const p = await as(m, 'PATCH', `/me/provider/accounts/${m.accountId}`, {
+      display_name: 'Renamed',
+      org_type: 'too',
+      org_bin: '990140001233',
+    });
     expect(p.json()).toMatchObject({ display_name: 'Renamed', org_type: 'too', org_bin: '990140001233' });
-    expect(errorOf(await as(m, 'PATCH', `/me/provider/accounts/${m.accountId}`, { org_bin: '990140001234' })).param).toBe('org_bin');
+    expect(
+      errorOf(await as(m, 'PATCH', `/me/provider/accounts/${m.accountId}`, { org_bin: '990140001234' })).param,
+    ).toBe('org_bin');
     expect((await as(m, 'PATCH', `/me/provider/accounts/${m.accountId}`, { driver: 'x' })).statusCode).toBe(400);
     const other = await newMerchant(t.app);
     expect((await as(other, 'GET', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(404);
-    expect((await as(other, 'PATCH', `/me/provider/accounts/${m.accountId}`, { display_name: 'x' })).statusCode).toBe(404);
+    expect((await as(other, 'PATCH', `/me/provider/accounts/${m.accountId}`, { display_name: 'x' })).statusCode).toBe(
+      404,
+    );
   });
 
   it('a health check sets session_alive true again and records itself; at most 6 a minute', async () => {
@@ -158,7 +232,13 @@ describe('provider accounts', () => {
     const h = await as(m, 'POST', `/me/provider/accounts/${m.accountId}/health-check`);
     expect(h.statusCode, h.body).toBe(200);
     expect(h.json()).toMatchObject({ ok: true, session_alive: true });
-    expect(h.json().checks.map((c: { name: string }) => c.name)).toEqual(['ping', 'credentials', 'certificate', 'trade_point', 'device']);
+    expect(h.json().checks.map((c: { name: string }) => c.name)).toEqual([
+      'ping',
+      'credentials',
+      'certificate',
+      'trade_point',
+      'device',
+    ]);
     const acc = (await as(m, 'GET', `/me/provider/accounts/${m.accountId}`)).json();
     expect(acc).toMatchObject({ session_alive: true, status: 'connected', last_health: { ok: true } });
     for (let i = 0; i < 5; i++) await as(m, 'POST', `/me/provider/accounts/${m.accountId}/health-check`);

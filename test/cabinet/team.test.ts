@@ -2,7 +2,7 @@
 // e-mail -> register with the token -> the member works with its role -> revoked -> its next call 401.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, type Merchant, newMerchant, uniqueEmail } from '../helpers/factories.ts';
+import { callAs, errorOf, type Merchant, newMerchant, uniqueEmail } from '../helpers/factories.ts';
 import { channels, smtpReceiver } from '../helpers/fakes.ts';
 import { sendDueMessages } from '../../src/domain/channels/outbox.ts';
 
@@ -10,7 +10,10 @@ let t: TestApp;
 let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
 beforeAll(async () => {
   smtp = await smtpReceiver();
-  t = await buildTestApp({ channels: channels({ smtpUrl: smtp.url, mailFrom: 'Tolem <no-reply@tolem.test>' }), dashboardUrl: 'https://pay.example.kz/dashboard' });
+  t = await buildTestApp({
+    channels: channels({ smtpUrl: smtp.url, mailFrom: 'Tolem <no-reply@tolem.test>' }),
+    dashboardUrl: 'https://pay.example.kz/dashboard',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -26,7 +29,11 @@ async function invite(owner: Merchant, role = 'accountant', email = uniqueEmail(
 }
 
 async function join(token: string, name = 'Aigerim') {
-  const res = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name, password: 'a long password 1', invite_token: token } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: { name, password: 'a long password 1', invite_token: token },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { access_token: string; refresh_token: string; api_keys?: unknown };
 }
@@ -71,12 +78,22 @@ describe('invite, join, work, revoke', () => {
     const after = await as(m, 'GET', '/me');
     expect(after.statusCode).toBe(401);
     expect(errorOf(after).code).toBe('token_revoked');
-    const refresh = await t.app.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: member.refresh_token } });
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/auth/refresh',
+      payload: { refresh_token: member.refresh_token },
+    });
     expect(refresh.statusCode).toBe(401);
-    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: inv.email, password: 'a long password 1' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: inv.email, password: 'a long password 1' },
+    });
     expect(login.statusCode).toBe(401);
     // The row stays listed, revoked.
-    expect((await as(owner, 'GET', '/me/team')).json().data.find((x: { id: number }) => x.id === row.id).status).toBe('revoked');
+    expect((await as(owner, 'GET', '/me/team')).json().data.find((x: { id: number }) => x.id === row.id).status).toBe(
+      'revoked',
+    );
   });
 });
 
@@ -102,7 +119,9 @@ describe('the rules', () => {
     const taken = await as(owner, 'POST', '/me/team/invite', { email: other.email, role: 'viewer' });
     expect(taken.statusCode).toBe(409);
     expect(errorOf(taken).code).toBe('email_taken');
-    expect((await as(owner, 'POST', '/me/team/invite', { email: 'not-an-email', role: 'viewer' })).statusCode).toBe(400);
+    expect((await as(owner, 'POST', '/me/team/invite', { email: 'not-an-email', role: 'viewer' })).statusCode).toBe(
+      400,
+    );
   });
 
   it('a revoked, used, unknown or expired invite token does not register: 400 invite_invalid', async () => {
@@ -110,11 +129,17 @@ describe('the rules', () => {
     const revoked = await invite(owner, 'viewer');
     expect((await as(owner, 'DELETE', `/me/team/${revoked.id}`)).statusCode).toBe(204);
     const expired = await invite(owner, 'viewer');
-    await t.runtime.deps.db.query(`UPDATE users SET invite_expires_at = now() - interval '1 second' WHERE id = $1`, [expired.id]);
+    await t.runtime.deps.db.query(`UPDATE users SET invite_expires_at = now() - interval '1 second' WHERE id = $1`, [
+      expired.id,
+    ]);
     const used = await invite(owner, 'viewer');
     await join(used.invite_token);
     for (const token of [revoked.invite_token, expired.invite_token, used.invite_token, 'inv_nothing']) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'X', password: 'a long password 1', invite_token: token } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/register',
+        payload: { name: 'X', password: 'a long password 1', invite_token: token },
+      });
       expect(res.statusCode, token).toBe(400);
       expect(errorOf(res)).toMatchObject({ code: 'invite_invalid', param: 'invite_token' });
     }
@@ -122,13 +147,20 @@ describe('the rules', () => {
 
   it('at most 50 members: the 51st invite is 409, and two invites at once cannot pass the limit together', async () => {
     const owner = await newMerchant(t.app);
-    const { clientId } = (await t.runtime.deps.db.query<{ clientId: number }>('SELECT client_id AS "clientId" FROM users WHERE email = $1', [owner.email])).rows[0];
+    const { clientId } = (
+      await t.runtime.deps.db.query<{ clientId: number }>(
+        'SELECT client_id AS "clientId" FROM users WHERE email = $1',
+        [owner.email],
+      )
+    ).rows[0];
     // 48 invited members straight into the table (the owner is the 49th member).
     await t.runtime.deps.db.query(
       `INSERT INTO users (client_id, email, name, role, status) SELECT $1::bigint, 'bulk-' || $1::text || '-' || g || '@example.kz', 'b', 'viewer', 'invited' FROM generate_series(1, 48) g`,
       [clientId],
     );
-    const both = await Promise.all([1, 2].map(() => as(owner, 'POST', '/me/team/invite', { email: uniqueEmail('race'), role: 'viewer' })));
+    const both = await Promise.all(
+      [1, 2].map(() => as(owner, 'POST', '/me/team/invite', { email: uniqueEmail('race'), role: 'viewer' })),
+    );
     expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     expect(errorOf(both.find((r) => r.statusCode === 409)!).code).toBe('team_limit_reached');
   });
@@ -141,6 +173,13 @@ describe('the rules', () => {
     expect((await as(a, 'DELETE', `/me/team/${bOwner.id}`)).statusCode).toBe(404);
     expect((await as(a, 'DELETE', '/me/team/abc')).statusCode).toBe(404);
     const viewer = await join((await invite(a, 'viewer')).invite_token);
-    expect(errorOf(await as({ access: viewer.access_token }, 'POST', '/me/team/invite', { email: uniqueEmail('v'), role: 'viewer' })).code).toBe('not_owner');
+    expect(
+      errorOf(
+        await as({ access: viewer.access_token }, 'POST', '/me/team/invite', {
+          email: uniqueEmail('v'),
+          role: 'viewer',
+        }),
+      ).code,
+    ).toBe('not_owner');
   });
 });

@@ -3,7 +3,7 @@
 // and its audit; a disabled client's keys and tokens stop at once; the outbox as the operator sees it.
 import { describe, expect, it } from 'vitest';
 import { withAdmin, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, idsOf, key, type Merchant, newMerchant } from '../helpers/factories.ts';
+import { callAs, errorOf, idsOf, key, type Merchant, newMerchant } from '../helpers/factories.ts';
 import { closeIdleTickets } from '../../src/domain/support/tickets.ts';
 
 let t: TestApp;
@@ -35,21 +35,28 @@ describe('a ticket from open to closed', () => {
 
     const again = await as(m, 'POST', `/me/tickets/${ticket.id}/messages`, { body: 'Updated, still spins' });
     expect(again.statusCode).toBe(201);
-    expect((await as(m, 'GET', `/me/tickets/${ticket.id}`)).json()).toMatchObject({ status: 'open', messages_count: 3 });
+    expect((await as(m, 'GET', `/me/tickets/${ticket.id}`)).json()).toMatchObject({
+      status: 'open',
+      messages_count: 3,
+    });
 
     const close = await as(admin, 'PATCH', `/admin/tickets/${ticket.id}`, { status: 'closed' });
     expect(close.json()).toMatchObject({ status: 'closed', client_id: (await idsOf(t.runtime.deps.db, m)).clientId });
     const late = await as(m, 'POST', `/me/tickets/${ticket.id}/messages`, { body: 'one more' });
     expect(late.statusCode).toBe(409);
     expect(errorOf(late).code).toBe('ticket_closed');
-    expect(errorOf(await as(admin, 'POST', `/admin/tickets/${ticket.id}/messages`, { body: 'x' })).code).toBe('ticket_closed');
+    expect(errorOf(await as(admin, 'POST', `/admin/tickets/${ticket.id}/messages`, { body: 'x' })).code).toBe(
+      'ticket_closed',
+    );
   });
 
   it('an answered ticket idle for 14 days closes', async () => {
     const m = await newMerchant(t.app);
     const ticket = await openTicket(m);
     await as(admin, 'POST', `/admin/tickets/${ticket.id}/messages`, { body: 'Done?' });
-    await t.runtime.deps.db.query(`UPDATE tickets SET answered_at = now() - interval '15 days' WHERE id = $1`, [ticket.id]);
+    await t.runtime.deps.db.query(`UPDATE tickets SET answered_at = now() - interval '15 days' WHERE id = $1`, [
+      ticket.id,
+    ]);
     expect(await closeIdleTickets(t.runtime.deps)).toBeGreaterThanOrEqual(1);
     expect((await as(m, 'GET', `/me/tickets/${ticket.id}`)).json().status).toBe('closed');
   });
@@ -84,7 +91,12 @@ describe('the admin API', () => {
     // shared PostgreSQL, so the call is found by its request id among the newest entries.
     const audit: { request_id: string }[] = (await as(admin, 'GET', '/admin/audit?limit=100')).json().data;
     const entry = audit.find((a) => a.request_id === search.headers['x-request-id']);
-    expect(entry).toMatchObject({ method: 'GET', path: `/admin/clients?q=${encodeURIComponent(m.email)}`, status: 200, admin_email: admin.email });
+    expect(entry).toMatchObject({
+      method: 'GET',
+      path: `/admin/clients?q=${encodeURIComponent(m.email)}`,
+      status: 200,
+      admin_email: admin.email,
+    });
   });
 
   it('disabling a client stops its keys and tokens at once, and enabling restores them', async () => {
@@ -98,7 +110,11 @@ describe('the admin API', () => {
     expect(byKey.statusCode).toBe(403);
     expect(errorOf(byKey).code).toBe('account_disabled');
     expect(errorOf(await as(m, 'GET', '/me')).code).toBe('account_disabled');
-    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: m.email, password: m.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: m.email, password: m.password },
+    });
     expect(errorOf(login).code).toBe('account_disabled');
     await as(admin, 'PATCH', `/admin/clients/${clientId}`, { disabled: false });
     expect((await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).statusCode).toBe(200);

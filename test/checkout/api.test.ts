@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const cancel = (apiKey: string, token: string) => t.app.inject({ method: 'POST', url: `/v2/payment-links/${token}/cancel`, headers: key(apiKey) });
+const cancel = (apiKey: string, token: string) =>
+  t.app.inject({ method: 'POST', url: `/v2/payment-links/${token}/cancel`, headers: key(apiKey) });
 
 describe('GET /v2/checkout/{token}', () => {
   it('a one-time link paid at the provider while nobody polled is not paid a second time', async () => {
@@ -23,7 +24,10 @@ describe('GET /v2/checkout/{token}', () => {
     const second = await new Browser(t.app).get(`/v2/checkout/${link.token}`);
     expect(second.statusCode).toBe(409);
     expect(errorOf(second).code).toBe('payment_link_already_paid');
-    const ops = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE link_token = $1', [link.token]);
+    const ops = await t.runtime.deps.db.query<{ status: string }>(
+      'SELECT status FROM operations WHERE link_token = $1',
+      [link.token],
+    );
     expect(ops.rows).toEqual([{ status: 'paid' }]);
   });
 
@@ -33,11 +37,15 @@ describe('GET /v2/checkout/{token}', () => {
     const payer = new Browser(t.app);
     const first = (await payer.get(`/v2/checkout/${link.token}`)).json();
     await payAtProvider(t, first.qr.operation_id);
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [first.qr.operation_id]);
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [
+      first.qr.operation_id,
+    ]);
     const next = await payer.get(`/v2/checkout/${link.token}`);
     expect(next.statusCode).toBe(200);
     expect(next.json().qr.operation_id).not.toBe(first.qr.operation_id);
-    const paid = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE id = $1', [first.qr.operation_id]);
+    const paid = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE id = $1', [
+      first.qr.operation_id,
+    ]);
     expect(paid.rows[0].status).toBe('paid');
   });
 
@@ -46,31 +54,69 @@ describe('GET /v2/checkout/{token}', () => {
     // locks the link: FOR UPDATE there deadlocked two openings on PostgreSQL; FOR NO KEY UPDATE does not.
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { allow_repeat: true });
-    const res = await Promise.all(Array.from({ length: 12 }, () => new Browser(t.app).get(`/v2/checkout/${link.token}`)));
+    const res = await Promise.all(
+      Array.from({ length: 12 }, () => new Browser(t.app).get(`/v2/checkout/${link.token}`)),
+    );
     expect(res.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
     expect(new Set(res.map((r) => r.json().qr.operation_id)).size).toBe(12);
   });
 
   it('answers link data, a QR and branding, with no merchant internals', async () => {
     const m = await newMerchant(t.app, { name: 'Кофейня Алма' });
-    await t.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(m), payload: { brand_color: '#1A7F5A', support_email: 'help@alma.kz' } });
-    const link = await createLink(t.app, m.testKey, { metadata: { internal_ref: 'SECRET-123' }, success_url: 'https://alma.kz/ok' });
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/me/branding',
+      headers: bearer(m),
+      payload: { brand_color: '#1A7F5A', support_email: 'help@alma.kz' },
+    });
+    const link = await createLink(t.app, m.testKey, {
+      metadata: { internal_ref: 'SECRET-123' },
+      success_url: 'https://alma.kz/ok',
+    });
     const res = await new Browser(t.app).get(`/v2/checkout/${link.token}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const b = res.json();
-    expect(Object.keys(b).sort()).toEqual(['allow_repeat', 'amount', 'cancel_url', 'description', 'email_provided', 'email_required', 'expires_at',
-      'livemode', 'merchant', 'qr', 'status', 'success_url', 'token'].sort());
+    expect(Object.keys(b).sort()).toEqual(
+      [
+        'allow_repeat',
+        'amount',
+        'cancel_url',
+        'description',
+        'email_provided',
+        'email_required',
+        'expires_at',
+        'livemode',
+        'merchant',
+        'qr',
+        'status',
+        'success_url',
+        'token',
+      ].sort(),
+    );
     expect(b).toMatchObject({
-      token: link.token, amount: 5000, description: 'Заказ №42', status: 'active', allow_repeat: false, email_required: false,
-      expires_at: link.expires_at, livemode: false, success_url: 'https://alma.kz/ok',
+      token: link.token,
+      amount: 5000,
+      description: 'Заказ №42',
+      status: 'active',
+      allow_repeat: false,
+      email_required: false,
+      expires_at: link.expires_at,
+      livemode: false,
+      success_url: 'https://alma.kz/ok',
       merchant: { display_name: 'Кофейня Алма', logo_url: null, brand_color: '#1A7F5A', support_email: 'help@alma.kz' },
     });
     expect(Object.keys(b.qr).sort()).toEqual(['deep_link', 'expires_at', 'operation_id', 'qr_token', 'svg']);
     expect(b.qr.svg).toMatch(/^<svg [^>]*viewBox/);
     expect(b.qr.svg).not.toMatch(/<script|on\w+=/i);
-    const { clientId } = (await t.runtime.deps.db.query<{ clientId: number }>('SELECT client_id AS "clientId" FROM users WHERE email = $1', [m.email])).rows[0];
-    for (const secret of [m.email, 'SECRET-123', m.testKey, m.liveKey, '"client_id"', '"metadata"', '"paid_count"']) expect(res.body).not.toContain(secret);
+    const { clientId } = (
+      await t.runtime.deps.db.query<{ clientId: number }>(
+        'SELECT client_id AS "clientId" FROM users WHERE email = $1',
+        [m.email],
+      )
+    ).rows[0];
+    for (const secret of [m.email, 'SECRET-123', m.testKey, m.liveKey, '"client_id"', '"metadata"', '"paid_count"'])
+      expect(res.body).not.toContain(secret);
     expect(res.body).not.toMatch(new RegExp(`"(id|client)"\\s*:\\s*${clientId}\\b`));
   });
 
@@ -84,7 +130,9 @@ describe('GET /v2/checkout/{token}', () => {
     const b = new Browser(t.app, a.ip);
     expect((await b.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).not.toBe(first.operation_id);
     // Less than a minute left: not reused.
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [first.operation_id]);
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [
+      first.operation_id,
+    ]);
     expect((await a.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).not.toBe(first.operation_id);
     // A cookie set by the server is httpOnly and scoped to the whole site.
     const res = await new Browser(t.app).get(`/v2/checkout/${link.token}`);
@@ -106,8 +154,16 @@ describe('GET /v2/checkout/{token}', () => {
     await expireLinkClock(t, expired.token);
     const cancelled = await createLink(t.app, m.testKey);
     await cancel(m.testKey, cancelled.token);
-    for (const [l, code] of [[paid, 'payment_link_already_paid'], [expired, 'payment_link_not_active'], [cancelled, 'payment_link_not_active']] as const) {
-      for (const [method, suffix, payload] of [['GET', '', undefined], ['POST', '/refresh-qr', {}], ['POST', '/email', { email: 'a@b.kz' }]] as const) {
+    for (const [l, code] of [
+      [paid, 'payment_link_already_paid'],
+      [expired, 'payment_link_not_active'],
+      [cancelled, 'payment_link_not_active'],
+    ] as const) {
+      for (const [method, suffix, payload] of [
+        ['GET', '', undefined],
+        ['POST', '/refresh-qr', {}],
+        ['POST', '/email', { email: 'a@b.kz' }],
+      ] as const) {
         const res = await payer.request({ method, url: `/v2/checkout/${l.token}${suffix}`, payload });
         expect(res.statusCode, `${code} ${suffix}`).toBe(409);
         // decisions: a public refresh of any non-active link, a paid one too, is payment_link_not_active
@@ -115,14 +171,20 @@ describe('GET /v2/checkout/{token}', () => {
       }
     }
     // Status still answers on a paid link, so the payer's page learns of the payment.
-    expect((await payer.get(`/v2/checkout/${paid.token}/status`)).json()).toMatchObject({ status: 'paid', operation_id: op });
+    expect((await payer.get(`/v2/checkout/${paid.token}/status`)).json()).toMatchObject({
+      status: 'paid',
+      operation_id: op,
+    });
   });
 
   it('a live link whose merchant cannot take payments is a neutral 503 payment_unavailable', async () => {
     const m = await newMerchant(t.app);
     await connectLive(t, m);
     const link = await createLink(t.app, m.liveKey);
-    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = (SELECT client_id FROM users WHERE email = $1)`, [m.email]);
+    await t.runtime.deps.db.query(
+      `UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = (SELECT client_id FROM users WHERE email = $1)`,
+      [m.email],
+    );
     const res = await t.app.inject({ method: 'GET', url: `/v2/checkout/${link.token}` });
     expect(res.statusCode).toBe(503);
     expect(errorOf(res).code).toBe('payment_unavailable');
@@ -168,8 +230,9 @@ describe('GET /v2/checkout/{token}/status', () => {
     const paid = (await payer.get(`/v2/checkout/${link.token}/status?op=${op}`)).json();
     expect(paid).toMatchObject({ status: 'paid', operation_id: op });
     expect(paid.paid_at).toMatch(/Z$/);
-    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.liveKey) })).json())
-      .toMatchObject({ status: 'paid', paid_count: 1 });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.liveKey) })).json(),
+    ).toMatchObject({ status: 'paid', paid_count: 1 });
     // Without op: the one-time link's current payment, to whoever holds the link (#16: op is optional).
     expect((await payer.get(`/v2/checkout/${link.token}/status`)).json().operation_id).toBe(op);
     const stranger = await new Browser(t.app).get(`/v2/checkout/${link.token}/status`);
@@ -185,7 +248,11 @@ describe('GET /v2/checkout/{token}/status', () => {
     expect(before.statusCode).toBe(200);
     expect(before.json()).toEqual({ status: 'waiting', operation_id: null, paid_at: null });
     const op = (await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json().qr.operation_id;
-    expect((await poller.get(`/v2/checkout/${link.token}/status`)).json()).toEqual({ status: 'created', operation_id: op, paid_at: null });
+    expect((await poller.get(`/v2/checkout/${link.token}/status`)).json()).toEqual({
+      status: 'created',
+      operation_id: op,
+      paid_at: null,
+    });
   });
 
   it('op is mandatory for allow_repeat links and must belong to the link', async () => {
@@ -201,7 +268,10 @@ describe('GET /v2/checkout/{token}/status', () => {
     expect(foreign.statusCode).toBe(404);
     expect(errorOf(foreign)).toMatchObject({ code: 'payment_not_found' });
     expect(errorOf(foreign).param).toBeUndefined(); // param is for validation errors only
-    expect((await new Browser(t.app).get(`/v2/checkout/${other.token}/status`)).json()).toMatchObject({ status: 'waiting', operation_id: null });
+    expect((await new Browser(t.app).get(`/v2/checkout/${other.token}/status`)).json()).toMatchObject({
+      status: 'waiting',
+      operation_id: null,
+    });
     expect((await payer.get(`/v2/checkout/${repeat.token}/status?op=${op}`)).json().status).toBe('created');
   });
 
@@ -231,7 +301,9 @@ describe('POST /v2/checkout/{token}/simulate-payment', () => {
     const again = await payer.post(`/v2/checkout/${link.token}/simulate-payment`, { operation_id: op });
     expect(again.statusCode).toBe(409);
     expect(errorOf(again).code).toBe('payment_link_already_paid');
-    const types = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) })).json().data.map((e: { type: string }) => e.type);
+    const types = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) }))
+      .json()
+      .data.map((e: { type: string }) => e.type);
     expect(types).toEqual(['payment_link.paid', 'payment.completed', 'payment_link.created']);
   });
 

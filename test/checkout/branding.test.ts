@@ -11,14 +11,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const patch = (m: Merchant, payload: unknown) => t.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(m), payload: payload as object });
+const patch = (m: Merchant, payload: unknown) =>
+  t.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(m), payload: payload as object });
 const get = (m: Merchant) => t.app.inject({ method: 'GET', url: '/me/branding', headers: bearer(m) });
 
 describe('/me/branding', () => {
   it('starts empty; PATCH sets, keeps untouched fields, and null clears', async () => {
     const m = await newMerchant(t.app);
-    expect((await get(m)).json()).toEqual({ display_name: null, logo_url: null, brand_color: null, support_email: null });
-    const full = { display_name: 'Алма Кофе', logo_url: 'https://cdn.alma.kz/logo.svg', brand_color: '#1a7f5A', support_email: 'help@alma.kz' };
+    expect((await get(m)).json()).toEqual({
+      display_name: null,
+      logo_url: null,
+      brand_color: null,
+      support_email: null,
+    });
+    const full = {
+      display_name: 'Алма Кофе',
+      logo_url: 'https://cdn.alma.kz/logo.svg',
+      brand_color: '#1a7f5A',
+      support_email: 'help@alma.kz',
+    };
     const res = await patch(m, full);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(full);
@@ -76,10 +87,18 @@ describe('/me/branding', () => {
     const m = await newMerchant(t.app);
     for (const [type, payload] of [
       ['application/json', '{}'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nPNG\r\n--x--\r\n'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nPNG\r\n--x--\r\n',
+      ],
       ['image/png', 'PNG'],
     ]) {
-      const res = await t.app.inject({ method: 'POST', url: '/me/branding/logo', headers: { ...bearer(m), 'content-type': type }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/me/branding/logo',
+        headers: { ...bearer(m), 'content-type': type },
+        payload,
+      });
       expect(res.statusCode, type).toBe(501);
       expect(errorOf(res)).toMatchObject({ code: 'logo_upload_disabled', type: 'not_implemented' });
     }
@@ -95,11 +114,15 @@ describe('/me/branding', () => {
     const m = await newMerchant(t.app, { name: 'ТОО Ромашка' });
     const link = await createLink(t.app, m.testKey);
     expect((await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json().merchant).toEqual({
-      display_name: 'ТОО Ромашка', logo_url: null, brand_color: null, support_email: null,
+      display_name: 'ТОО Ромашка',
+      logo_url: null,
+      brand_color: null,
+      support_email: null,
     });
     await patch(m, { display_name: 'Ромашка', support_email: 'care@romashka.kz' });
     expect((await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json().merchant).toMatchObject({
-      display_name: 'Ромашка', support_email: 'care@romashka.kz',
+      display_name: 'Ромашка',
+      support_email: 'care@romashka.kz',
     });
   });
 });

@@ -12,12 +12,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 describe('GET /checkout/{token}', () => {
   it('is UTF-8 HTML with the CSP, the QR as inline SVG, the amount, and no inline script or style', async () => {
     const m = await newMerchant(t.app);
-    const link = await createLink(t.app, m.testKey, { amount: 1_250_000, description: 'Оплата заказа №42 — Қазақша мәтін' });
+    const link = await createLink(t.app, m.testKey, {
+      amount: 1_250_000,
+      description: 'Оплата заказа №42 — Қазақша мәтін',
+    });
     const res = await new Browser(t.app).get(`/checkout/${link.token}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -44,7 +48,12 @@ describe('GET /checkout/{token}', () => {
   it('escapes merchant text: display name and description with <script> are text', async () => {
     const m = await newMerchant(t.app);
     const evil = '<script>window.__xss=1</script>';
-    await t.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(m), payload: { display_name: `Shop ${evil}"'&` } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/me/branding',
+      headers: bearer(m),
+      payload: { display_name: `Shop ${evil}"'&` },
+    });
     const link = await createLink(t.app, m.testKey, { description: `Описание ${evil}<img src=x onerror=alert(1)>` });
     const html = (await new Browser(t.app).get(`/checkout/${link.token}`)).body;
     expect(html).not.toContain('<script>window');
@@ -58,8 +67,15 @@ describe('GET /checkout/{token}', () => {
     const m = await newMerchant(t.app);
     await connectLive(t, m);
     await t.app.inject({
-      method: 'PATCH', url: '/me/branding', headers: bearer(m),
-      payload: { display_name: 'Alma Coffee', logo_url: 'https://cdn.alma.kz/logo.png', brand_color: '#FFD400', support_email: 'help@alma.kz' },
+      method: 'PATCH',
+      url: '/me/branding',
+      headers: bearer(m),
+      payload: {
+        display_name: 'Alma Coffee',
+        logo_url: 'https://cdn.alma.kz/logo.png',
+        brand_color: '#FFD400',
+        support_email: 'help@alma.kz',
+      },
     });
     const link = await createLink(t.app, m.liveKey, { cancel_url: 'https://alma.kz/cart' });
     const html = (await new Browser(t.app).get(`/checkout/${link.token}`)).body;
@@ -74,18 +90,26 @@ describe('GET /checkout/{token}', () => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.body).toBe(':root{--brand:#FFD400;--brand-ink:#111827}\n');
     expect((await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=zz;}body{' })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=xyz' })).body).toContain('--brand:#1F5EFF');
+    expect((await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=xyz' })).body).toContain(
+      '--brand:#1F5EFF',
+    );
   });
 
   it('link previews (messenger bots, HEAD) get the summary and Open Graph tags but create no payment', async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { description: 'Торт "Наполеон" <3' });
-    const bot = await t.app.inject({ method: 'GET', url: `/checkout/${link.token}`, headers: { 'user-agent': 'TelegramBot (like TwitterBot)' } });
+    const bot = await t.app.inject({
+      method: 'GET',
+      url: `/checkout/${link.token}`,
+      headers: { 'user-agent': 'TelegramBot (like TwitterBot)' },
+    });
     expect(bot.statusCode).toBe(200);
     expect(bot.body).toContain('<meta property="og:description" content="5 000 ₸ · Торт &quot;Наполеон&quot; &lt;3">');
     expect(bot.body).not.toContain('qr-box');
     expect((await t.app.inject({ method: 'HEAD', url: `/checkout/${link.token}` })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).json().data).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).json().data).toEqual(
+      [],
+    );
   });
 
   it('speaks ru by default, kk and en by ?lang= or Accept-Language', async () => {
@@ -98,8 +122,12 @@ describe('GET /checkout/{token}', () => {
     expect(kk).toContain('СЫНАҚ РЕЖИМІ');
     expect(kk).toContain(`href="/checkout/${link.token}?lang=en"`);
     expect((await b.get(`/checkout/${link.token}?lang=en`)).body).toContain('Simulate payment');
-    expect((await b.get(`/checkout/${link.token}`, { 'accept-language': 'en-US,en;q=0.9' })).body).toContain('<html lang="en">');
-    expect((await b.get(`/checkout/${link.token}?lang=de`, { 'accept-language': 'de, kk;q=0.5' })).body).toContain('<html lang="kk">');
+    expect((await b.get(`/checkout/${link.token}`, { 'accept-language': 'en-US,en;q=0.9' })).body).toContain(
+      '<html lang="en">',
+    );
+    expect((await b.get(`/checkout/${link.token}?lang=de`, { 'accept-language': 'de, kk;q=0.5' })).body).toContain(
+      '<html lang="kk">',
+    );
   });
 
   it('state pages: 404 unknown, 409 expired/cancelled/paid, in HTML with the same CSP', async () => {
@@ -129,17 +157,25 @@ describe('GET /checkout/{token}', () => {
 });
 
 describe('without JavaScript: plain forms, post/redirect/get', () => {
-  it('a form posted from another site is refused (CSRF); the page\'s own posts go through', async () => {
+  it("a form posted from another site is refused (CSRF); the page's own posts go through", async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { email_required: true });
     const payer = new Browser(t.app);
     await payer.get(`/checkout/${link.token}?lang=en`);
-    const send = (headers: Record<string, string>) => payer.request({
-      method: 'POST', url: `/checkout/${link.token}/email`, payload: 'email=evil%40example.kz',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    });
+    const send = (headers: Record<string, string>) =>
+      payer.request({
+        method: 'POST',
+        url: `/checkout/${link.token}/email`,
+        payload: 'email=evil%40example.kz',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
     // Origin `null` (sandboxed frames, data: documents) is foreign too: the page's own posts carry its origin.
-    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    const foreign: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
     for (const headers of foreign) {
       const res = await send(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
@@ -153,7 +189,7 @@ describe('without JavaScript: plain forms, post/redirect/get', () => {
     }
   });
 
-  it('a receipt (and its redirect to success_url) is only for the payer: another visitor\'s ?op= is not one', async () => {
+  it("a receipt (and its redirect to success_url) is only for the payer: another visitor's ?op= is not one", async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { success_url: 'https://shop.kz/ok' });
     const payer = new Browser(t.app);
@@ -179,19 +215,26 @@ describe('without JavaScript: plain forms, post/redirect/get', () => {
     }
   });
 
-  it('a payer who paid in the app and reloads in the QR\'s last minute sees the receipt, not a new QR', async () => {
+  it("a payer who paid in the app and reloads in the QR's last minute sees the receipt, not a new QR", async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey);
     const payer = new Browser(t.app);
     expect((await payer.get(`/checkout/${link.token}?lang=en`)).statusCode).toBe(200);
-    const opId = (await t.runtime.deps.db.query<{ id: string }>('SELECT id FROM operations WHERE link_token = $1', [link.token])).rows[0].id;
+    const opId = (
+      await t.runtime.deps.db.query<{ id: string }>('SELECT id FROM operations WHERE link_token = $1', [link.token])
+    ).rows[0].id;
     await payAtProvider(t, opId);
     // With under a minute left, a reload would otherwise replace the QR with a fresh one.
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [opId]);
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [
+      opId,
+    ]);
     const again = await payer.get(`/checkout/${link.token}?lang=en`);
     expect(again.statusCode).toBe(200);
     expect(again.body).toContain('Payment received');
-    const ops = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE link_token = $1', [link.token]);
+    const ops = await t.runtime.deps.db.query<{ status: string }>(
+      'SELECT status FROM operations WHERE link_token = $1',
+      [link.token],
+    );
     expect(ops.rows).toEqual([{ status: 'paid' }]);
   });
 
@@ -231,7 +274,9 @@ describe('without JavaScript: plain forms, post/redirect/get', () => {
     expect(paid).toContain('data-state="paid"');
     expect(paid).toContain(`href="https://shop.kz/thanks?a=1&amp;operation_id=${op2}"`);
     expect(paid).toContain('Оплатить ещё раз');
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.testKey) })).json();
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.testKey) })
+    ).json();
     expect(status).toMatchObject({ status: 'active', paid_count: 1 });
     await connectLive(t, m);
     const live = await createLink(t.app, m.liveKey);

@@ -14,35 +14,58 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const DIGITS = '51236903777280167836178166503744703123';
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 const db = () => t.runtime.deps.db;
 
 /** A live operation as the official API makes it: its QR token is a digit string, not a link. */
-async function liveQr(m: Merchant, amount = 7_500, comment?: string): Promise<{ operation_id: string; provider_ref: string }> {
+async function liveQr(
+  m: Merchant,
+  amount = 7_500,
+  comment?: string,
+): Promise<{ operation_id: string; provider_ref: string }> {
   await connectLive(t, m);
   const qr = await createQr(t.app, m.liveKey, amount, comment ? { comment } : {});
   await db().query('UPDATE operations SET qr_token = $2 WHERE id = $1', [qr.operation_id, DIGITS]);
-  const r = await db().query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [qr.operation_id]);
+  const r = await db().query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [
+    qr.operation_id,
+  ]);
   return { operation_id: qr.operation_id, provider_ref: r.rows[0].provider_ref };
 }
 
 /** A refund waiting for the payer's scan of its return QR (the r2 flow's rows, written directly). */
-async function returnRefund(opId: string, amount: number, extra: { status?: string; token?: string | null; operation?: string } = {}): Promise<string> {
+async function returnRefund(
+  opId: string,
+  amount: number,
+  extra: { status?: string; token?: string | null; operation?: string } = {},
+): Promise<string> {
   const id = newId('rf');
-  const op = (await db().query<{ client_id: number; mode: string }>('SELECT client_id, mode FROM operations WHERE id = $1', [opId])).rows[0];
+  const op = (
+    await db().query<{ client_id: number; mode: string }>('SELECT client_id, mode FROM operations WHERE id = $1', [
+      opId,
+    ])
+  ).rows[0];
   await db().query(
     `INSERT INTO refunds (id, operation_id, client_id, mode, amount, status, provider_ref, return_qr_id, return_qr_token, return_expires_at, return_status)
      VALUES ($1, $2, $3, $4, $5, $6, 'rf-provider-ref-secret', 'ret-qr-id-secret', $7, now() + interval '10 minutes', 'QrTokenCreated')`,
-    [id, extra.operation ?? opId, op.client_id, op.mode, amount, extra.status ?? 'pending', extra.token === undefined ? '88877766655544433322211100099988877766' : extra.token],
+    [
+      id,
+      extra.operation ?? opId,
+      op.client_id,
+      op.mode,
+      amount,
+      extra.status ?? 'pending',
+      extra.token === undefined ? '88877766655544433322211100099988877766' : extra.token,
+    ],
   );
   return id;
 }
 
 describe('GET /pay/{op_id}', () => {
-  it('a test QR: HTML with the checkout\'s CSP, the amount, the comment, the QR, the test banner and no inline script or style', async () => {
+  it("a test QR: HTML with the checkout's CSP, the amount, the comment, the QR, the test banner and no inline script or style", async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey, 1_250_000, { comment: 'Заказ №42 — Қазақша мәтін' });
     const res = await get(`/pay/${qr.operation_id}`);
@@ -58,7 +81,9 @@ describe('GET /pay/{op_id}', () => {
     expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
     expect(html).toContain('<span class="amount" id="amount">1 250 000 ₸</span>');
     expect(html).toContain('<p class="description" id="comment">Заказ №42 — Қазақша мәтін</p>');
-    expect(html).toMatch(/<div class="qr-box"><svg role="img" aria-label="QR-код для оплаты 1 250 000 ₸" class="qr-svg"/);
+    expect(html).toMatch(
+      /<div class="qr-box"><svg role="img" aria-label="QR-код для оплаты 1 250 000 ₸" class="qr-svg"/,
+    );
     expect(html).toContain('id="test-banner"');
     expect(html).toContain('<main class="card payer" id="payer" data-kind="payment" data-state="waiting"');
     expect(html).toContain(`data-poll="/pay/${qr.operation_id}/status"`);
@@ -66,7 +91,9 @@ describe('GET /pay/{op_id}', () => {
     expect(html).toContain('<span id="status-text">Ожидаем оплату</span>');
     expect(html).toMatch(/<time id="countdown" datetime="[^"]+">5 мин<\/time>/);
     // A test QR's token is the sandbox payer's page: a link, so the app button opens exactly it.
-    expect(html).toContain(`<a class="button primary app-link" id="app-link" href="${qr.qr_token}">Открыть в приложении для оплаты</a>`);
+    expect(html).toContain(
+      `<a class="button primary app-link" id="app-link" href="${qr.qr_token}">Открыть в приложении для оплаты</a>`,
+    );
     // Without JavaScript, a plain link refreshes the status.
     expect(html).toContain(`<a href="/pay/${qr.operation_id}?lang=ru">Обновить статус</a>`);
     expect(html).toContain('<script src="/pay/assets/payer.js?v=');
@@ -88,12 +115,21 @@ describe('GET /pay/{op_id}', () => {
   it('a live operation with a digit token: the QR encodes the token as given, no app button, no test banner; branding shows', async () => {
     const m = await newMerchant(t.app);
     await t.app.inject({
-      method: 'PATCH', url: '/me/branding', headers: bearer(m),
-      payload: { display_name: 'Alma Coffee', logo_url: 'https://cdn.alma.kz/logo.png', brand_color: '#FFD400', support_email: 'help@alma.kz' },
+      method: 'PATCH',
+      url: '/me/branding',
+      headers: bearer(m),
+      payload: {
+        display_name: 'Alma Coffee',
+        logo_url: 'https://cdn.alma.kz/logo.png',
+        brand_color: '#FFD400',
+        support_email: 'help@alma.kz',
+      },
     });
     const op = await liveQr(m, 7_500);
     // A live operation's deep_link is this page (decisions 26).
-    const deep = (await db().query<{ deep_link: string }>('SELECT deep_link FROM operations WHERE id = $1', [op.operation_id])).rows[0].deep_link;
+    const deep = (
+      await db().query<{ deep_link: string }>('SELECT deep_link FROM operations WHERE id = $1', [op.operation_id])
+    ).rows[0].deep_link;
     expect(deep).toBe(`${t.config.publicBaseUrl}/pay/${op.operation_id}`);
     const html = (await get(`/pay/${op.operation_id}`)).body;
     expect(html).toContain('7 500 ₸');
@@ -117,7 +153,9 @@ describe('GET /pay/{op_id}', () => {
       await db().query('UPDATE operations SET qr_token = $2 WHERE id = $1', [op.operation_id, token]);
       return (await get(`/pay/${op.operation_id}`)).body;
     };
-    expect(await page('https://pay.example.kz/qr/abc?x=1&y=2')).toContain('<a class="button primary app-link" id="app-link" href="https://pay.example.kz/qr/abc?x=1&amp;y=2">');
+    expect(await page('https://pay.example.kz/qr/abc?x=1&y=2')).toContain(
+      '<a class="button primary app-link" id="app-link" href="https://pay.example.kz/qr/abc?x=1&amp;y=2">',
+    );
     for (const token of [DIGITS, 'bankapp://pay?id=1', 'javascript:alert(1)', 'https//broken', 'data:text/html,x']) {
       const html = await page(token);
       expect(html, token).not.toContain('app-link');
@@ -125,7 +163,7 @@ describe('GET /pay/{op_id}', () => {
     }
   });
 
-  it('shows nothing a payer need not see: no metadata, customer data, provider refs, ids or the merchant\'s e-mail', async () => {
+  it("shows nothing a payer need not see: no metadata, customer data, provider refs, ids or the merchant's e-mail", async () => {
     const m = await newMerchant(t.app);
     const op = await liveQr(m, 3_000, 'Чай');
     await db().query(
@@ -136,12 +174,26 @@ describe('GET /pay/{op_id}', () => {
     const { clientId } = await idsOf(db(), m);
     for (const url of [`/pay/${op.operation_id}`, `/pay/${op.operation_id}/status`]) {
       const body = (await get(url)).body;
-      for (const secret of ['meta-secret-42', 'order_secret', '7019998877', 'Секретов', 'txn-secret-9', 'RawSecret', op.provider_ref, m.email, m.liveKey]) {
+      for (const secret of [
+        'meta-secret-42',
+        'order_secret',
+        '7019998877',
+        'Секретов',
+        'txn-secret-9',
+        'RawSecret',
+        op.provider_ref,
+        m.email,
+        m.liveKey,
+      ]) {
         expect(body, `${url} ${secret}`).not.toContain(secret);
       }
       expect(body).not.toMatch(new RegExp(`client[_-]?id|"${clientId}"`));
     }
-    expect(Object.keys((await get(`/pay/${op.operation_id}/status`)).json()).sort()).toEqual(['expires_at', 'paid_at', 'status']);
+    expect(Object.keys((await get(`/pay/${op.operation_id}/status`)).json()).sort()).toEqual([
+      'expires_at',
+      'paid_at',
+      'status',
+    ]);
   });
 
   it('speaks ru by default, kk and en by ?lang= or Accept-Language, with a language switcher', async () => {
@@ -169,7 +221,9 @@ describe('GET /pay/{op_id}', () => {
     await pay(t.app, m.testKey, paid.operation_id, { sender_name: 'Айгерим С.' });
     const p = (await get(`/pay/${paid.operation_id}`)).body;
     expect(p).toContain('data-state="paid"');
-    expect(p).toMatch(/<section class="panel state big-state" id="panel-paid" data-say="Оплачено" aria-labelledby="title-paid">/);
+    expect(p).toMatch(
+      /<section class="panel state big-state" id="panel-paid" data-say="Оплачено" aria-labelledby="title-paid">/,
+    );
     expect(p).toContain('<h2 id="title-paid">Оплата получена</h2>');
     expect(p).toContain('<span id="status-text">Оплачено</span>');
     expect(p).not.toContain('qr-svg');
@@ -177,7 +231,12 @@ describe('GET /pay/{op_id}', () => {
     expect(p).toMatch(/id="panel-expired"[^>]* hidden>/);
 
     const expired = await createQr(t.app, m.testKey);
-    await t.app.inject({ method: 'POST', url: `/v2/test/payments/${expired.operation_id}/expire`, headers: key(m.testKey), payload: {} });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${expired.operation_id}/expire`,
+      headers: key(m.testKey),
+      payload: {},
+    });
     const e = (await get(`/pay/${expired.operation_id}?lang=en`)).body;
     expect(e).toContain('data-state="expired"');
     expect(e).toMatch(/id="panel-expired"[^>]*aria-labelledby="title-expired">/);
@@ -185,7 +244,12 @@ describe('GET /pay/{op_id}', () => {
     expect(e).not.toContain('qr-svg');
 
     const declined = await createQr(t.app, m.testKey);
-    await t.app.inject({ method: 'POST', url: `/v2/test/payments/${declined.operation_id}/decline`, headers: key(m.testKey), payload: {} });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${declined.operation_id}/decline`,
+      headers: key(m.testKey),
+      payload: {},
+    });
     const d = (await get(`/pay/${declined.operation_id}?lang=en`)).body;
     expect(d).toContain('data-state="declined"');
     expect(d).toContain('<span id="status-text">The payment was declined</span>');
@@ -193,9 +257,22 @@ describe('GET /pay/{op_id}', () => {
 
   it('404 as the checkout-style page: an unknown id, other shapes, an invoice without a QR', async () => {
     const m = await newMerchant(t.app);
-    const inv = await t.app.inject({ method: 'POST', url: '/v2/invoices', headers: { ...key(m.testKey), ...idem() }, payload: { phone: '+77012345678', amount: 100 } });
+    const inv = await t.app.inject({
+      method: 'POST',
+      url: '/v2/invoices',
+      headers: { ...key(m.testKey), ...idem() },
+      payload: { phone: '+77012345678', amount: 100 },
+    });
     expect(inv.statusCode).toBe(201);
-    const ids = [newId('op'), 'op_123', 'abc', newId('rf'), `${newId('op')}x`, encodeURIComponent("op_' OR 1=1 --"), inv.json().operation_id];
+    const ids = [
+      newId('op'),
+      'op_123',
+      'abc',
+      newId('rf'),
+      `${newId('op')}x`,
+      encodeURIComponent("op_' OR 1=1 --"),
+      inv.json().operation_id,
+    ];
     for (const id of ids) {
       const res = await get(`/pay/${id}?lang=en`);
       expect(res.statusCode, id).toBe(404);
@@ -238,22 +315,26 @@ describe('GET /pay/{op_id}/status', () => {
     expect(doc.paths['/pay/assets/payer.js']).toBeUndefined();
   });
 
-  it('is rate-limited like the checkout\'s public reads', async () => {
+  it("is rate-limited like the checkout's public reads", async () => {
     const limited = await buildTestApp({ rateLimits: { ...t.config.rateLimits, checkout_status: 2, checkout_get: 2 } });
     try {
       const m = await newMerchant(limited.app);
       const qr = await createQr(limited.app, m.testKey);
       const codes = [];
-      for (let i = 0; i < 3; i++) codes.push((await limited.app.inject({ method: 'GET', url: `/pay/${qr.operation_id}/status` })).statusCode);
+      for (let i = 0; i < 3; i++)
+        codes.push((await limited.app.inject({ method: 'GET', url: `/pay/${qr.operation_id}/status` })).statusCode);
       expect(codes).toEqual([200, 200, 429]);
       const pages = [];
-      for (let i = 0; i < 3; i++) pages.push(await limited.app.inject({ method: 'GET', url: `/pay/${qr.operation_id}?lang=en` }));
+      for (let i = 0; i < 3; i++)
+        pages.push(await limited.app.inject({ method: 'GET', url: `/pay/${qr.operation_id}?lang=en` }));
       expect(pages.map((r) => r.statusCode)).toEqual([200, 200, 429]);
       expect(pages[2].headers['content-type']).toBe('text/html; charset=utf-8');
       expect(pages[2].body).toContain('Too many requests');
       // Per page and address: another payer's page behind the same address has its own allowance.
       const other = await createQr(limited.app, m.testKey);
-      expect((await limited.app.inject({ method: 'GET', url: `/pay/${other.operation_id}/status` })).statusCode).toBe(200);
+      expect((await limited.app.inject({ method: 'GET', url: `/pay/${other.operation_id}/status` })).statusCode).toBe(
+        200,
+      );
     } finally {
       await limited.close();
     }
@@ -263,7 +344,12 @@ describe('GET /pay/{op_id}/status', () => {
 describe('GET /pay/{op_id}/refunds/{refund_id}', () => {
   it('the return QR: branding, "refund of N for the payment of M", the QR, its expiry and status; then completed', async () => {
     const m = await newMerchant(t.app);
-    await t.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(m), payload: { display_name: 'Alma Coffee', brand_color: '#0E7C66' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/me/branding',
+      headers: bearer(m),
+      payload: { display_name: 'Alma Coffee', brand_color: '#0E7C66' },
+    });
     const op = await liveQr(m, 12_000);
     await db().query(`UPDATE operations SET status = 'paid', paid_at = now() WHERE id = $1`, [op.operation_id]);
     const rf = await returnRefund(op.operation_id, 2_000);
@@ -281,14 +367,19 @@ describe('GET /pay/{op_id}/refunds/{refund_id}', () => {
     expect(html).toContain(`data-poll="${url}/status"`);
     expect(html).not.toContain('app-link');
     expect(html).not.toContain('test-banner');
-    for (const secret of ['rf-provider-ref-secret', 'ret-qr-id-secret', op.provider_ref]) expect(html).not.toContain(secret);
+    for (const secret of ['rf-provider-ref-secret', 'ret-qr-id-secret', op.provider_ref])
+      expect(html).not.toContain(secret);
     const en = (await get(`${url}?lang=en`)).body;
     expect(en).toContain('Refund of 2 000 ₸ for the payment of 12 000 ₸');
     expect(en).toContain(`<a href="${url}?lang=kk" lang="kk">KK</a>`);
 
     const status = await get(`${url}/status`);
     expect(status.headers['cache-control']).toBe('no-store');
-    expect(status.json()).toEqual({ status: 'pending', return_status: 'QrTokenCreated', expires_at: expect.stringMatching(/Z$/) });
+    expect(status.json()).toEqual({
+      status: 'pending',
+      return_status: 'QrTokenCreated',
+      expires_at: expect.stringMatching(/Z$/),
+    });
 
     await db().query(`UPDATE refunds SET status = 'completed', return_status = 'Success' WHERE id = $1`, [rf]);
     expect((await get(`${url}/status`)).json()).toMatchObject({ status: 'completed', return_status: 'Success' });
@@ -300,7 +391,7 @@ describe('GET /pay/{op_id}/refunds/{refund_id}', () => {
     expect((await get(url)).body).toContain('<span id="status-text">Возврат не выполнен</span>');
   });
 
-  it('a test operation\'s refund page carries the test banner', async () => {
+  it("a test operation's refund page carries the test banner", async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey, 4_000);
     await pay(t.app, m.testKey, qr.operation_id);

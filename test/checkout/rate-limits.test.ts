@@ -8,13 +8,20 @@ import { DEFAULT_RATE_LIMITS } from '../../src/config.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ rateLimits: { ...HIGH_LIMITS, checkout_get: 3, checkout_status: 4, checkout_refresh: 2, checkout_email: 2 } });
+  t = await buildTestApp({
+    rateLimits: { ...HIGH_LIMITS, checkout_get: 3, checkout_status: 4, checkout_refresh: 2, checkout_email: 2 },
+  });
 });
 afterAll(() => t.close());
 
 describe('checkout rate limits', () => {
   it('the defaults are 60, 120, 10 and 20 per minute', () => {
-    expect(DEFAULT_RATE_LIMITS).toMatchObject({ checkout_get: 60, checkout_status: 120, checkout_refresh: 10, checkout_email: 20 });
+    expect(DEFAULT_RATE_LIMITS).toMatchObject({
+      checkout_get: 60,
+      checkout_status: 120,
+      checkout_refresh: 10,
+      checkout_email: 20,
+    });
   });
 
   it('GET counts per token and IP: the 4th is 429; another IP or token has its own budget', async () => {
@@ -58,7 +65,8 @@ describe('checkout rate limits', () => {
     expect(over.statusCode).toBe(429);
     expect(over.headers['x-ratelimit-limit']).toBe('2');
     expect((await payer.post(`/v2/checkout/${link.token}/simulate-payment`)).statusCode).toBe(429);
-    for (let i = 0; i < 2; i++) expect((await payer.post(`/v2/checkout/${link.token}/email`, { email: 'x@y.kz' })).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await payer.post(`/v2/checkout/${link.token}/email`, { email: 'x@y.kz' })).statusCode).toBe(200);
     expect((await payer.post(`/v2/checkout/${link.token}/email`, { email: 'x@y.kz' })).statusCode).toBe(429);
   });
 
@@ -67,7 +75,8 @@ describe('checkout rate limits', () => {
     const link = await createLink(t.app, m.testKey);
     const payer = new Browser(t.app, '192.0.2.30');
     const op = (await payer.get(`/v2/checkout/${link.token}`)).json().qr.operation_id;
-    for (let i = 0; i < 4; i++) expect((await payer.get(`/v2/checkout/${link.token}/status?op=${op}`)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await payer.get(`/v2/checkout/${link.token}/status?op=${op}`)).statusCode).toBe(200);
     expect((await payer.get(`/v2/checkout/${link.token}/status?op=${op}`)).statusCode).toBe(429);
   });
 });

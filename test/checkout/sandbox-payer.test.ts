@@ -14,7 +14,12 @@ afterAll(() => t.close());
 
 const path = (qrToken: string) => new URL(qrToken).pathname;
 const form = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: '' });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: '',
+  });
 
 async function testQr(m: Merchant, amount = 4200) {
   const qr = await createQr(t.app, m.testKey, amount, { comment: 'Заказ <b>№7</b>' });
@@ -37,7 +42,7 @@ describe('GET /sandbox/qr/{ref}', () => {
     expect(res.body).not.toMatch(/<script>|style=/);
   });
 
-  it('an unknown reference, or a live payment\'s, is a 404 page', async () => {
+  it("an unknown reference, or a live payment's, is a 404 page", async () => {
     expect((await t.app.inject({ method: 'GET', url: '/sandbox/qr/sbx_qr_nothing' })).statusCode).toBe(404);
     const m = await newMerchant(t.app);
     await connectLive(t, m);
@@ -54,7 +59,12 @@ describe('GET /sandbox/qr/{ref}', () => {
 describe('POST /sandbox/qr/{ref}/pay | decline | expire', () => {
   it('pay: the payment is paid, journaled and its webhook delivery written, as with the test helper', async () => {
     const m = await newMerchant(t.app);
-    const hook = await t.app.inject({ method: 'POST', url: '/me/webhooks?mode=test', headers: bearer(m), payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] } });
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/me/webhooks?mode=test',
+      headers: bearer(m),
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] },
+    });
     const qr = await testQr(m, 2500);
     const res = await form(`${qr.page}/pay`, { 'sec-fetch-site': 'same-origin' });
     expect(res.statusCode).toBe(303);
@@ -63,11 +73,21 @@ describe('POST /sandbox/qr/{ref}/pay | decline | expire', () => {
     expect(after.body).toContain('You paid');
     expect(after.body).toContain('data-status="paid"');
     expect(after.body).not.toContain('action="');
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json();
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })
+    ).json();
     expect(status).toMatchObject({ status: 'paid', sender_name: 'Sandbox payer' });
-    const events = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.completed', headers: key(m.testKey) })).json();
+    const events = (
+      await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.completed', headers: key(m.testKey) })
+    ).json();
     expect(events.data.map((e: { data: { operation_id: string } }) => e.data.operation_id)).toEqual([qr.operation_id]);
-    const deliveries = (await t.app.inject({ method: 'GET', url: `/me/webhooks/${hook.json().id}/deliveries?mode=test`, headers: bearer(m) })).json();
+    const deliveries = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/me/webhooks/${hook.json().id}/deliveries?mode=test`,
+        headers: bearer(m),
+      })
+    ).json();
     expect(deliveries.data.map((d: { event_type: string }) => d.event_type)).toEqual(['payment.completed']);
     // Paying again: the provider refuses; nothing changes.
     const again = await form(`${qr.page}/pay`);
@@ -81,7 +101,8 @@ describe('POST /sandbox/qr/{ref}/pay | decline | expire', () => {
     const b = await testQr(m);
     expect((await form(`${a.page}/decline`)).statusCode).toBe(303);
     expect((await form(`${b.page}/expire`)).statusCode).toBe(303);
-    const st = async (id: string) => (await t.app.inject({ method: 'GET', url: `/v2/qr/${id}`, headers: key(m.testKey) })).json().status;
+    const st = async (id: string) =>
+      (await t.app.inject({ method: 'GET', url: `/v2/qr/${id}`, headers: key(m.testKey) })).json().status;
     expect(await st(a.operation_id)).toBe('declined');
     expect(await st(b.operation_id)).toBe('expired');
   });
@@ -89,7 +110,11 @@ describe('POST /sandbox/qr/{ref}/pay | decline | expire', () => {
   it('a post from another site is refused (CSRF) and changes nothing', async () => {
     const m = await newMerchant(t.app);
     const qr = await testQr(m);
-    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    const foreign: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
     for (const headers of foreign) {
       expect((await form(`${qr.page}/pay`, headers)).statusCode, JSON.stringify(headers)).toBe(403);
     }

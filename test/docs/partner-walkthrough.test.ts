@@ -16,14 +16,24 @@ afterAll(() => server?.stop());
 
 it('the partner walk-through answers what docs/partner-api.md documents, step by step', async () => {
   const script = shellBlock(readFileSync(path.join(ROOT, 'docs/partner-api.md'), 'utf8'), 'partner-walkthrough');
-  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: server.dir, env: { ...process.env, BASE: server.base }, timeout: 60_000 });
+  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
+    cwd: server.dir,
+    env: { ...process.env, BASE: server.base },
+    timeout: 60_000,
+  });
   const [status, ...rest] = stdout.split('\n').filter(Boolean);
   expect(status).toBe('active');
   const tokenType = rest.pop();
   expect(tokenType).toBe('Bearer');
   const [ping, created, updated, start, verify, webhook, link, list, one, login] = rest.map((l) => JSON.parse(l));
   expect(ping).toMatchObject({ ok: true, mode: 'test' });
-  expect(created).toMatchObject({ external_id: 'seller-1001', name: 'Alma Coffee', origin: 'api', phone: '+77015550101', metadata: { plan: 'gold' } });
+  expect(created).toMatchObject({
+    external_id: 'seller-1001',
+    name: 'Alma Coffee',
+    origin: 'api',
+    phone: '+77015550101',
+    metadata: { plan: 'gold' },
+  });
   expect(created.api_key).toMatch(/^kp_test_/);
   expect(updated).toMatchObject({ id: created.id, name: 'Alma Coffee & Co' });
   expect(updated.api_key).toBeUndefined();
@@ -31,9 +41,20 @@ it('the partner walk-through answers what docs/partner-api.md documents, step by
   expect(verify).toMatchObject({ state: 'connected', mode: 'live' });
   expect(webhook).toMatchObject({ mode: 'test', url: 'https://bazaar.kz/hooks/tolem' });
   expect(webhook.secret).toMatch(/^whsec_/);
-  expect(link).toMatchObject({ amount: 12500, status: 'active', client_ref: 'seller-1001', client_id: created.id, livemode: false });
+  expect(link).toMatchObject({
+    amount: 12500,
+    status: 'active',
+    client_ref: 'seller-1001',
+    client_id: created.id,
+    livemode: false,
+  });
   expect(list.data).toHaveLength(1);
-  expect(list.data[0]).toMatchObject({ status: 'paid', amount: 5000, client_id: created.id, external_id: 'seller-1001' });
+  expect(list.data[0]).toMatchObject({
+    status: 'paid',
+    amount: 5000,
+    client_id: created.id,
+    external_id: 'seller-1001',
+  });
   expect(one).toMatchObject({ operation_id: list.data[0].operation_id, status: 'paid' });
   expect(login.url).toMatch(/\/dashboard\/magic\?token=mt_/);
 }, 90_000);
@@ -42,8 +63,14 @@ it('stops at the first failed step and says why: a partner not yet approved stop
   const pending = await startServer();
   try {
     const script = shellBlock(readFileSync(path.join(ROOT, 'docs/partner-api.md'), 'utf8'), 'partner-walkthrough');
-    const err = await promisify(execFile)('bash', ['-c', script], { cwd: pending.dir, env: { ...process.env, BASE: pending.base }, timeout: 60_000 })
-      .then(() => null, (e: { code: number; stdout: string; stderr: string }) => e);
+    const err = await promisify(execFile)('bash', ['-c', script], {
+      cwd: pending.dir,
+      env: { ...process.env, BASE: pending.base },
+      timeout: 60_000,
+    }).then(
+      () => null,
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
     expect(err, 'a non-zero exit').not.toBeNull();
     expect(err!.stdout.split('\n').filter(Boolean)).toEqual(['pending']);
     expect(err!.stderr).toMatch(/stopped: partner_not_active: /);

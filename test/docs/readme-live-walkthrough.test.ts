@@ -26,14 +26,19 @@ afterAll(async () => {
   await emu?.close();
 });
 
-it('the README\'s live payment against the emulator answers what it documents', async () => {
+it("the README's live payment against the emulator answers what it documents", async () => {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   // The first payment's block defines BASE, json, uuid, ACCOUNT and TOKEN; its output is not this test's.
   const script = `{\n${shellBlock(readme, 'walkthrough')}\n} >/dev/null\n${shellBlock(readme, 'live-walkthrough')}`;
   const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
-    cwd: server.dir, env: { ...process.env, BASE: server.base, EMU: emu.url, EMU_DIR: emuDir }, timeout: 90_000,
+    cwd: server.dir,
+    env: { ...process.env, BASE: server.base, EMU: emu.url, EMU_DIR: emuDir },
+    timeout: 90_000,
   });
-  const [start, verify, scan, confirm, paid] = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const [start, verify, scan, confirm, paid] = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   expect(start).toMatchObject({ state: 'trade_point_required', next_step: 'choose_trade_point' });
   expect(start.trade_points[0]).toEqual({ id: 1, name: 'Test point 1' });
   expect(verify).toMatchObject({ state: 'connected', mode: 'live' });

@@ -22,7 +22,11 @@ afterAll(() => server?.stop());
 const walkthrough = () => shellBlock(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), 'walkthrough');
 
 it('the README walk-through answers what it documents, step by step', async () => {
-  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', walkthrough()], { cwd: dir, env: { ...process.env, BASE: base }, timeout: 60_000 });
+  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', walkthrough()], {
+    cwd: dir,
+    env: { ...process.env, BASE: base },
+    timeout: 60_000,
+  });
   const lines = stdout.split('\n').filter(Boolean);
   const [op, ...json] = lines;
   expect(op).toMatch(/^op_[0-9A-Z]{26}$/);
@@ -31,7 +35,13 @@ it('the README walk-through answers what it documents, step by step', async () =
   expect(status).toMatchObject({ operation_id: op, status: 'paid' });
   expect(list).toMatchObject({ next_cursor: null, has_more: false });
   expect(list.data.map((p: { operation_id: string }) => p.operation_id)).toEqual([op]);
-  expect(refund).toMatchObject({ operation_id: op, status: 'completed', amount: 2000, refunded_total: 2000, remaining_refundable: 3000 });
+  expect(refund).toMatchObject({
+    operation_id: op,
+    status: 'completed',
+    amount: 2000,
+    refunded_total: 2000,
+    remaining_refundable: 3000,
+  });
   expect(events.data.map((e: { type: string }) => e.type)).toEqual(['payment.refunded', 'payment.completed']);
   expect(webhook).toMatchObject({ mode: 'test', url: 'https://example.com/hooks/tolem', is_active: true });
   expect(webhook.secret).toMatch(/^whsec_/);

@@ -25,15 +25,19 @@ beforeAll(async () => {
   server = await startServer();
   receiver = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => (body += c)).on('end', () => {
-      try {
-        received.push(new Webhook(secret).verify(body, req.headers as Record<string, string>) as (typeof received)[number]);
-        res.writeHead(204).end();
-      } catch (err) {
-        refused.push(String(err));
-        res.writeHead(400).end();
-      }
-    });
+    req
+      .on('data', (c) => (body += c))
+      .on('end', () => {
+        try {
+          received.push(
+            new Webhook(secret).verify(body, req.headers as Record<string, string>) as (typeof received)[number],
+          );
+          res.writeHead(204).end();
+        } catch (err) {
+          refused.push(String(err));
+          res.writeHead(400).end();
+        }
+      });
   });
   await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
   forwardTo = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
@@ -49,8 +53,16 @@ it('tolem listen forwards one new event for one trigger, verified by standardweb
   const script = `{\n${shellBlock(readme, 'walkthrough')}\n} >/dev/null\n${shellBlock(readme, 'webhook-step')}`;
   const home = mkdtempSync(path.join(tmpdir(), 'readme-cli-'));
   const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
-    cwd: ROOT, timeout: 120_000,
-    env: { ...process.env, BASE: server.base, SECRET: secret, FORWARD_TO: forwardTo, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+    cwd: ROOT,
+    timeout: 120_000,
+    env: {
+      ...process.env,
+      BASE: server.base,
+      SECRET: secret,
+      FORWARD_TO: forwardTo,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+    },
   });
   expect(refused).toEqual([]);
   expect(received).toHaveLength(1);

@@ -33,18 +33,27 @@ beforeEach(async () => {
 
 const allow = (body: object) => listed.control('allowlist', body);
 const ping = (client: EmulatorClient, scheme: string) =>
-  client.call(`/${scheme}/v01/health/ping`, scheme === 'r1' ? { agent: client.noCert, headers: { 'api-key': e.apiKey } } : {});
+  client.call(
+    `/${scheme}/v01/health/ping`,
+    scheme === 'r1' ? { agent: client.noCert, headers: { 'api-key': e.apiKey } } : {},
+  );
 /** How a client sees a refused TLS session: the socket closed before the handshake finished. */
 const REFUSED_TLS = /before secure TLS connection was established/;
 
 describe('http403', () => {
   it('answers r3 calls from an unlisted address HTTP 403 `Forbidden` in plain text; r1 and r2 as usual', async () => {
-    expect((await allow({ r3: ['203.0.113.7'], refuse: 'http403' })).json).toEqual({ ok: true, allowlist: { r3: ['203.0.113.7'], refuse: 'http403' } });
+    expect((await allow({ r3: ['203.0.113.7'], refuse: 'http403' })).json).toEqual({
+      ok: true,
+      allowlist: { r3: ['203.0.113.7'], refuse: 'http403' },
+    });
     const refused = await ping(c, 'r3');
     expect(refused).toMatchObject({ status: 403, text: 'Forbidden', json: undefined });
     const token = await c.device('r2');
     const before = e.state().payments.size;
-    expect((await c.call('/r3/v01/qr/create', { body: { OrganizationBin: '990140001233', DeviceToken: token, Amount: 1 } })).status).toBe(403);
+    expect(
+      (await c.call('/r3/v01/qr/create', { body: { OrganizationBin: '990140001233', DeviceToken: token, Amount: 1 } }))
+        .status,
+    ).toBe(403);
     expect(e.state().payments.size).toBe(before);
     // Without a client certificate too: the address is checked first.
     expect((await c.call('/r3/v01/health/ping', { agent: c.noCert })).status).toBe(403);
@@ -60,7 +69,8 @@ describe('http403', () => {
     expect((await ping(listed, 'r3')).json.StatusCode).toBe(0);
     await allow({ r3: null });
     expect((await ping(c, 'r3')).json.StatusCode).toBe(0);
-    for (const bad of [{ r3: '127.0.0.1' }, { r3: [1] }, { r3: [], refuse: 'drop' }]) expect((await allow(bad)).status, JSON.stringify(bad)).toBe(400);
+    for (const bad of [{ r3: '127.0.0.1' }, { r3: [1] }, { r3: [], refuse: 'drop' }])
+      expect((await allow(bad)).status, JSON.stringify(bad)).toBe(400);
   });
 });
 
@@ -84,7 +94,9 @@ describe('tls', () => {
 
   it('set in process, a connection kept open is closed unanswered at its first r3 call; the next is refused at TLS', async () => {
     // An undici Client is one connection: the one kept open.
-    const one = new Client(e.url, { connect: { ca: e.caPem, pfx: readFileSync(e.clientPfx), passphrase: e.clientPassword } });
+    const one = new Client(e.url, {
+      connect: { ca: e.caPem, pfx: readFileSync(e.clientPfx), passphrase: e.clientPassword },
+    });
     try {
       expect((await c.call('/r3/v01/health/ping', { agent: one })).json.StatusCode).toBe(0);
       e.state.allowlist = { r3: ['127.0.0.2'], refuse: 'tls' };

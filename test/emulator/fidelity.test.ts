@@ -25,16 +25,22 @@ beforeEach(async () => {
   expect((await c.control('reset', {})).status).toBe(200);
 });
 
-const info = (token: string, phone: string) => c.call(`/r3/v01/remote/client-info?phoneNumber=${phone}&deviceToken=${token}`);
+const info = (token: string, phone: string) =>
+  c.call(`/r3/v01/remote/client-info?phoneNumber=${phone}&deviceToken=${token}`);
 
 describe('lenient reading', () => {
   it('body field names in any case; TradePointId as a number or a digit string; the same device each way', async () => {
     const id = newId();
     const a = await c.r3('device/register', { DeviceId: id, TradePointId: 1 });
     const b = await c.r3('device/register', { deviceId: id, tradePointId: '1' });
-    const d = await c.call('/r3/v01/device/register', { body: { ORGANIZATIONBIN: BIN, DEVICEID: id, TRADEPOINTID: 1 } });
+    const d = await c.call('/r3/v01/device/register', {
+      body: { ORGANIZATIONBIN: BIN, DEVICEID: id, TRADEPOINTID: 1 },
+    });
     expect(a.json.StatusCode).toBe(0);
-    expect([b.json.Data.DeviceToken, d.json.Data.DeviceToken]).toEqual([a.json.Data.DeviceToken, a.json.Data.DeviceToken]);
+    expect([b.json.Data.DeviceToken, d.json.Data.DeviceToken]).toEqual([
+      a.json.Data.DeviceToken,
+      a.json.Data.DeviceToken,
+    ]);
     expect((await c.r3('device/register', { deviceId: id, tradePointId: '2' })).json.StatusCode).toBe(-1503);
 
     const token = a.json.Data.DeviceToken;
@@ -44,29 +50,52 @@ describe('lenient reading', () => {
     // The test calls take qrPaymentId in any case, as a string or a number.
     expect((await c.call('/r3/v01/test/payment/scan', { body: { QrPaymentId: String(id2) } })).json.StatusCode).toBe(0);
     expect((await c.call('/r3/v01/test/payment/confirm', { body: { QRPAYMENTID: id2 } })).json.StatusCode).toBe(0);
-    expect(e.state().view().payments).toContainEqual(expect.objectContaining({ QrPaymentId: id2, ExternalId: 'camel-1', Status: 'Processed' }));
+    expect(e.state().view().payments).toContainEqual(
+      expect.objectContaining({ QrPaymentId: id2, ExternalId: 'camel-1', Status: 'Processed' }),
+    );
   });
 
   it('query names in any case', async () => {
     const token = await c.device();
     const id = await c.paid(token, 400);
-    for (const q of [`QrPaymentId=${id}&DeviceToken=${token}`, `qrPaymentId=${id}&deviceToken=${token}`, `qrpaymentid=${id}&DEVICETOKEN=${token}`]) {
-      expect((await c.call(`/r3/v01/payment/details?${q}`)).json.Data, q).toMatchObject({ QrPaymentId: id, TotalAmount: 400 });
+    for (const q of [
+      `QrPaymentId=${id}&DeviceToken=${token}`,
+      `qrPaymentId=${id}&deviceToken=${token}`,
+      `qrpaymentid=${id}&DEVICETOKEN=${token}`,
+    ]) {
+      expect((await c.call(`/r3/v01/payment/details?${q}`)).json.Data, q).toMatchObject({
+        QrPaymentId: id,
+        TotalAmount: 400,
+      });
     }
-    expect((await c.call(`/r3/v01/remote/client-info?PhoneNumber=87011234567&DeviceToken=${token}`)).json.Data).toEqual({ ClientName: 'Test Customer 4567' });
-    expect((await c.call(`/r3/v01/remote/client-info?phonenumber=87011234567&devicetoken=${token}`)).json.StatusCode).toBe(0);
+    expect((await c.call(`/r3/v01/remote/client-info?PhoneNumber=87011234567&DeviceToken=${token}`)).json.Data).toEqual(
+      { ClientName: 'Test Customer 4567' },
+    );
+    expect(
+      (await c.call(`/r3/v01/remote/client-info?phonenumber=87011234567&devicetoken=${token}`)).json.StatusCode,
+    ).toBe(0);
   });
 
   it('trailing slashes on paths; recorded and counted without them', async () => {
-    const token = (await c.call('/r3/v01/device/register/', { body: { OrganizationBin: BIN, DeviceId: newId(), TradePointId: 1 } })).json.Data.DeviceToken;
-    const p = (await c.call('/r3/v01/qr/create/', { body: { OrganizationBin: BIN, DeviceToken: token, Amount: 10 } })).json.Data;
+    const token = (
+      await c.call('/r3/v01/device/register/', { body: { OrganizationBin: BIN, DeviceId: newId(), TradePointId: 1 } })
+    ).json.Data.DeviceToken;
+    const p = (await c.call('/r3/v01/qr/create/', { body: { OrganizationBin: BIN, DeviceToken: token, Amount: 10 } }))
+      .json.Data;
     expect((await c.call(`/r3/v01/payment/status/${p.QrPaymentId}/`)).json.Data).toEqual({ Status: 'QrTokenCreated' });
     expect((await c.call(`/r3/v02/payment/status/${p.QrPaymentId}//`)).json.Data.Status).toBe('QrTokenCreated');
-    const invoice = await c.call('/r3/v01/remote/create/', { body: { OrganizationBin: BIN, DeviceToken: token, Amount: 10, PhoneNumber: '87011234567' } });
+    const invoice = await c.call('/r3/v01/remote/create/', {
+      body: { OrganizationBin: BIN, DeviceToken: token, Amount: 10, PhoneNumber: '87011234567' },
+    });
     expect(invoice.json).toMatchObject({ StatusCode: 0, Data: { QrPaymentId: expect.any(Number) } });
     expect((await c.call('/r3/v01/health/ping/')).json.StatusCode).toBe(0);
     const { calls } = (await c.control('calls')).json;
-    expect(calls).toMatchObject({ 'POST /r3/v01/device/register': 1, 'POST /r3/v01/qr/create': 1, 'GET /r3/v01/payment/status/:n': 1, 'POST /r3/v01/remote/create': 1 });
+    expect(calls).toMatchObject({
+      'POST /r3/v01/device/register': 1,
+      'POST /r3/v01/qr/create': 1,
+      'GET /r3/v01/payment/status/:n': 1,
+      'POST /r3/v01/remote/create': 1,
+    });
     // A fault names the path without the slash and still meets it.
     await c.control('faults', { faults: [{ path: 'health/ping', kind: 'code', code: -999, times: 1 }] });
     expect((await c.call('/r3/v01/health/ping/')).json.StatusCode).toBe(-999);
@@ -78,9 +107,15 @@ describe('lenient reading', () => {
     const p = (await c.call('/r3/v01/qr/create', { body: raw })).json;
     expect(p.StatusCode).toBe(0);
     expect(e.state().payments.get(p.Data.QrPaymentId)).toMatchObject({ Amount: 300, ExternalId: 'a,}b' });
-    expect((await c.call('/r3/v01/test/payment/scan', { body: `{"qrPaymentId": "${p.Data.QrPaymentId}", }` })).json.StatusCode).toBe(0);
+    expect(
+      (await c.call('/r3/v01/test/payment/scan', { body: `{"qrPaymentId": "${p.Data.QrPaymentId}", }` })).json
+        .StatusCode,
+    ).toBe(0);
     expect((await c.call('/r3/v01/health/ping', { method: 'POST', body: '[1, 2,]' })).status).toBe(404); // parsed; no POST ping
-    expect((await c.call('/r3/v01/qr/create', { body: '{"Amount": ' })).json).toEqual({ StatusCode: -1, Message: 'the body is not JSON' });
+    expect((await c.call('/r3/v01/qr/create', { body: '{"Amount": ' })).json).toEqual({
+      StatusCode: -1,
+      Message: 'the body is not JSON',
+    });
   });
 });
 
@@ -91,7 +126,7 @@ describe('dates', () => {
     return { text: p.ExpireDate as string, expected: before + 180_000 };
   };
 
-  it('offset (production\'s form) by default; doc and local by a control call; each names the QR deadline', async () => {
+  it("offset (production's form) by default; doc and local by a control call; each names the QR deadline", async () => {
     const token = await c.device();
     const byDefault = await expireOf(token);
     expect(formOf(byDefault.text), byDefault.text).toBe('offset');
@@ -103,7 +138,11 @@ describe('dates', () => {
     expect(doc.text).toMatch(/\+05$/);
     expect(Math.abs(readProviderDate(doc.text) - doc.expected)).toBeLessThan(3000);
 
-    expect((await c.control('date-style', { style: 'offset' })).json).toEqual({ ok: true, style: 'offset', utc_offset_hours: 5 });
+    expect((await c.control('date-style', { style: 'offset' })).json).toEqual({
+      ok: true,
+      style: 'offset',
+      utc_offset_hours: 5,
+    });
     const offset = await expireOf(token);
     expect(formOf(offset.text), offset.text).toBe('offset');
     expect(offset.text).toMatch(/\+05:00$/);
@@ -164,7 +203,8 @@ describe('dates', () => {
     const ret = (await c.r2('return/create', { DeviceToken: token })).json.Data;
     expect(formOf(ret.ExpireDate)).toBe('local');
     await c.call('/r2/v01/test/return/scan', { body: { qrReturnId: String(ret.QrReturnId), qrPaymentId: String(id) } });
-    const ops = (await c.r2('return/operations', { DeviceToken: token, QrReturnId: ret.QrReturnId, MaxResult: 10 })).json.Data;
+    const ops = (await c.r2('return/operations', { DeviceToken: token, QrReturnId: ret.QrReturnId, MaxResult: 10 }))
+      .json.Data;
     expect(ops).toEqual([{ QrPaymentId: id, Amount: 700, TransactionDate: details.TransactionDate }]);
   });
 
@@ -187,7 +227,8 @@ describe('dates', () => {
 
   it('npm run emulator -- --date-style local --utc-offset 6; a bad style exits 2', async () => {
     const cwd = path.resolve(import.meta.dirname, '../..');
-    const run = (...args: string[]) => spawn(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', '0', '--dir', dir, ...args], { cwd });
+    const run = (...args: string[]) =>
+      spawn(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', '0', '--dir', dir, ...args], { cwd });
     const child = run('--date-style', 'local', '--utc-offset', '6');
     try {
       const line = await new Promise<string>((resolve, reject) => {
@@ -200,7 +241,10 @@ describe('dates', () => {
       });
       const { url } = JSON.parse(line);
       const res = await request(`${url}/__emulator/state`, { dispatcher: c.noCert });
-      expect(((await res.body.json()) as { settings: object }).settings).toMatchObject({ date_style: 'local', utc_offset_hours: 6 });
+      expect(((await res.body.json()) as { settings: object }).settings).toMatchObject({
+        date_style: 'local',
+        utc_offset_hours: 6,
+      });
     } finally {
       child.kill('SIGTERM');
     }
@@ -219,7 +263,9 @@ describe('QR tokens', () => {
       expect(p.QrToken).toMatch(/^[1-9]\d{39}$/);
       expect(p.QrToken.endsWith(String(p.QrPaymentId).padStart(12, '0'))).toBe(true);
       tokens.add(p.QrToken);
-      expect((await c.control('state')).json.payments).toContainEqual(expect.objectContaining({ QrPaymentId: p.QrPaymentId, QrToken: p.QrToken }));
+      expect((await c.control('state')).json.payments).toContainEqual(
+        expect.objectContaining({ QrPaymentId: p.QrPaymentId, QrToken: p.QrToken }),
+      );
     }
     expect(tokens.size).toBe(5);
     const link = (await c.r3('qr/create-link', { DeviceToken: token, Amount: 100 })).json.Data;
@@ -233,13 +279,25 @@ describe('v02 status', () => {
     const token = await c.device('r3', 2);
     const gold = await c.paid(token, 1500);
     expect((await c.call(`/r3/v02/payment/status/${gold}`)).json.Data).toEqual({
-      Status: 'Processed', TransactionId: expect.stringMatching(/^\d+$/), Amount: 1500, ProductType: 'Gold', LoanOfferName: null, LoanTerm: null,
-      IsOffer: false, StoreName: 'Test point 2', Address: 'Test street 2', City: 'Almaty',
+      Status: 'Processed',
+      TransactionId: expect.stringMatching(/^\d+$/),
+      Amount: 1500,
+      ProductType: 'Gold',
+      LoanOfferName: null,
+      LoanTerm: null,
+      IsOffer: false,
+      StoreName: 'Test point 2',
+      Address: 'Test street 2',
+      City: 'Almaty',
     });
     const p = await c.qr(token, 90_000);
     await c.customer('scan', p.QrPaymentId);
     await c.customer('confirm', p.QrPaymentId, { productType: 'Loan' });
-    expect((await c.call(`/r3/v02/payment/status/${p.QrPaymentId}`)).json.Data).toMatchObject({ ProductType: 'Loan', LoanOfferName: expect.any(String), LoanTerm: 12 });
+    expect((await c.call(`/r3/v02/payment/status/${p.QrPaymentId}`)).json.Data).toMatchObject({
+      ProductType: 'Loan',
+      LoanOfferName: expect.any(String),
+      LoanTerm: 12,
+    });
     expect((await c.call(`/r3/v01/payment/status/${p.QrPaymentId}`)).json.Data).toEqual({ Status: 'Processed' });
   });
 });
@@ -247,18 +305,30 @@ describe('v02 status', () => {
 describe("each call's own codes", () => {
   it('client-info: the phone ending chooses -1401, -1404, 990000029, 990000031, 990000032; -1601 never', async () => {
     const token = await c.device();
-    const codes: Record<string, number> = { '0000': -1401, '0001': -1404, '0002': 990000029, '0003': 990000031, '0004': 990000032 };
-    for (const [end, code] of Object.entries(codes)) expect((await info(token, `8701000${end}`)).json.StatusCode, end).toBe(code);
+    const codes: Record<string, number> = {
+      '0000': -1401,
+      '0001': -1404,
+      '0002': 990000029,
+      '0003': 990000031,
+      '0004': 990000032,
+    };
+    for (const [end, code] of Object.entries(codes))
+      expect((await info(token, `8701000${end}`)).json.StatusCode, end).toBe(code);
     // In any writing of the number.
     expect((await info(token, encodeURIComponent('+7 (701) 000-00-01'))).json.StatusCode).toBe(-1404);
-    expect((await info(token, '87010000010')).json).toMatchObject({ StatusCode: 0, Data: { ClientName: 'Test Customer 0010' } });
+    expect((await info(token, '87010000010')).json).toMatchObject({
+      StatusCode: 0,
+      Data: { ClientName: 'Test Customer 0010' },
+    });
   });
 
   it('remote/create: -1401, -1404, 990000032 by the phone, 99000010 for 0010, 990000028 for an amount <= 0', async () => {
     const token = await c.device();
-    const create = (phone: string, amount = 100) => c.r3('remote/create', { DeviceToken: token, Amount: amount, PhoneNumber: phone });
+    const create = (phone: string, amount = 100) =>
+      c.r3('remote/create', { DeviceToken: token, Amount: amount, PhoneNumber: phone });
     const codes: Record<string, number> = { '0000': -1401, '0001': -1404, '0004': 990000032, '0010': 99000010 };
-    for (const [end, code] of Object.entries(codes)) expect((await create(`8701000${end}`)).json.StatusCode, end).toBe(code);
+    for (const [end, code] of Object.entries(codes))
+      expect((await create(`8701000${end}`)).json.StatusCode, end).toBe(code);
     // The document lists neither 990000029 nor 990000031 for remote/create.
     for (const end of ['0002', '0003']) expect((await create(`8701000${end}`)).json.StatusCode, end).toBe(0);
     for (const amount of [0, -1]) expect((await create('87011234567', amount)).json.StatusCode).toBe(990000028);
@@ -266,7 +336,9 @@ describe("each call's own codes", () => {
 
   it('remote/cancel: paid -1404, cancelled already -1404, expired -1404, unknown or a QR -99000001', async () => {
     const token = await c.device();
-    const invoice = async () => (await c.r3('remote/create', { DeviceToken: token, Amount: 100, PhoneNumber: '87011234567' })).json.Data.QrPaymentId as number;
+    const invoice = async () =>
+      (await c.r3('remote/create', { DeviceToken: token, Amount: 100, PhoneNumber: '87011234567' })).json.Data
+        .QrPaymentId as number;
     const cancel = (id: number) => c.r3('remote/cancel', { DeviceToken: token, QrPaymentId: id });
     const paid = await invoice();
     await c.customer('scan', paid);
@@ -313,9 +385,13 @@ describe('trade points', () => {
     expect((await c.r3('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000018);
     expect((await c.r3('qr/create-link', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000018);
     expect((await info(token, '87011234567')).json.StatusCode).toBe(990000018);
-    expect((await c.r3('remote/create', { DeviceToken: token, Amount: 1, PhoneNumber: '87011234567' })).json.StatusCode).toBe(990000018);
+    expect(
+      (await c.r3('remote/create', { DeviceToken: token, Amount: 1, PhoneNumber: '87011234567' })).json.StatusCode,
+    ).toBe(990000018);
     expect((await c.r3('remote/cancel', { DeviceToken: token, QrPaymentId: id })).json.StatusCode).toBe(990000018);
-    expect((await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, Amount: 1 })).json.StatusCode).toBe(990000018);
+    expect((await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, Amount: 1 })).json.StatusCode).toBe(
+      990000018,
+    );
     expect((await c.r3('device/register', { DeviceId: newId(), TradePointId: 1 })).json.StatusCode).toBe(0);
     // The other trade point and the other organizations are untouched.
     expect((await c.r3('qr/create', { DeviceToken: tp2, Amount: 1 })).json.StatusCode).toBe(0);
@@ -325,7 +401,7 @@ describe('trade points', () => {
     expect((await c.r3('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(0);
   });
 
-  it('no_qr: 990000026 on QR creation and device/register; no_methods: 990000033 on QR creation; bin defaults to r1/r2\'s', async () => {
+  it("no_qr: 990000026 on QR creation and device/register; no_methods: 990000033 on QR creation; bin defaults to r1/r2's", async () => {
     const token = await c.device('r2', 2);
     await c.control('trade-point', { trade_point_id: 2, state: 'no_qr' });
     expect((await c.r2('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000026);
@@ -336,7 +412,11 @@ describe('trade points', () => {
     expect((await c.r2('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000033);
     expect((await c.r2('device/register', { DeviceId: newId(), TradePointId: 2 })).json.StatusCode).toBe(0);
     expect((await c.control('state')).json.settings.trade_points).toEqual({ '000000000000/2': 'no_methods' });
-    for (const bad of [{ trade_point_id: 3, state: 'ok' }, { trade_point_id: 1, state: 'closed' }, { bin: '990140001234', trade_point_id: 1, state: 'ok' }]) {
+    for (const bad of [
+      { trade_point_id: 3, state: 'ok' },
+      { trade_point_id: 1, state: 'closed' },
+      { bin: '990140001234', trade_point_id: 1, state: 'ok' },
+    ]) {
       expect((await c.control('trade-point', bad)).status, JSON.stringify(bad)).toBe(400);
     }
   });
@@ -360,7 +440,11 @@ describe('reset', () => {
     expect((await c.call('/r3/v01/health/ping')).status).toBe(403);
     await c.control('reset', {});
     expect((await c.control('state')).json.settings).toEqual({
-      date_style: 'offset', utc_offset_hours: 5, code_sign: 'doc', allowlist: { r3: null, refuse: 'http403' }, trade_points: {},
+      date_style: 'offset',
+      utc_offset_hours: 5,
+      code_sign: 'doc',
+      allowlist: { r3: null, refuse: 'http403' },
+      trade_points: {},
     });
     expect((await c.call('/r3/v01/health/ping')).json.StatusCode).toBe(0);
     const token = await c.device('r2');

@@ -32,17 +32,30 @@ export class EmulatorClient {
   readonly noCert: Agent;
 
   /** `localAddress`: the source address of its connections (any of 127.0.0.0/8 reaches the emulator) */
-  constructor(readonly e: RunningEmulator, localAddress?: string) {
-    this.withCert = new Agent({ localAddress, connect: { ca: e.caPem, pfx: readFileSync(e.clientPfx), passphrase: e.clientPassword, minVersion: 'TLSv1.2' } });
+  constructor(
+    readonly e: RunningEmulator,
+    localAddress?: string,
+  ) {
+    this.withCert = new Agent({
+      localAddress,
+      connect: { ca: e.caPem, pfx: readFileSync(e.clientPfx), passphrase: e.clientPassword, minVersion: 'TLSv1.2' },
+    });
     this.noCert = new Agent({ localAddress, connect: { ca: e.caPem, minVersion: 'TLSv1.2' } });
   }
 
   async call(pathName: string, o: CallOptions = {}): Promise<Reply> {
     const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
     const res = await request(`${this.e.url}${pathName}`, {
-      method: o.method ?? (body === undefined ? 'GET' : 'POST'), dispatcher: o.agent ?? this.withCert,
-      headers: { 'x-request-id': crypto.randomUUID(), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...o.headers },
-      body, headersTimeout: o.timeoutMs ?? 4000, bodyTimeout: o.timeoutMs ?? 4000,
+      method: o.method ?? (body === undefined ? 'GET' : 'POST'),
+      dispatcher: o.agent ?? this.withCert,
+      headers: {
+        'x-request-id': crypto.randomUUID(),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...o.headers,
+      },
+      body,
+      headersTimeout: o.timeoutMs ?? 4000,
+      bodyTimeout: o.timeoutMs ?? 4000,
     });
     const text = await res.body.text();
     let json: unknown;
@@ -68,12 +81,18 @@ export class EmulatorClient {
   }
 
   async device(scheme: 'r2' | 'r3' = 'r3', tradePointId = 1, id = newId()): Promise<string> {
-    const res = scheme === 'r3' ? await this.r3('device/register', { DeviceId: id, TradePointId: tradePointId }) : await this.r2('device/register', { DeviceId: id, TradePointId: tradePointId });
+    const res =
+      scheme === 'r3'
+        ? await this.r3('device/register', { DeviceId: id, TradePointId: tradePointId })
+        : await this.r2('device/register', { DeviceId: id, TradePointId: tradePointId });
     return res.json.Data.DeviceToken;
   }
 
   async qr(token: string, amount = 100, scheme: 'r2' | 'r3' = 'r3') {
-    const res = scheme === 'r3' ? await this.r3('qr/create', { DeviceToken: token, Amount: amount }) : await this.r2('qr/create', { DeviceToken: token, Amount: amount });
+    const res =
+      scheme === 'r3'
+        ? await this.r3('qr/create', { DeviceToken: token, Amount: amount })
+        : await this.r2('qr/create', { DeviceToken: token, Amount: amount });
     return res.json.Data;
   }
 
@@ -103,11 +122,15 @@ export const newId = () => `dev-${Math.random().toString(36).slice(2)}`;
  * `localOffsetHours`), one-digit month, day and hour, 0 to 7 fractional digits. NaN when it is none.
  */
 export function readProviderDate(text: string, localOffsetHours = 5): number {
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})T(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?(Z|([+-])(\d{2})(?::?(\d{2}))?)?$/.exec(text);
+  const m =
+    /^(\d{4})-(\d{1,2})-(\d{1,2})T(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d{1,7}))?(Z|([+-])(\d{2})(?::?(\d{2}))?)?$/.exec(
+      text,
+    );
   if (!m) return NaN;
   const [, y, mo, d, h, mi, s, frac, zone, sign, oh, om] = m;
   const wall = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, Math.floor(Number(`0.${frac ?? '0'}`) * 1000));
-  const offsetMinutes = zone === undefined ? localOffsetHours * 60 : zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (+oh * 60 + +(om ?? 0));
+  const offsetMinutes =
+    zone === undefined ? localOffsetHours * 60 : zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (+oh * 60 + +(om ?? 0));
   return wall - offsetMinutes * 60_000;
 }
 

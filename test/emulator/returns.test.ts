@@ -15,12 +15,24 @@ beforeAll(() => {
 });
 
 const create = async (token: string, scheme: 'r2' | 'r3' = 'r2') =>
-  (scheme === 'r2' ? await c.r2('return/create', { DeviceToken: token, ExternalId: 'ret-1' }) : await c.r3('return/create', { DeviceToken: token })).json;
+  (scheme === 'r2'
+    ? await c.r2('return/create', { DeviceToken: token, ExternalId: 'ret-1' })
+    : await c.r3('return/create', { DeviceToken: token })
+  ).json;
 const statusOf = async (id: number) => (await c.call(`/r2/v01/return/status/${id}`)).json;
-const scan = async (body: object, action: 'scan' | 'scanerror' = 'scan') => (await c.call(`/r2/v01/test/return/${action}`, { body })).json;
-const operations = async (token: string, id: number, max: unknown = 10) => (await c.r2('return/operations', { DeviceToken: token, QrReturnId: id, MaxResult: max })).json;
+const scan = async (body: object, action: 'scan' | 'scanerror' = 'scan') =>
+  (await c.call(`/r2/v01/test/return/${action}`, { body })).json;
+const operations = async (token: string, id: number, max: unknown = 10) =>
+  (await c.r2('return/operations', { DeviceToken: token, QrReturnId: id, MaxResult: max })).json;
 const giveBack = async (token: string, payment: number, ret: number | undefined, amount: number) =>
-  (await c.r2('payment/return', { DeviceToken: token, QrPaymentId: payment, ...(ret === undefined ? {} : { QrReturnId: ret }), Amount: amount })).json;
+  (
+    await c.r2('payment/return', {
+      DeviceToken: token,
+      QrPaymentId: payment,
+      ...(ret === undefined ? {} : { QrReturnId: ret }),
+      Amount: amount,
+    })
+  ).json;
 
 describe('the r2 return flow', () => {
   it('create -> QrTokenCreated -> scan -> CustomerIdentityObtained -> operations -> one payment/return per QR', async () => {
@@ -33,7 +45,11 @@ describe('the r2 return flow', () => {
     const ret = await create(token);
     expect(ret).toMatchObject({
       StatusCode: 0,
-      Data: { QrToken: expect.stringMatching(/^\d{40}$/), QrReturnId: expect.any(Number), QrReturnBehaviorOptions: { QrCodeScanEventPollingInterval: 5, QrCodeScanWaitTimeout: 180 } },
+      Data: {
+        QrToken: expect.stringMatching(/^\d{40}$/),
+        QrReturnId: expect.any(Number),
+        QrReturnBehaviorOptions: { QrCodeScanEventPollingInterval: 5, QrCodeScanWaitTimeout: 180 },
+      },
     });
     expect(formOf(ret.Data.ExpireDate)).toBe('offset');
     const id = ret.Data.QrReturnId as number;
@@ -43,7 +59,10 @@ describe('the r2 return flow', () => {
     expect((await operations(token, id)).StatusCode).toBe(-1601);
     expect((await giveBack(token, newer, id, 50)).StatusCode).toBe(-99000011);
 
-    expect(await scan({ qrReturnId: String(id), qrPaymentId: String(newer) })).toEqual({ StatusCode: 0, Message: 'OK' });
+    expect(await scan({ qrReturnId: String(id), qrPaymentId: String(newer) })).toEqual({
+      StatusCode: 0,
+      Message: 'OK',
+    });
     expect((await statusOf(id)).Data).toEqual({ Status: 'CustomerIdentityObtained' });
     // Final: a second scan is refused.
     expect((await scan({ qrReturnId: String(id) })).StatusCode).toBe(-1601);
@@ -58,15 +77,23 @@ describe('the r2 return flow', () => {
     // Bob's purchase is none of Alice's.
     expect((await giveBack(token, bobs, id, 10)).StatusCode).toBe(-99000001);
     expect((await giveBack(token, newer, id, 301)).StatusCode).toBe(-99000005);
-    expect(await giveBack(token, newer, id, 120)).toMatchObject({ StatusCode: 0, Data: { ReturnOperationId: expect.any(Number) } });
+    expect(await giveBack(token, newer, id, 120)).toMatchObject({
+      StatusCode: 0,
+      Data: { ReturnOperationId: expect.any(Number) },
+    });
     // The return QR has served its return.
     expect((await giveBack(token, newer, id, 10)).StatusCode).toBe(-99000011);
     expect((await giveBack(token, older, id, 10)).StatusCode).toBe(-99000011);
     expect(e.state().payments.get(newer)?.ReturnedAmount).toBe(120);
-    expect((await c.call(`/r2/v01/payment/details?QrPaymentId=${newer}&DeviceToken=${token}`)).json.Data.AvailableReturnAmount).toBe(180);
+    expect(
+      (await c.call(`/r2/v01/payment/details?QrPaymentId=${newer}&DeviceToken=${token}`)).json.Data
+        .AvailableReturnAmount,
+    ).toBe(180);
 
     const { returns } = (await c.control('state')).json;
-    expect(returns).toEqual([{ QrReturnId: id, Status: 'CustomerIdentityObtained', DeviceToken: token, customer: 'alice', used: true }]);
+    expect(returns).toEqual([
+      { QrReturnId: id, Status: 'CustomerIdentityObtained', DeviceToken: token, customer: 'alice', used: true },
+    ]);
   });
 
   it('the scan wait runs out on the virtual clock -> Error (final); the timing control shortens it', async () => {
@@ -100,11 +127,14 @@ describe('the r2 return flow', () => {
     const token = await c.device('r2');
     const plain = await c.paid(token, 100, undefined, 'r2');
     const carols = await c.paid(token, 100, 'carol', 'r2');
-    const ids = await Promise.all([create(token), create(token), create(token)]).then((r) => r.map((x) => x.Data.QrReturnId as number));
+    const ids = await Promise.all([create(token), create(token), create(token)]).then((r) =>
+      r.map((x) => x.Data.QrReturnId as number),
+    );
     await scan({ qrReturnId: String(ids[0]) });
     await scan({ qrReturnId: String(ids[1]), qrPaymentId: String(carols) });
     await scan({ qrReturnId: String(ids[2]), customer: 'carol', qrPaymentId: String(plain) });
-    const listed = async (id: number) => (await operations(token, id)).Data.map((o: { QrPaymentId: number }) => o.QrPaymentId);
+    const listed = async (id: number) =>
+      (await operations(token, id)).Data.map((o: { QrPaymentId: number }) => o.QrPaymentId);
     expect(await listed(ids[0])).toEqual([plain]);
     expect(await listed(ids[1])).toEqual([carols]);
     expect(await listed(ids[2])).toEqual([carols]);
@@ -134,10 +164,20 @@ describe('on r3', () => {
     const ret = (await create(token, 'r3')).Data.QrReturnId;
     await c.call('/r3/v01/test/return/scan', { body: { qrReturnId: String(ret), qrPaymentId: String(id) } });
     expect((await c.call(`/r3/v01/return/status/${ret}`)).json.Data.Status).toBe('CustomerIdentityObtained');
-    expect((await c.r3('return/operations', { DeviceToken: token, QrReturnId: ret, MaxResult: 5 })).json.Data).toHaveLength(1);
-    expect((await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, QrReturnId: ret, Amount: 100 })).json.StatusCode).toBe(0);
-    expect((await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, QrReturnId: ret, Amount: 100 })).json.StatusCode).toBe(-99000011);
-    expect((await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, Amount: 100 })).json.StatusCode).toBe(0);
+    expect(
+      (await c.r3('return/operations', { DeviceToken: token, QrReturnId: ret, MaxResult: 5 })).json.Data,
+    ).toHaveLength(1);
+    expect(
+      (await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, QrReturnId: ret, Amount: 100 })).json
+        .StatusCode,
+    ).toBe(0);
+    expect(
+      (await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, QrReturnId: ret, Amount: 100 })).json
+        .StatusCode,
+    ).toBe(-99000011);
+    expect((await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, Amount: 100 })).json.StatusCode).toBe(
+      0,
+    );
     expect(e.state().payments.get(id)?.ReturnedAmount).toBe(200);
   });
 });

@@ -26,14 +26,20 @@ function raw(request: string): Promise<{ status: number; headers: Record<string,
     s.on('close', () => {
       const [head, ...rest] = data.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
     s.end(request);
   });
 }
 
-function expectEnvelope(res: { status: number; headers: Record<string, string>; body: string }, status: number, code: string) {
+function expectEnvelope(
+  res: { status: number; headers: Record<string, string>; body: string },
+  status: number,
+  code: string,
+) {
   expect(res.status, res.body).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const { error } = JSON.parse(res.body);
@@ -51,11 +57,17 @@ describe('errors below the route layer', () => {
   });
 
   it('a URL over the limit: 431 too', async () => {
-    expectEnvelope(await raw(`GET /healthz?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`), 431, 'headers_too_large');
+    expectEnvelope(
+      await raw(`GET /healthz?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      431,
+      'headers_too_large',
+    );
   });
 
   it('Content-Length together with Transfer-Encoding: 400', async () => {
-    const res = await raw('POST /v2/qr HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    const res = await raw(
+      'POST /v2/qr HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    );
     expectEnvelope(res, 400, 'invalid_parameter');
   });
 
@@ -64,7 +76,11 @@ describe('errors below the route layer', () => {
   });
 
   it('a URL with broken percent-encoding over the wire: 400 with X-Request-Id', async () => {
-    expectEnvelope(await raw('GET /v2/qr/%FF HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), 400, 'invalid_parameter');
+    expectEnvelope(
+      await raw('GET /v2/qr/%FF HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      400,
+      'invalid_parameter',
+    );
   });
 
   it('the server keeps serving after each', async () => {

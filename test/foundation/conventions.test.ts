@@ -26,14 +26,21 @@ describe('error envelope', () => {
   });
 
   it('malformed JSON is 400 invalid_json', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toMatchObject({ code: 'invalid_json', type: 'validation_error', category: 'validation' });
   });
 
   it('a body over 1 MiB is 413', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ email: 'a@b.kz', password: 'x'.repeat(1024 * 1024) }),
     });
     expect(res.statusCode).toBe(413);
@@ -41,37 +48,68 @@ describe('error envelope', () => {
   });
 
   it('a non-JSON body is 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(res.statusCode).toBe(415);
     expect(errorOf(res).code).toBe('unsupported_media_type');
   });
 
   it('schema violations are 400 with param', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'x', email: 'not-an-email', password: 'long enough pass' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { name: 'x', email: 'not-an-email', password: 'long enough pass' },
+    });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'email' });
-    const short = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'x', email: 'a@b.kz', password: 'short' } });
+    const short = await t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { name: 'x', email: 'a@b.kz', password: 'short' },
+    });
     expect(errorOf(short)).toMatchObject({ code: 'invalid_parameter', param: 'password' });
-    const missing = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { email: 'a@b.kz', password: 'long enough pass' } });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { email: 'a@b.kz', password: 'long enough pass' },
+    });
     expect(errorOf(missing)).toMatchObject({ code: 'invalid_parameter', param: 'name' });
   });
 
   it('unknown body fields are 400 naming the field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'a@b.kz', password: 'x', admin: true } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'a@b.kz', password: 'x', admin: true },
+    });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'admin' });
   });
 
   it('a NUL character in any text is 400 naming where, and nothing is stored', async () => {
     const email = `nul-${Date.now()}@example.kz`;
-    const reg = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'a\u0000b', email, password: '0123456789' } });
+    const reg = await t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { name: 'a\u0000b', email, password: '0123456789' },
+    });
     expect(reg.statusCode).toBe(400);
     expect(errorOf(reg)).toMatchObject({ code: 'invalid_parameter', param: 'name' });
-    const again = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'ab', email, password: '0123456789' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { name: 'ab', email, password: '0123456789' },
+    });
     expect(again.statusCode).toBe(201); // the e-mail was not taken by a half-written account
     const m = await newMerchant(t.app);
     const qr = await t.app.inject({
-      method: 'POST', url: '/v2/qr', headers: { 'x-api-key': m.testKey, 'idempotency-key': `nul-${Date.now()}` },
+      method: 'POST',
+      url: '/v2/qr',
+      headers: { 'x-api-key': m.testKey, 'idempotency-key': `nul-${Date.now()}` },
       payload: { amount: 100, items: [{ name: 'x\u0000', price: 100 }] },
     });
     expect(qr.statusCode).toBe(400);
@@ -83,16 +121,25 @@ describe('error envelope', () => {
   it('a lone surrogate, or nesting past 32 levels, is 400 before the provider is asked', async () => {
     const m = await newMerchant(t.app);
     const headers = () => ({ 'x-api-key': m.testKey, 'idempotency-key': `bad-${Math.random()}` });
-    const qr = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: headers(), payload: { amount: 100, items: [{ name: '\ud800', price: 100 }] } });
+    const qr = await t.app.inject({
+      method: 'POST',
+      url: '/v2/qr',
+      headers: headers(),
+      payload: { amount: 100, items: [{ name: '\ud800', price: 100 }] },
+    });
     expect(errorOf(qr)).toMatchObject({ code: 'invalid_parameter', param: 'items.0.name' });
     const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`; // written out: the test's own JSON.stringify would overflow
     const link = await t.app.inject({
-      method: 'POST', url: '/v2/payment-links', headers: { ...headers(), 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/v2/payment-links',
+      headers: { ...headers(), 'content-type': 'application/json' },
       payload: `{"amount":100,"description":"x","metadata":{"a":${deep}}}`,
     });
     expect(link.statusCode).toBe(400);
     expect(errorOf(link).code).toBe('invalid_parameter');
-    const list = (await t.app.inject({ method: 'GET', url: '/v2/payments', headers: { 'x-api-key': m.testKey } })).json();
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/v2/payments', headers: { 'x-api-key': m.testKey } })
+    ).json();
     expect(list.data).toHaveLength(0);
   });
 
@@ -100,16 +147,25 @@ describe('error envelope', () => {
     const m = await newMerchant(t.app);
     const api = { 'x-api-key': m.testKey, 'idempotency-key': 'k' };
     const routes: [string, Record<string, string>][] = [
-      ['/v2/invoices/op_X/cancel', api], ['/v2/payment-links/AAAAAAAAAAAAAAAAAAAAAAAA/refresh-qr', api],
-      ['/v2/payment-links/AAAAAAAAAAAAAAAAAAAAAAAA/cancel', api], ['/v2/checkout/AAAAAAAAAAAAAAAAAAAAAAAA/refresh-qr', {}],
-      ['/me/notifications/read-all', bearer(m)], ['/me/accept-terms', bearer(m)], ['/me/webhooks/1/test', bearer(m)],
+      ['/v2/invoices/op_X/cancel', api],
+      ['/v2/payment-links/AAAAAAAAAAAAAAAAAAAAAAAA/refresh-qr', api],
+      ['/v2/payment-links/AAAAAAAAAAAAAAAAAAAAAAAA/cancel', api],
+      ['/v2/checkout/AAAAAAAAAAAAAAAAAAAAAAAA/refresh-qr', {}],
+      ['/me/notifications/read-all', bearer(m)],
+      ['/me/accept-terms', bearer(m)],
+      ['/me/webhooks/1/test', bearer(m)],
       ['/me/webhooks/1/deliveries/1/retry', bearer(m)],
     ];
     for (const [url, headers] of routes) {
       const unknown = await t.app.inject({ method: 'POST', url, headers, payload: { foo: 1 } });
       expect(unknown.statusCode, url).toBe(400);
       expect(errorOf(unknown)).toMatchObject({ code: 'invalid_parameter', param: 'foo' });
-      const array = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload: '[]' });
+      const array = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: '[]',
+      });
       expect(array.statusCode, url).toBe(400);
     }
   });
@@ -122,7 +178,12 @@ describe('error envelope', () => {
 
   it('a JSON array or scalar body is 400, not 500', async () => {
     for (const payload of ['[]', '"text"', '42', 'null']) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       expect(res.statusCode, payload).toBe(400);
       errorOf(res);
     }
@@ -136,7 +197,12 @@ describe('error envelope', () => {
     const res = await broken.app.inject({ method: 'GET', url: '/me', headers: bearer(m) });
     expect(res.statusCode).toBe(500);
     const e = errorOf(res);
-    expect(e).toMatchObject({ code: 'internal_error', type: 'api_error', category: 'permanent', message: 'internal error' });
+    expect(e).toMatchObject({
+      code: 'internal_error',
+      type: 'api_error',
+      category: 'permanent',
+      message: 'internal error',
+    });
     expect(res.body).not.toMatch(/PGlite|closed|stack|\.ts/i);
     const ready = await broken.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);

@@ -85,7 +85,10 @@ function occurrences(bytes: Buffer, needle: string): number[] {
 }
 
 const sent: (OutboundMessage & { channel: Channel })[] = [];
-const capture = (channel: Channel): ChannelDriver => ({ name: 'capture', send: async (m) => void sent.push({ ...m, channel }) });
+const capture = (channel: Channel): ChannelDriver => ({
+  name: 'capture',
+  send: async (m) => void sent.push({ ...m, channel }),
+});
 
 let runtime: Runtime;
 let dataDir: string;
@@ -102,11 +105,22 @@ beforeAll(async () => {
   databaseUrl = adminUrl ? await freshDatabase() : '';
   const config = loadConfig(
     // APP_SECRET is generated and kept in SECRETS_FILE: the copy of DATA_DIR must not hold it either.
-    { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SECRETS_FILE: secretsFile, JWT_PRIVATE_KEY: TEST_JWT_PRIVATE_KEY, REDIS_URL: '', PARTNER_AUTO_APPROVE: 'true' },
+    {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      SECRETS_FILE: secretsFile,
+      JWT_PRIVATE_KEY: TEST_JWT_PRIVATE_KEY,
+      REDIS_URL: '',
+      PARTNER_AUTO_APPROVE: 'true',
+    },
     { rateLimits: HIGH_LIMITS, logLevel: 'silent' },
   );
   runtime = await bootstrap(config, { logLine: () => {} });
-  Object.assign(runtime.deps.channels, { email: capture('email'), messenger: capture('messenger'), sms: capture('sms') });
+  Object.assign(runtime.deps.channels, {
+    email: capture('email'),
+    messenger: capture('messenger'),
+    sms: capture('sms'),
+  });
   const { app } = await buildApp(runtime.deps, { logger: false });
   const db = runtime.deps.db;
   try {
@@ -125,11 +139,20 @@ beforeAll(async () => {
 
     // A withdrawal: bank details, a balance, a bound messenger; its code goes by messenger.
     const iban = randomIban();
-    const bank = await as('PATCH', '/partner/settings/bank', { recipient_name: 'ТОО Агентство', bin: '990140001233', iban, bik: 'KCJBKZKX', bank_name: 'Bank', kbe: '17' });
+    const bank = await as('PATCH', '/partner/settings/bank', {
+      recipient_name: 'ТОО Агентство',
+      bin: '990140001233',
+      iban,
+      bik: 'KCJBKZKX',
+      bank_name: 'Bank',
+      kbe: '17',
+    });
     expect(bank.statusCode, bank.body).toBe(200);
     wanted['partner IBAN'] = iban;
     const partnerId = (await as('GET', '/partner/me')).json().id;
-    await db.tx((tx) => post(tx, partnerId, { type: 'adjustment', amount: 30000, available: 30000, pending: 0, ref: 'test' }));
+    await db.tx((tx) =>
+      post(tx, partnerId, { type: 'adjustment', amount: 30000, available: 30000, pending: 0, ref: 'test' }),
+    );
     await db.query('UPDATE users SET messenger_chat_id = $2 WHERE email = $1', [owner.email, '424242']);
     const w = await as('POST', '/partner/withdrawals', { amount: 30000 }, idem());
     expect(w.statusCode, w.body).toBe(202);
@@ -138,7 +161,14 @@ beforeAll(async () => {
     expect(start.statusCode, start.body).toBe(200);
 
     const orgIban = randomIban();
-    expect((await as('PUT', '/me/organization', { legal_name: 'ТОО Ромашка', bank: { iban: orgIban, bik: 'KCJBKZKX', bank_name: 'Bank' } })).statusCode).toBe(200);
+    expect(
+      (
+        await as('PUT', '/me/organization', {
+          legal_name: 'ТОО Ромашка',
+          bank: { iban: orgIban, bik: 'KCJBKZKX', bank_name: 'Bank' },
+        })
+      ).statusCode,
+    ).toBe(200);
     wanted['organization IBAN'] = orgIban;
 
     while ((await sendDueMessages(runtime.deps)) > 0);
@@ -146,12 +176,16 @@ beforeAll(async () => {
     wanted['withdrawal code'] = code('messenger');
     wanted['onboarding code'] = code('sms');
     // Six digits' SHA-256 gives the code back in a million tries: no better than the code itself.
-    wanted['withdrawal code\'s SHA-256'] = sha256Hex(wanted['withdrawal code']);
+    wanted["withdrawal code's SHA-256"] = sha256Hex(wanted['withdrawal code']);
     withdrawalRow = JSON.stringify((await db.query('SELECT * FROM withdrawals WHERE id = $1', [w.json().id])).rows[0]);
     // The codes the channels carried are the real ones.
-    const confirmed = await as('POST', `/partner/withdrawals/${w.json().id}/confirm`, { code: wanted['withdrawal code'] });
+    const confirmed = await as('POST', `/partner/withdrawals/${w.json().id}/confirm`, {
+      code: wanted['withdrawal code'],
+    });
     expect(confirmed.json()).toMatchObject({ status: 'processing' });
-    expect((await as('POST', '/onboarding/provider/verify', { code: wanted['onboarding code'] })).json()).toMatchObject({ state: 'connected' });
+    expect((await as('POST', '/onboarding/provider/verify', { code: wanted['onboarding code'] })).json()).toMatchObject(
+      { state: 'connected' },
+    );
     for (const m of sent) wanted[`the ${m.channel} message as sent`] = m.body;
     wanted['app secret'] = runtime.deps.secrets.appSecret;
   } finally {
@@ -169,7 +203,7 @@ describe('after invites, a withdrawal and an onboarding code were sent', () => {
 
   it('the withdrawal waiting for its code kept neither the code nor its hash', () => {
     expect(withdrawalRow).not.toContain(wanted['withdrawal code']);
-    expect(withdrawalRow).not.toContain(wanted['withdrawal code\'s SHA-256']);
+    expect(withdrawalRow).not.toContain(wanted["withdrawal code's SHA-256"]);
   });
 
   it.runIf(adminUrl)('a pg_dump of the database holds none of them in clear', async () => {
@@ -177,16 +211,26 @@ describe('after invites, a withdrawal and an onboarding code were sent', () => {
     const dump = Buffer.from(stdout);
     expect(dump.length).toBeGreaterThan(10_000);
     expect(occurrences(dump, 'At Rest Agency').length, 'the search finds what is there').toBeGreaterThan(0);
-    const leaks = Object.entries(wanted).filter(([, v]) => occurrences(dump, v).length).map(([k]) => k);
+    const leaks = Object.entries(wanted)
+      .filter(([, v]) => occurrences(dump, v).length)
+      .map(([k]) => k);
     expect(leaks).toEqual([]);
   });
 
-  it.skipIf(Boolean(adminUrl))('a copy of DATA_DIR holds none of them in clear, nor the secrets that would open the sealed ones', () => {
-    const files = filesUnder(dataDir);
-    expect(files.some((f) => occurrences(f.bytes, 'At Rest Agency').length), 'the search finds what is there').toBe(true);
-    const leaks = Object.entries(wanted).flatMap(([k, v]) => files.filter((f) => occurrences(f.bytes, v).length).map((f) => `${k} in ${path.relative(dataDir, f.file)}`));
-    expect(leaks).toEqual([]);
-    expect(existsSync(path.join(dataDir, 'secrets.json'))).toBe(false);
-    expect(JSON.parse(readFileSync(secretsFile, 'utf8')).app_secret).toBe(wanted['app secret']);
-  });
+  it.skipIf(Boolean(adminUrl))(
+    'a copy of DATA_DIR holds none of them in clear, nor the secrets that would open the sealed ones',
+    () => {
+      const files = filesUnder(dataDir);
+      expect(
+        files.some((f) => occurrences(f.bytes, 'At Rest Agency').length),
+        'the search finds what is there',
+      ).toBe(true);
+      const leaks = Object.entries(wanted).flatMap(([k, v]) =>
+        files.filter((f) => occurrences(f.bytes, v).length).map((f) => `${k} in ${path.relative(dataDir, f.file)}`),
+      );
+      expect(leaks).toEqual([]);
+      expect(existsSync(path.join(dataDir, 'secrets.json'))).toBe(false);
+      expect(JSON.parse(readFileSync(secretsFile, 'utf8')).app_secret).toBe(wanted['app secret']);
+    },
+  );
 });

@@ -9,7 +9,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 let t: TestApp;
 beforeAll(async () => {
   // `npm install` builds it (prepare); a checkout that skipped it is built here (a few seconds).
-  if (!existsSync('packages/dashboard/dist/index.html')) execFileSync(process.execPath, ['scripts/build-packages.mjs', '--only=dashboard'], { stdio: 'inherit' });
+  if (!existsSync('packages/dashboard/dist/index.html'))
+    execFileSync(process.execPath, ['scripts/build-packages.mjs', '--only=dashboard'], { stdio: 'inherit' });
   t = await buildTestApp();
 }, 120_000);
 afterAll(() => t?.close());
@@ -22,7 +23,8 @@ it('serves the app: the page with its CSP, assets for a year, app routes as the 
   expect(page.headers['cache-control']).toBe('no-cache');
   expect(page.body).toContain('<div id="root"></div>');
   expect(page.body).not.toMatch(/<script>(?!<\/script>)/);
-  for (const url of ['/dashboard', '/dashboard/payments/op_01ABC']) expect((await t.app.inject({ method: 'GET', url })).body, url).toBe(page.body);
+  for (const url of ['/dashboard', '/dashboard/payments/op_01ABC'])
+    expect((await t.app.inject({ method: 'GET', url })).body, url).toBe(page.body);
   const js = readdirSync('packages/dashboard/dist/assets').find((f) => f.endsWith('.js'))!;
   const asset = await t.app.inject({ method: 'GET', url: `/dashboard/assets/${js}` });
   expect(asset.statusCode).toBe(200);
@@ -33,15 +35,16 @@ it('serves the app: the page with its CSP, assets for a year, app routes as the 
   expect(missing.json().error.code).toBe('not_found');
 });
 
-it('the first load (the page\'s script, its preloaded chunks and styles, plus the charts of the first page) is under 500 KB gzipped', () => {
+it("the first load (the page's script, its preloaded chunks and styles, plus the charts of the first page) is under 500 KB gzipped", () => {
   const dist = 'packages/dashboard/dist';
   const html = readFileSync(`${dist}/index.html`, 'utf8');
   const first = [...html.matchAll(/(?:src|href)="\/dashboard\/(assets\/[^"]+)"/g)].map((m) => m[1]);
   // The overview (the first page after sign-in) draws a chart: its chunk and the charts library's count too.
-  const lazy = readdirSync(`${dist}/assets`).filter((f) => /^(Overview|styles)-.*\.js$/.test(f)).map((f) => `assets/${f}`);
+  const lazy = readdirSync(`${dist}/assets`)
+    .filter((f) => /^(Overview|styles)-.*\.js$/.test(f))
+    .map((f) => `assets/${f}`);
   const gz = [...new Set([...first, ...lazy])].reduce((n, f) => n + gzipSync(readFileSync(`${dist}/${f}`)).length, 0);
   console.log(`dashboard first load: ${Math.round(gz / 1024)} KB gzipped over ${first.length + lazy.length} files`);
   expect(first.length).toBeGreaterThan(1);
   expect(gz).toBeLessThan(500 * 1024);
 });
-

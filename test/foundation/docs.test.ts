@@ -46,7 +46,9 @@ describe('the API documentation', () => {
 describe('a typed document (#16 item 12, in part)', () => {
   it('every operation has a unique operationId', async () => {
     const doc = await docOf(t);
-    const ids = Object.values<Record<string, { operationId?: string }>>(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    const ids = Object.values<Record<string, { operationId?: string }>>(doc.paths).flatMap((ops) =>
+      Object.values(ops).map((op) => op.operationId),
+    );
     expect(ids.length).toBeGreaterThan(60);
     expect(ids.every((id) => typeof id === 'string' && /^[a-z]+[A-Za-z0-9]*$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
@@ -56,12 +58,27 @@ describe('a typed document (#16 item 12, in part)', () => {
 
   it('error codes, journal event types and delivery event types are enums', async () => {
     const doc = inlineRefs(await docOf(t));
-    const code = doc.paths['/me'].get.responses['401'].content['application/json'].schema.properties.error.properties.code;
-    expect(code.enum).toEqual(expect.arrayContaining(['invalid_token', 'forbidden_role', 'payment_not_found', 'headers_too_large']));
-    const event = doc.paths['/v2/events'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.type;
-    expect(event.enum).toEqual(expect.arrayContaining(['payment.completed', 'payment_link.paid', 'webhook.delivery_failed']));
-    const delivery = doc.paths['/me/webhooks/{id}/deliveries'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.event_type;
-    expect(delivery.enum).toEqual(['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded', 'webhook.test']);
+    const code =
+      doc.paths['/me'].get.responses['401'].content['application/json'].schema.properties.error.properties.code;
+    expect(code.enum).toEqual(
+      expect.arrayContaining(['invalid_token', 'forbidden_role', 'payment_not_found', 'headers_too_large']),
+    );
+    const event =
+      doc.paths['/v2/events'].get.responses['200'].content['application/json'].schema.properties.data.items.properties
+        .type;
+    expect(event.enum).toEqual(
+      expect.arrayContaining(['payment.completed', 'payment_link.paid', 'webhook.delivery_failed']),
+    );
+    const delivery =
+      doc.paths['/me/webhooks/{id}/deliveries'].get.responses['200'].content['application/json'].schema.properties.data
+        .items.properties.event_type;
+    expect(delivery.enum).toEqual([
+      'payment.completed',
+      'payment.cancelled',
+      'payment.expired',
+      'payment.refunded',
+      'webhook.test',
+    ]);
   });
 
   it('the CSV export and the metrics declare their real content types', async () => {
@@ -75,15 +92,36 @@ describe('named shapes (#16 item 12)', () => {
   it('the resources are components, referred to by name, and every reference resolves', async () => {
     const doc = await docOf(t);
     const schemas = doc.components.schemas;
-    for (const name of ['Payment', 'PaymentDetail', 'PaymentStatus', 'PaymentLink', 'Webhook', 'Delivery', 'Event', 'EventType', 'Error', 'ErrorCode', 'Refund', 'V1Error']) {
+    for (const name of [
+      'Payment',
+      'PaymentDetail',
+      'PaymentStatus',
+      'PaymentLink',
+      'Webhook',
+      'Delivery',
+      'Event',
+      'EventType',
+      'Error',
+      'ErrorCode',
+      'Refund',
+      'V1Error',
+    ]) {
       expect(schemas[name], name).toBeDefined();
     }
-    expect(doc.paths['/v2/payments'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentList' });
+    expect(doc.paths['/v2/payments'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PaymentList',
+    });
     expect(schemas.PaymentList.properties.data.items).toEqual({ $ref: '#/components/schemas/Payment' });
     expect(schemas.Payment.properties.status).toEqual({ $ref: '#/components/schemas/PaymentStatus' });
-    expect(doc.paths['/v2/qr'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/QrCreateRequest' });
-    expect(doc.paths['/me'].get.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
-    expect(doc.webhooks['payment.completed'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentCompletedEvent' });
+    expect(doc.paths['/v2/qr'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/QrCreateRequest',
+    });
+    expect(doc.paths['/me'].get.responses['401'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
+    expect(doc.webhooks['payment.completed'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PaymentCompletedEvent',
+    });
     expect(() => inlineRefs(doc)).not.toThrow();
     // One copy of each shape, not one an operation.
     expect(JSON.stringify(doc).length).toBeLessThan(400_000);
@@ -95,14 +133,19 @@ describe('405 declared where it happens (#16 item 12)', () => {
     const doc = await docOf(t);
     const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
     let checked = 0;
-    for (const [path, ops] of Object.entries<Record<string, { responses: Record<string, { description: string }> }>>(doc.paths)) {
+    for (const [path, ops] of Object.entries<Record<string, { responses: Record<string, { description: string }> }>>(
+      doc.paths,
+    )) {
       const declared = methods.filter((m) => ops[m.toLowerCase()]);
-      for (const m of declared) expect(ops[m.toLowerCase()].responses['405']?.description, `${m} ${path}`).toContain(declared.join(', '));
+      for (const m of declared)
+        expect(ops[m.toLowerCase()].responses['405']?.description, `${m} ${path}`).toContain(declared.join(', '));
       const url = path.replace(/\{[^}]+\}/g, 'x1');
       // A method that no documented path matching this URL takes (/partner/clients/invite is also
       // /partner/clients/{id}, whose GET answers it).
-      const served = (m: string) => Object.entries<Record<string, unknown>>(doc.paths).some(([p, o]) =>
-        o[m.toLowerCase()] && new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(url));
+      const served = (m: string) =>
+        Object.entries<Record<string, unknown>>(doc.paths).some(
+          ([p, o]) => o[m.toLowerCase()] && new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(url),
+        );
       const other = methods.find((m) => !served(m));
       if (!other) continue;
       const res = await t.app.inject({ method: other as 'PUT', url });
@@ -134,7 +177,10 @@ describe('request bodies as the app takes them', () => {
 
   it('headers are named as the docs write them, and a client sending them so is served', async () => {
     const doc = await docOf(t);
-    const names = (p: string) => doc.paths[p].post.parameters.filter((x: { in: string }) => x.in === 'header').map((x: { name: string }) => x.name);
+    const names = (p: string) =>
+      doc.paths[p].post.parameters
+        .filter((x: { in: string }) => x.in === 'header')
+        .map((x: { name: string }) => x.name);
     expect(names('/v2/qr')).toEqual(['X-Provider-Account', 'Idempotency-Key']);
     expect(JSON.stringify(doc)).not.toMatch(/"name":"idempotency-key"/);
   });
@@ -144,28 +190,54 @@ describe('request bodies as the app takes them', () => {
     // What Swagger UI fills in: a schema's first example, else its minimum, else a type's plain value.
     const sample = (s: Record<string, any>): unknown => {
       if (s.examples?.length) return s.examples[0];
-      if (s.type === 'object') return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sample(v as object)]));
+      if (s.type === 'object')
+        return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sample(v as object)]));
       if (s.type === 'array') return [sample(s.items)];
       if (s.type === 'integer' || s.type === 'number') return s.minimum ?? 0;
       if (s.type === 'boolean') return true;
       return 'string';
     };
-    const m = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Shop', email: `try-${Date.now()}@example.kz`, password: 'a long password' } });
+    const m = await t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { name: 'Shop', email: `try-${Date.now()}@example.kz`, password: 'a long password' },
+    });
     const key = m.json().api_keys.test;
     for (const url of ['/v2/qr', '/v2/invoices']) {
-      const body = sample(doc.paths[url].post.requestBody.content['application/json'].schema) as Record<string, unknown>;
+      const body = sample(doc.paths[url].post.requestBody.content['application/json'].schema) as Record<
+        string,
+        unknown
+      >;
       delete body.comment; // free text: 'string' is a valid comment, and not the point here
-      const res = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': key, 'idempotency-key': `try-${url}` }, payload: body });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'x-api-key': key, 'idempotency-key': `try-${url}` },
+        payload: body,
+      });
       expect(res.statusCode, `${url} ${JSON.stringify(body)}: ${res.body}`).toBe(201);
     }
   });
 
   it('a bodiless action really takes no body, and a non-JSON one is 415', async () => {
-    const m = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Shop', email: `docs-${Date.now()}@example.kz`, password: 'a long password' } });
+    const m = await t.app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { name: 'Shop', email: `docs-${Date.now()}@example.kz`, password: 'a long password' },
+    });
     const access = m.json().access_token;
-    const none = await t.app.inject({ method: 'POST', url: '/me/notifications/read-all', headers: { authorization: `Bearer ${access}` } });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/me/notifications/read-all',
+      headers: { authorization: `Bearer ${access}` },
+    });
     expect(none.statusCode).toBe(200);
-    const text = await t.app.inject({ method: 'POST', url: '/me/notifications/read-all', headers: { authorization: `Bearer ${access}`, 'content-type': 'text/plain' }, payload: 'x' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/me/notifications/read-all',
+      headers: { authorization: `Bearer ${access}`, 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expect(text.statusCode).toBe(415);
   });
 });

@@ -42,7 +42,9 @@ it.skipIf(!adminUrl)('re-establishes LISTEN after the connection is killed, and 
   await waitFor(() => got.includes('a:one'));
 
   const killed = await admin!.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'`, [dbName]);
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'`,
+    [dbName],
+  );
   expect(killed.rowCount).toBe(1);
   await waitFor(() => got.includes(`a:${MAYBE_MISSED}`) && got.includes(`b:${MAYBE_MISSED}`));
 

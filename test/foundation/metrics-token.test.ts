@@ -23,7 +23,13 @@ describe('GET /metrics with METRICS_TOKEN', () => {
 
   it('no token, another token, or a user token: 401 invalid_token', async () => {
     const m = await newMerchant(t.app);
-    const cases: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Bearer ${m.access}` }, { authorization: TOKEN }, { 'x-api-key': m.liveKey }];
+    const cases: Record<string, string>[] = [
+      {},
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Bearer ${m.access}` },
+      { authorization: TOKEN },
+      { 'x-api-key': m.liveKey },
+    ];
     for (const headers of cases) {
       const res = await metrics(headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(401);

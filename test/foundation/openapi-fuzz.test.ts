@@ -8,8 +8,18 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { newMerchant, type Merchant } from '../helpers/factories.ts';
 import { inlineRefs } from '../helpers/openapi.ts';
 
-interface Schema { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; enum?: unknown[] }
-interface Operation { security?: Record<string, unknown>[]; parameters?: { in: string; name: string; schema?: Schema }[]; requestBody?: { content: Record<string, { schema: Schema }> } }
+interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  anyOf?: Schema[];
+  enum?: unknown[];
+}
+interface Operation {
+  security?: Record<string, unknown>[];
+  parameters?: { in: string; name: string; schema?: Schema }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+}
 
 let t: TestApp;
 let owner: Merchant;
@@ -50,9 +60,16 @@ function bodies(op: Operation): unknown[] {
 
 function credential(path: string, op: Operation): { headers: Record<string, string>; query: string } {
   const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
-  if (schemes.includes('ApiKey')) return { headers: { 'x-api-key': owner.testKey, 'idempotency-key': crypto.randomUUID() }, query: '' };
+  if (schemes.includes('ApiKey'))
+    return { headers: { 'x-api-key': owner.testKey, 'idempotency-key': crypto.randomUUID() }, query: '' };
   if (schemes.includes('BearerAuth')) {
-    return { headers: { authorization: `Bearer ${path.startsWith('/admin') ? admin.access : owner.access}`, 'idempotency-key': crypto.randomUUID() }, query: 'mode=test' };
+    return {
+      headers: {
+        authorization: `Bearer ${path.startsWith('/admin') ? admin.access : owner.access}`,
+        'idempotency-key': crypto.randomUUID(),
+      },
+      query: 'mode=test',
+    };
   }
   return { headers: {}, query: '' };
 }
@@ -61,11 +78,15 @@ const PATH_VALUES = ['x', '0', '-1', '9'.repeat(30), '%C3%A4', 'a'.repeat(600)];
 
 function checkAnswer(res: LightMyRequestResponse, what: string): void {
   if (res.statusCode >= 500) {
-    expect(res.statusCode === 501 && res.json().error?.code === 'logo_upload_disabled', `${what}: ${res.statusCode} ${res.body.slice(0, 300)}`).toBe(true);
+    expect(
+      res.statusCode === 501 && res.json().error?.code === 'logo_upload_disabled',
+      `${what}: ${res.statusCode} ${res.body.slice(0, 300)}`,
+    ).toBe(true);
   }
   if (res.statusCode >= 400 && res.statusCode !== 405 && String(res.headers['content-type']).includes('json')) {
     const body = res.json();
-    const requestId = body.error?.request_id ?? (body.StatusCode !== undefined ? res.headers['x-request-id'] : undefined);
+    const requestId =
+      body.error?.request_id ?? (body.StatusCode !== undefined ? res.headers['x-request-id'] : undefined);
     expect(requestId, `${what}: ${res.body.slice(0, 300)}`).toBeTruthy();
   }
   expect(res.headers['x-request-id'], what).toBeTruthy();
@@ -80,19 +101,22 @@ describe('fuzzing every documented operation', () => {
         const name = `${method.toUpperCase()} ${path}`;
         const base = credential(path, op);
         const urls = path.includes('{') ? PATH_VALUES.map((v) => path.replace(/\{[^}]+\}/g, v)) : [path];
-        const queries = (op.parameters ?? []).filter((p) => p.in === 'query' && p.name !== 'mode')
+        const queries = (op.parameters ?? [])
+          .filter((p) => p.in === 'query' && p.name !== 'mode')
           .flatMap((p) => ['x', '-1', '', '9'.repeat(40)].map((v) => `${p.name}=${encodeURIComponent(v)}`));
         const send = async (url: string, query: string, payload?: unknown) => {
           const q = [base.query, query].filter(Boolean).join('&');
           const res = await t.app.inject({
-            method: method.toUpperCase() as 'GET', url: q ? `${url}?${q}` : url,
+            method: method.toUpperCase() as 'GET',
+            url: q ? `${url}?${q}` : url,
             headers: { ...base.headers, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
             ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
           });
           calls++;
           checkAnswer(res, `${name} ${url}?${q} ${JSON.stringify(payload)?.slice(0, 80)}`);
         };
-        for (const url of urls.slice(0, path.includes('{') ? PATH_VALUES.length : 1)) await send(url, '', op.requestBody && !KEEPS_CREDENTIAL.has(name) ? {} : undefined);
+        for (const url of urls.slice(0, path.includes('{') ? PATH_VALUES.length : 1))
+          await send(url, '', op.requestBody && !KEEPS_CREDENTIAL.has(name) ? {} : undefined);
         for (const query of queries.slice(0, 12)) await send(urls[0], query);
         for (const payload of bodies(op).slice(0, 24)) await send(urls[0], '', payload);
       }

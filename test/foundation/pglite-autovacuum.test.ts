@@ -8,11 +8,16 @@ import { analyzeGrown, flushStats, vacuumDead } from '../../src/db/pglite-autova
 let db: Db;
 beforeAll(async () => {
   db = await connectPglite('memory://', undefined, { autovacuumEveryMs: 0 }); // driven by hand here
-  await db.exec(`CREATE TABLE grows (client_id bigint, key text, state text, PRIMARY KEY (client_id, key)); ANALYZE grows;`);
+  await db.exec(
+    `CREATE TABLE grows (client_id bigint, key text, state text, PRIMARY KEY (client_id, key)); ANALYZE grows;`,
+  );
 });
 afterAll(() => db?.close());
 
-const plan = async () => (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE upd(1, 'x5')`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+const plan = async () =>
+  (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE upd(1, 'x5')`)).rows
+    .map((r) => r['QUERY PLAN'])
+    .join('\n');
 
 it('re-analyzes a table that outgrew its statistics, and the cached generic plan becomes an index scan', async () => {
   // A statement prepared and run while the table is tiny gets (and caches) a sequential-scan plan.
@@ -26,7 +31,9 @@ it('re-analyzes a table that outgrew its statistics, and the cached generic plan
 
   expect(await analyzeGrown(db)).toContain('grows');
   expect(await plan()).toMatch(/Index Scan using grows_pkey/);
-  const stats = (await db.query<{ reltuples: number }>(`SELECT reltuples::int AS reltuples FROM pg_class WHERE relname = 'grows'`)).rows[0];
+  const stats = (
+    await db.query<{ reltuples: number }>(`SELECT reltuples::int AS reltuples FROM pg_class WHERE relname = 'grows'`)
+  ).rows[0];
   expect(stats.reltuples).toBeGreaterThan(19_000);
 });
 
@@ -44,12 +51,16 @@ async function tableStats(d: Db, table: string) {
   const r = await d.query<{ dead: number; vacuums: number; pages: number }>(
     `SELECT s.n_dead_tup::int AS dead, s.vacuum_count::int AS vacuums,
             pg_relation_size(s.relid)::int / current_setting('block_size')::int AS pages
-       FROM pg_stat_user_tables s WHERE s.relname = $1`, [table]);
+       FROM pg_stat_user_tables s WHERE s.relname = $1`,
+    [table],
+  );
   return r.rows[0];
 }
 
-it('vacuums a table past autovacuum\'s threshold of dead rows, and its room is used again', async () => {
-  await db.exec(`CREATE TABLE churn (id int PRIMARY KEY, state text); INSERT INTO churn SELECT g, 'pending' FROM generate_series(1, 10000) g; ANALYZE churn`);
+it("vacuums a table past autovacuum's threshold of dead rows, and its room is used again", async () => {
+  await db.exec(
+    `CREATE TABLE churn (id int PRIMARY KEY, state text); INSERT INTO churn SELECT g, 'pending' FROM generate_series(1, 10000) g; ANALYZE churn`,
+  );
   // A few dead rows (under 50 + 20% of 10,000): left alone, as autovacuum would.
   await db.exec(`UPDATE churn SET state = 'sent' WHERE id <= 500`);
   expect(await vacuumDead(db)).not.toContain('churn');
@@ -71,12 +82,16 @@ it('vacuums a table past autovacuum\'s threshold of dead rows, and its room is u
 
 it('runs by itself in an embedded store, stopping with it', async () => {
   const own = await connectPglite('memory://', undefined, { autovacuumEveryMs: 50 });
-  await own.exec(`CREATE TABLE t (id int PRIMARY KEY); ANALYZE t; INSERT INTO t SELECT g FROM generate_series(1, 20000) g`);
-  const reltuples = async () => (await own.query<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE relname = 't'`)).rows[0].n;
+  await own.exec(
+    `CREATE TABLE t (id int PRIMARY KEY); ANALYZE t; INSERT INTO t SELECT g FROM generate_series(1, 20000) g`,
+  );
+  const reltuples = async () =>
+    (await own.query<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE relname = 't'`)).rows[0].n;
   for (let i = 0; i < 100 && (await reltuples()) < 19_000; i++) await new Promise((r) => setTimeout(r, 50));
   expect(await reltuples()).toBeGreaterThan(19_000);
   await own.exec(`UPDATE t SET id = id + 100000`);
-  for (let i = 0; i < 100 && (await tableStats(own, 't'))?.vacuums !== 1; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 100 && (await tableStats(own, 't'))?.vacuums !== 1; i++)
+    await new Promise((r) => setTimeout(r, 50));
   expect((await tableStats(own, 't')).vacuums).toBe(1);
   await own.close();
 });

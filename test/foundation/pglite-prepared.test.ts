@@ -8,7 +8,9 @@ import { MAX_PREPARED } from '../../src/db/pglite-prepared.ts';
 let db: Db;
 beforeAll(async () => {
   db = await connectPglite('memory://');
-  await db.exec(`CREATE TABLE t (id bigserial PRIMARY KEY, k text UNIQUE, n bigint, doc jsonb, at timestamptz, ok boolean, tags text[])`);
+  await db.exec(
+    `CREATE TABLE t (id bigserial PRIMARY KEY, k text UNIQUE, n bigint, doc jsonb, at timestamptz, ok boolean, tags text[])`,
+  );
 });
 afterAll(() => db.close());
 
@@ -20,15 +22,26 @@ describe('prepared statements on PGlite', () => {
       ['a', 9007199254740991, JSON.stringify({ x: [1, 'y'] }), at, true, ['p', 'q,r']],
     );
     expect(ins.rowCount).toBe(1);
-    const r = await db.query(`SELECT k, n, doc, at, ok, tags, NULL::text AS nothing, 1.5::numeric AS num FROM t WHERE id = $1`, [ins.rows[0].id]);
-    expect(r.rows).toEqual([{ k: 'a', n: 9007199254740991, doc: { x: [1, 'y'] }, at, ok: true, tags: ['p', 'q,r'], nothing: null, num: 1.5 }]);
+    const r = await db.query(
+      `SELECT k, n, doc, at, ok, tags, NULL::text AS nothing, 1.5::numeric AS num FROM t WHERE id = $1`,
+      [ins.rows[0].id],
+    );
+    expect(r.rows).toEqual([
+      { k: 'a', n: 9007199254740991, doc: { x: [1, 'y'] }, at, ok: true, tags: ['p', 'q,r'], nothing: null, num: 1.5 },
+    ]);
     // A second run of the same text takes the prepared path and must read the same.
-    const again = await db.query(`SELECT k, n, doc, at, ok, tags, NULL::text AS nothing, 1.5::numeric AS num FROM t WHERE id = $1`, [ins.rows[0].id]);
+    const again = await db.query(
+      `SELECT k, n, doc, at, ok, tags, NULL::text AS nothing, 1.5::numeric AS num FROM t WHERE id = $1`,
+      [ins.rows[0].id],
+    );
     expect(again.rows).toEqual(r.rows);
   });
 
   test('null and undefined parameters are SQL NULL', async () => {
-    const r = await db.query<{ a: string | null; b: string | null }>(`SELECT $1::text AS a, $2::text AS b`, [null, undefined]);
+    const r = await db.query<{ a: string | null; b: string | null }>(`SELECT $1::text AS a, $2::text AS b`, [
+      null,
+      undefined,
+    ]);
     expect(r.rows[0]).toEqual({ a: null, b: null });
   });
 
@@ -78,7 +91,10 @@ describe('prepared statements on PGlite', () => {
       expect(r.rows[0].v).toBe(1 + i);
     }
     // Texts beyond the bound, run again, go through the unnamed statement each time.
-    const r = await db.query<{ v: number; w: string }>(`SELECT $1::int + ${MAX_PREPARED + 1} AS v, $2::text AS w`, [1, 'x']);
+    const r = await db.query<{ v: number; w: string }>(`SELECT $1::int + ${MAX_PREPARED + 1} AS v, $2::text AS w`, [
+      1,
+      'x',
+    ]);
     expect(r.rows[0]).toEqual({ v: MAX_PREPARED + 2, w: 'x' });
   });
 });

@@ -22,18 +22,29 @@ describe('rate limits', () => {
     expect(seen).toEqual(['2', '1', '0']);
     const over = await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.liveKey) });
     expect(over.statusCode).toBe(429);
-    expect(errorOf(over)).toMatchObject({ code: 'rate_limit_exceeded', type: 'rate_limit_error', category: 'rate_limit' });
+    expect(errorOf(over)).toMatchObject({
+      code: 'rate_limit_exceeded',
+      type: 'rate_limit_error',
+      category: 'rate_limit',
+    });
     expect(over.headers['x-ratelimit-limit']).toBe('3');
     expect(Number(over.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
     expect(Number(over.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
     // Test keys and other clients are separate budgets.
-    expect((await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).headers['x-ratelimit-limit']).toBe('5');
-    expect((await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(other.liveKey) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).headers[
+        'x-ratelimit-limit'
+      ],
+    ).toBe('5');
+    expect((await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(other.liveKey) })).statusCode).toBe(
+      200,
+    );
   });
 
   it('the cabinet counts per user', async () => {
     const m = await newMerchant(t.app);
-    for (let i = 0; i < 4; i++) expect((await t.app.inject({ method: 'GET', url: '/me', headers: bearer(m) })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await t.app.inject({ method: 'GET', url: '/me', headers: bearer(m) })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/me', headers: bearer(m) })).statusCode).toBe(429);
   });
 });

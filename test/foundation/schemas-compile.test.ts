@@ -25,7 +25,12 @@ it('serves through the deferred functions: a bad query is a 400 in the envelope,
   const bad = await t.app.inject({ method: 'GET', url: '/v2/payments?limit=abc', headers: key(m.testKey) });
   expect(bad.statusCode).toBe(400);
   expect(bad.json().error.code, bad.body).toBe('invalid_limit');
-  const body = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.testKey), ...idem() }, payload: { amount: '5000' } });
+  const body = await t.app.inject({
+    method: 'POST',
+    url: '/v2/qr',
+    headers: { ...key(m.testKey), ...idem() },
+    payload: { amount: '5000' },
+  });
   expect(body.statusCode).toBe(400);
   expect(body.json().error.param).toBe('amount');
   const ok = await t.app.inject({ method: 'GET', url: '/v2/payments?limit=5', headers: key(m.testKey) });
@@ -35,7 +40,12 @@ it('serves through the deferred functions: a bad query is a 400 in the envelope,
 
 it('a deferred serializer compiles at its first call and drops undeclared fields', () => {
   compileAllPending();
-  const serialize = lazySerializerFactory()({ schema: { type: 'object', properties: { a: { type: 'integer' } } }, method: 'GET', url: '/x', httpStatus: '200' });
+  const serialize = lazySerializerFactory()({
+    schema: { type: 'object', properties: { a: { type: 'integer' } } },
+    method: 'GET',
+    url: '/x',
+    httpStatus: '200',
+  });
   expect(compileAllPending()).toBe(1); // it was pending
   expect(serialize({ a: 1, secret: 'x' })).toBe('{"a":1}');
 });

@@ -51,7 +51,10 @@ async function freshStore(): Promise<{ dataDir: string; databaseUrl: string }> {
 }
 
 const configOf = (store: { dataDir: string; databaseUrl: string }, env: Record<string, string> = {}): Config =>
-  loadConfig({ DATABASE_URL: store.databaseUrl, DATA_DIR: store.dataDir, REDIS_URL: '', WEBHOOKS_ALLOW_PRIVATE: 'true', ...env }, { rateLimits: HIGH_LIMITS, logLevel: 'silent' });
+  loadConfig(
+    { DATABASE_URL: store.databaseUrl, DATA_DIR: store.dataDir, REDIS_URL: '', WEBHOOKS_ALLOW_PRIVATE: 'true', ...env },
+    { rateLimits: HIGH_LIMITS, logLevel: 'silent' },
+  );
 
 /**
  * Makes a merchant with one webhook through the API; answers the webhook's secret as shown once. With
@@ -64,11 +67,19 @@ async function withWebhook(config: Config, opts: { organizations?: boolean } = {
     const m = await newMerchant(app);
     const hook = await createHook(app, m, { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] });
     for (const who of opts.organizations ? [m, await newMerchant(app)] : []) {
-      const put = await app.inject({ method: 'PUT', url: '/me/organization', headers: { authorization: `Bearer ${who.access}` }, payload: { bank: { iban: IBAN } } });
+      const put = await app.inject({
+        method: 'PUT',
+        url: '/me/organization',
+        headers: { authorization: `Bearer ${who.access}` },
+        payload: { bank: { iban: IBAN } },
+      });
       expect(put.statusCode, put.body).toBe(200);
     }
     if (opts.organizations) {
-      await runtime.deps.db.query(`UPDATE organizations SET bank_iban = $1, bank_iban_sealed = NULL WHERE client_id = (SELECT max(client_id) FROM organizations)`, [IBAN]);
+      await runtime.deps.db.query(
+        `UPDATE organizations SET bank_iban = $1, bank_iban_sealed = NULL WHERE client_id = (SELECT max(client_id) FROM organizations)`,
+        [IBAN],
+      );
     }
     return hook.secret as string;
   } finally {
@@ -84,7 +95,11 @@ async function dumpOf(config: Config) {
   try {
     const settings = (await db.query<{ key: string; value: string }>('SELECT key, value FROM settings')).rows;
     const webhooks = (await db.query<{ secret_enc: string }>('SELECT secret_enc FROM webhooks')).rows;
-    const organizations = (await db.query<{ bank_iban: string | null; bank_iban_sealed: string | null }>('SELECT bank_iban, bank_iban_sealed FROM organizations ORDER BY client_id')).rows;
+    const organizations = (
+      await db.query<{ bank_iban: string | null; bank_iban_sealed: string | null }>(
+        'SELECT bank_iban, bank_iban_sealed FROM organizations ORDER BY client_id',
+      )
+    ).rows;
     return { settings, webhooks, organizations };
   } finally {
     await db.close();
@@ -128,7 +143,9 @@ describe('generated secrets stay out of the database', () => {
       // The rule is the shared store's; on a PGlite run the same store is presented as PostgreSQL.
       const shared = { ...db, kind: 'pg' as const };
       await expect(loadSecrets(shared, config)).rejects.toThrow(/APP_SECRET and JWT_PRIVATE_KEY must be set/);
-      await expect(loadSecrets(shared, { ...config, appSecret: 'x'.repeat(48) })).rejects.toThrow(/^JWT_PRIVATE_KEY must be set/);
+      await expect(loadSecrets(shared, { ...config, appSecret: 'x'.repeat(48) })).rejects.toThrow(
+        /^JWT_PRIVATE_KEY must be set/,
+      );
       const rows = await db.query('SELECT key FROM settings WHERE key IN ($1, $2)', ['app_secret', 'jwt_private_key']);
       expect(rows.rows).toHaveLength(0);
     } finally {
@@ -158,18 +175,21 @@ describe('generated secrets stay out of the database', () => {
     await again.close();
   }, 60_000);
 
-  it.skipIf(Boolean(adminUrl))('values an earlier version kept in the embedded store move to the file and leave the database', async () => {
-    const config = configOf(store);
-    const db = await connect({ dataDir: config.dataDir });
-    await migrate(db);
-    const legacy = 'legacy-app-secret-'.padEnd(64, 'x');
-    await db.query(`INSERT INTO settings (key, value) VALUES ('app_secret', $1)`, [legacy]);
-    const loaded = await loadSecrets(db, config);
-    expect(loaded.secrets.appSecret).toBe(legacy);
-    expect(JSON.parse(readFileSync(path.join(store.dataDir, 'secrets.json'), 'utf8')).app_secret).toBe(legacy);
-    expect((await db.query(`SELECT 1 FROM settings WHERE key = 'app_secret'`)).rows).toHaveLength(0);
-    await db.close();
-  });
+  it.skipIf(Boolean(adminUrl))(
+    'values an earlier version kept in the embedded store move to the file and leave the database',
+    async () => {
+      const config = configOf(store);
+      const db = await connect({ dataDir: config.dataDir });
+      await migrate(db);
+      const legacy = 'legacy-app-secret-'.padEnd(64, 'x');
+      await db.query(`INSERT INTO settings (key, value) VALUES ('app_secret', $1)`, [legacy]);
+      const loaded = await loadSecrets(db, config);
+      expect(loaded.secrets.appSecret).toBe(legacy);
+      expect(JSON.parse(readFileSync(path.join(store.dataDir, 'secrets.json'), 'utf8')).app_secret).toBe(legacy);
+      expect((await db.query(`SELECT 1 FROM settings WHERE key = 'app_secret'`)).rows).toHaveLength(0);
+      await db.close();
+    },
+  );
 });
 
 describe('rotating APP_SECRET', () => {
@@ -186,8 +206,17 @@ describe('rotating APP_SECRET', () => {
     expect(makeSealer(NEW, [OLD]).open(sealed)).toBe(secret);
 
     // The command, as an operator runs it.
-    const env = { ...process.env, DATABASE_URL: store.databaseUrl, DATA_DIR: store.dataDir, APP_SECRET: NEW, APP_SECRET_PREVIOUS: OLD, LOG_LEVEL: 'warn', REDIS_URL: '' };
-    const run = () => promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'reseal'], { cwd: ROOT, env });
+    const env = {
+      ...process.env,
+      DATABASE_URL: store.databaseUrl,
+      DATA_DIR: store.dataDir,
+      APP_SECRET: NEW,
+      APP_SECRET_PREVIOUS: OLD,
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+    };
+    const run = () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'reseal'], { cwd: ROOT, env });
     const first = (await run()).stdout;
     expect(first).toContain('re-sealed 1 webhook secret');
     expect(first).toMatch(/re-sealed 1 other value .*; sealed 1 IBAN kept in clear before/);

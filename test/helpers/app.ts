@@ -13,8 +13,19 @@ import type { DeclaredRoute } from '../../src/http/route.ts';
 import { TEST_JWT_PRIVATE_KEY } from './test-jwt-key.ts';
 
 export const HIGH_LIMITS: RateLimits = {
-  live: 1e6, test: 1e6, enterprise: 1e6, auth: 1e6, login_email: 1e6, login_email_hourly: 1e6, cabinet: 1e6, partner: 1e6, anonymous: 1e6,
-  checkout_get: 1e6, checkout_status: 1e6, checkout_refresh: 1e6, checkout_email: 1e6,
+  live: 1e6,
+  test: 1e6,
+  enterprise: 1e6,
+  auth: 1e6,
+  login_email: 1e6,
+  login_email_hourly: 1e6,
+  cabinet: 1e6,
+  partner: 1e6,
+  anonymous: 1e6,
+  checkout_get: 1e6,
+  checkout_status: 1e6,
+  checkout_refresh: 1e6,
+  checkout_email: 1e6,
 };
 
 export interface TestApp {
@@ -45,15 +56,29 @@ function pgliteTemplate(): Blob | undefined {
 
 export async function buildTestApp(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): Promise<TestApp> {
   const config = loadConfig(
-    { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL ?? '', REDIS_URL: '', APP_SECRET: 'test-app-secret', JWT_PRIVATE_KEY: TEST_JWT_PRIVATE_KEY },
+    {
+      ...process.env,
+      DATABASE_URL: process.env.TEST_DATABASE_URL ?? '',
+      REDIS_URL: '',
+      APP_SECRET: 'test-app-secret',
+      JWT_PRIVATE_KEY: TEST_JWT_PRIVATE_KEY,
+    },
     { rateLimits: HIGH_LIMITS, logLevel: 'silent', ...overrides },
   );
   if (!config.databaseUrl) config.dataDir = 'memory://';
-  const runtime = await bootstrap(config, { ...opts, pgliteFrom: config.databaseUrl ? undefined : pgliteTemplate(), logLine: () => {} });
+  const runtime = await bootstrap(config, {
+    ...opts,
+    pgliteFrom: config.databaseUrl ? undefined : pgliteTemplate(),
+    logLine: () => {},
+  });
   const { app, requestLog, routes } = await buildApp(runtime.deps, { logger: false });
   let closed = false;
   const t: TestApp = {
-    app, runtime, config, requestLog, routes,
+    app,
+    runtime,
+    config,
+    requestLog,
+    routes,
     async close() {
       if (closed) return;
       closed = true;
@@ -64,12 +89,14 @@ export async function buildTestApp(overrides: Partial<Config> = {}, opts: { cloc
   return t;
 }
 
-
 /**
  * The file's app and an admin of it (a user with is_admin), made before its tests and closed after:
  * `let t, admin; withAdmin((w) => ({ t, admin } = w));`.
  */
-export function withAdmin(set: (w: { t: TestApp; admin: import('./factories.ts').Merchant }) => void, overrides: Partial<Config> = {}): void {
+export function withAdmin(
+  set: (w: { t: TestApp; admin: import('./factories.ts').Merchant }) => void,
+  overrides: Partial<Config> = {},
+): void {
   let t: TestApp | undefined;
   beforeAll(async () => {
     const { newAdmin } = await import('./factories.ts');

@@ -14,13 +14,27 @@ export interface Merchant {
 let counter = 0;
 export const uniqueEmail = (tag = 'm') => `${tag}-${process.pid}-${Date.now()}-${++counter}@example.kz`;
 
-export async function newMerchant(app: FastifyInstance, overrides: { email?: string; name?: string } = {}): Promise<Merchant> {
+export async function newMerchant(
+  app: FastifyInstance,
+  overrides: { email?: string; name?: string } = {},
+): Promise<Merchant> {
   const email = overrides.email ?? uniqueEmail();
   const password = 'correct horse battery';
-  const res = await app.inject({ method: 'POST', url: '/auth/register', payload: { name: overrides.name ?? 'Test Shop', email, password } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: { name: overrides.name ?? 'Test Shop', email, password },
+  });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const b = res.json();
-  return { email, password, access: b.access_token, refresh: b.refresh_token, liveKey: b.api_keys.live, testKey: b.api_keys.test };
+  return {
+    email,
+    password,
+    access: b.access_token,
+    refresh: b.refresh_token,
+    liveKey: b.api_keys.live,
+    testKey: b.api_keys.test,
+  };
 }
 
 export const bearer = (m: { access: string }) => ({ authorization: `Bearer ${m.access}` });
@@ -32,7 +46,15 @@ export async function call(app: FastifyInstance, opts: InjectOptions): Promise<L
 }
 
 /** Asserts the error envelope and returns its `error` object. */
-export function errorOf(res: LightMyRequestResponse): { type: string; code: string; message: string; request_id: string; param?: string; category: string; attempts_left?: number } {
+export function errorOf(res: LightMyRequestResponse): {
+  type: string;
+  code: string;
+  message: string;
+  request_id: string;
+  param?: string;
+  category: string;
+  attempts_left?: number;
+} {
   const body = res.json();
   if (!body?.error?.code) throw new Error(`not an error envelope: ${res.statusCode} ${res.body}`);
   if (body.error.request_id !== res.headers['x-request-id']) throw new Error('request_id differs from X-Request-Id');
@@ -45,8 +67,12 @@ export interface ClientRef {
 }
 
 /** The ids behind a merchant, for the few tests that must reach below the API (provider side, clocks). */
-export async function idsOf(db: { query: (sql: string, p: unknown[]) => Promise<{ rows: unknown[] }> }, m: Merchant): Promise<ClientRef> {
-  const r = (await db.query('SELECT id AS "userId", client_id AS "clientId" FROM users WHERE email = $1', [m.email])).rows[0] as ClientRef;
+export async function idsOf(
+  db: { query: (sql: string, p: unknown[]) => Promise<{ rows: unknown[] }> },
+  m: Merchant,
+): Promise<ClientRef> {
+  const r = (await db.query('SELECT id AS "userId", client_id AS "clientId" FROM users WHERE email = $1', [m.email]))
+    .rows[0] as ClientRef;
   return r;
 }
 
@@ -56,7 +82,9 @@ export async function idsOf(db: { query: (sql: string, p: unknown[]) => Promise<
  * allowing impersonation, and the token's `act` claim naming the partner, that member and the session.
  */
 export async function impersonationToken(
-  deps: import('../../src/deps.ts').Deps, m: Merchant, partner: { name?: string } = {},
+  deps: import('../../src/deps.ts').Deps,
+  m: Merchant,
+  partner: { name?: string } = {},
 ): Promise<{ access: string; sid: string; partnerId: number; actorEmail: string }> {
   const { openImpersonationSession } = await import('../../src/domain/accounts/impersonation.ts');
   const { signAccessToken } = await import('../../src/domain/accounts/tokens.ts');
@@ -64,22 +92,47 @@ export async function impersonationToken(
   const name = partner.name ?? 'Partner Agency';
   const actorEmail = uniqueEmail('agent');
   const id = async (sql: string, p: unknown[]) => (await deps.db.query<{ id: number }>(sql, p)).rows[0].id;
-  const own = await id(`INSERT INTO clients (name, email, trial_ends_at) VALUES ($1, $2, now()) RETURNING id`, [name, actorEmail]);
-  const actorId = await id(`INSERT INTO users (client_id, email, name) VALUES ($1, $2, 'Agent') RETURNING id`, [own, actorEmail]);
-  const partnerId = await id(`INSERT INTO partners (client_id, company_name, status) VALUES ($1, $2, 'active') RETURNING id`, [own, name]);
+  const own = await id(`INSERT INTO clients (name, email, trial_ends_at) VALUES ($1, $2, now()) RETURNING id`, [
+    name,
+    actorEmail,
+  ]);
+  const actorId = await id(`INSERT INTO users (client_id, email, name) VALUES ($1, $2, 'Agent') RETURNING id`, [
+    own,
+    actorEmail,
+  ]);
+  const partnerId = await id(
+    `INSERT INTO partners (client_id, company_name, status) VALUES ($1, $2, 'active') RETURNING id`,
+    [own, name],
+  );
   const sid = `sess_${randomUUID()}`;
   await deps.db.query('UPDATE clients SET allow_partner_impersonation = true WHERE id = $1', [ids.clientId]);
-  await openImpersonationSession(deps.db, { sid, clientId: ids.clientId, partnerId, partnerName: name, actorEmail, ip: '127.0.0.1' });
-  const access = await signAccessToken(deps, { sub: String(ids.userId), cid: ids.clientId, role: 'admin', act: { partner_id: partnerId, sub: String(actorId), sid } });
+  await openImpersonationSession(deps.db, {
+    sid,
+    clientId: ids.clientId,
+    partnerId,
+    partnerName: name,
+    actorEmail,
+    ip: '127.0.0.1',
+  });
+  const access = await signAccessToken(deps, {
+    sub: String(ids.userId),
+    cid: ids.clientId,
+    role: 'admin',
+    act: { partner_id: partnerId, sub: String(actorId), sid },
+  });
   return { access, sid, partnerId, actorEmail };
 }
 
 /** A cabinet call as a signed-in user: `as(m, 'PATCH', '/me/x', body)`. The app is read at call time. */
-export const callAs = (app: () => FastifyInstance) => (who: { access: string }, method: string, url: string, payload?: object) =>
-  app().inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });
+export const callAs =
+  (app: () => FastifyInstance) => (who: { access: string }, method: string, url: string, payload?: object) =>
+    app().inject({ method: method as 'GET', url, headers: bearer(who), ...(payload ? { payload } : {}) });
 
 /** A signed-in user with is_admin (the operator's admin API), of a client of its own. */
-export async function newAdmin(app: FastifyInstance, db: { query: (sql: string, p: unknown[]) => Promise<unknown> }): Promise<Merchant> {
+export async function newAdmin(
+  app: FastifyInstance,
+  db: { query: (sql: string, p: unknown[]) => Promise<unknown> },
+): Promise<Merchant> {
   const admin = await newMerchant(app);
   await db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
   return admin;

@@ -33,7 +33,11 @@ export async function smtpReceiver(): Promise<{ url: string; mails: ReceivedMail
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 export interface BotCall {
@@ -42,7 +46,12 @@ export interface BotCall {
 }
 
 /** The bot HTTP API's sendMessage; `answer` decides each reply (default: ok). */
-export async function fakeBotApi(): Promise<{ url: string; calls: BotCall[]; answer: (status: number, body: object) => void; close(): Promise<void> }> {
+export async function fakeBotApi(): Promise<{
+  url: string;
+  calls: BotCall[];
+  answer: (status: number, body: object) => void;
+  close(): Promise<void>;
+}> {
   const calls: BotCall[] = [];
   let next: [number, object] = [200, { ok: true, result: {} }];
   const server: Server = createServer((req, res) => {
@@ -57,7 +66,8 @@ export async function fakeBotApi(): Promise<{ url: string; calls: BotCall[]; ans
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`, calls,
+    url: `http://127.0.0.1:${port}`,
+    calls,
     answer: (status, body) => (next = [status, body]),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

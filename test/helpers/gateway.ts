@@ -67,25 +67,43 @@ export async function startGateway(): Promise<FakeGateway> {
       const seen = typeof b.request_id === 'string' ? g.byRequest.get(b.request_id) : undefined;
       const ref = seen ?? `gw_${randomBytes(8).toString('hex')}`;
       if (!seen) {
-        g.payments.set(ref, { kind: url === '/qr' ? 'qr' : 'invoice', amount: Number(b.amount), status: 'waiting', refunded: 0 });
+        g.payments.set(ref, {
+          kind: url === '/qr' ? 'qr' : 'invoice',
+          amount: Number(b.amount),
+          status: 'waiting',
+          refunded: 0,
+        });
         if (typeof b.request_id === 'string') g.byRequest.set(b.request_id, ref);
       }
       if (g.createBehaviour === 'slow') await new Promise<void>((ok) => g.held.push(ok));
       const expires = new Date(Date.now() + Number(b.lifetime_s) * 1000).toISOString();
-      return send(200, url === '/qr'
-        ? { ref, qr_token: `https://gw.test/qr/${ref}`, deep_link: `https://gw.test/pay/${ref}`, expires_at: expires }
-        : { ref, expires_at: expires });
+      return send(
+        200,
+        url === '/qr'
+          ? { ref, qr_token: `https://gw.test/qr/${ref}`, deep_link: `https://gw.test/pay/${ref}`, expires_at: expires }
+          : { ref, expires_at: expires },
+      );
     }
     if (req.method === 'GET' && url === '/session') return send(200, { alive: true });
     const customer = /^\/customers\/([^/]+)$/.exec(url);
-    if (req.method === 'GET' && customer) return send(200, { phone: decodeURIComponent(customer[1]), name: 'Айгерим С.' });
+    if (req.method === 'GET' && customer)
+      return send(200, { phone: decodeURIComponent(customer[1]), name: 'Айгерим С.' });
     const pay = /^\/payments\/([^/]+)$/.exec(url);
     if (req.method === 'GET' && pay) {
       const p = g.payments.get(decodeURIComponent(pay[1]));
       if (!p) return send(404, { error: 'not_found' });
-      return send(200, p.status === 'paid'
-        ? { status: 'paid', raw: 'Paid', sender_name: 'Айгерим С.', transaction_id: `tx_${pay[1]}`, paid_at: new Date().toISOString() }
-        : { status: 'waiting', raw: p.kind === 'qr' ? 'QrTokenCreated' : 'InvoiceCreated' });
+      return send(
+        200,
+        p.status === 'paid'
+          ? {
+              status: 'paid',
+              raw: 'Paid',
+              sender_name: 'Айгерим С.',
+              transaction_id: `tx_${pay[1]}`,
+              paid_at: new Date().toISOString(),
+            }
+          : { status: 'waiting', raw: p.kind === 'qr' ? 'QrTokenCreated' : 'InvoiceCreated' },
+      );
     }
     const rf = /^\/payments\/([^/]+)\/refunds$/.exec(url);
     if (req.method === 'POST' && rf) {
@@ -114,10 +132,11 @@ export async function startGateway(): Promise<FakeGateway> {
   const { port } = server.address() as AddressInfo;
   return Object.assign(g, {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((ok) => {
-      for (const release of g.held.splice(0)) release();
-      server.closeAllConnections();
-      server.close(() => ok());
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const release of g.held.splice(0)) release();
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   });
 }

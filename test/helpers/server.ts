@@ -16,12 +16,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-const freePort = () => new Promise<number>((ok) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as { port: number };
-    s.close(() => ok(port));
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
   });
-});
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tolem-server-'));
@@ -29,7 +30,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const base = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(dir, 'data'),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -45,7 +54,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   // A minute: tsx compiles the server at start, which takes long on a loaded 2-core machine.
   const end = Date.now() + 60_000;
   for (;;) {
-    const up = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    const up = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > end || server.exitCode !== null) {
       await stop();

@@ -13,7 +13,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (apiKey: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/v2/payment-links', headers: { ...key(apiKey), ...headers }, payload: payload as object });
+  t.app.inject({
+    method: 'POST',
+    url: '/v2/payment-links',
+    headers: { ...key(apiKey), ...headers },
+    payload: payload as object,
+  });
 
 describe('POST /v2/payment-links', () => {
   it('creates a link with the defaults and a payment_link.created event', async () => {
@@ -23,8 +28,17 @@ describe('POST /v2/payment-links', () => {
     const b = res.json();
     expect(b.token).toMatch(/^[0-9A-Za-z]{24}$/);
     expect(b).toMatchObject({
-      url: `${t.config.publicBaseUrl}/checkout/${b.token}`, amount: 5000, description: 'Заказ №42', status: 'active',
-      success_url: null, cancel_url: null, allow_repeat: false, email_required: false, metadata: {}, paid_count: 0, livemode: false,
+      url: `${t.config.publicBaseUrl}/checkout/${b.token}`,
+      amount: 5000,
+      description: 'Заказ №42',
+      status: 'active',
+      success_url: null,
+      cancel_url: null,
+      allow_repeat: false,
+      email_required: false,
+      metadata: {},
+      paid_count: 0,
+      livemode: false,
     });
     const ttl = new Date(b.expires_at).getTime() - new Date(b.created_at).getTime();
     expect(ttl).toBe(1440 * 60_000);
@@ -37,12 +51,23 @@ describe('POST /v2/payment-links', () => {
 
   it('takes every field of the creation input', async () => {
     const m = await newMerchant(t.app);
-    const b = (await post(m.testKey, {
-      amount: 12_000, description: 'Абонемент', success_url: 'https://shop.kz/ok?x=1', cancel_url: 'http://localhost:3000/cancel',
-      expires_in_minutes: 5, allow_repeat: true, email_required: true, metadata: { order_id: 'A-1', nested: { n: 1 } },
-    })).json();
+    const b = (
+      await post(m.testKey, {
+        amount: 12_000,
+        description: 'Абонемент',
+        success_url: 'https://shop.kz/ok?x=1',
+        cancel_url: 'http://localhost:3000/cancel',
+        expires_in_minutes: 5,
+        allow_repeat: true,
+        email_required: true,
+        metadata: { order_id: 'A-1', nested: { n: 1 } },
+      })
+    ).json();
     expect(b).toMatchObject({
-      success_url: 'https://shop.kz/ok?x=1', cancel_url: 'http://localhost:3000/cancel', allow_repeat: true, email_required: true,
+      success_url: 'https://shop.kz/ok?x=1',
+      cancel_url: 'http://localhost:3000/cancel',
+      allow_repeat: true,
+      email_required: true,
       metadata: { order_id: 'A-1', nested: { n: 1 } },
     });
     expect(new Date(b.expires_at).getTime() - new Date(b.created_at).getTime()).toBe(5 * 60_000);
@@ -81,7 +106,9 @@ describe('POST /v2/payment-links', () => {
       expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(errorOf(res), JSON.stringify(body).slice(0, 80)).toMatchObject({ code: 'invalid_parameter', param });
     }
-    expect(await post(m.testKey, { ...ok, description: 'я'.repeat(500), expires_in_minutes: 43_200 })).toMatchObject({ statusCode: 201 });
+    expect(await post(m.testKey, { ...ok, description: 'я'.repeat(500), expires_in_minutes: 43_200 })).toMatchObject({
+      statusCode: 201,
+    });
     const list = (await t.app.inject({ method: 'GET', url: '/v2/payment-links', headers: key(m.testKey) })).json();
     expect(list.data).toHaveLength(1);
   });
@@ -108,11 +135,18 @@ describe('POST /v2/payment-links', () => {
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).code).toBe('provider_not_connected');
     await connectLive(t, m);
-    expect((await post(m.liveKey, { amount: 100, description: 'x' })).json()).toMatchObject({ livemode: true, status: 'active' });
+    expect((await post(m.liveKey, { amount: 100, description: 'x' })).json()).toMatchObject({
+      livemode: true,
+      status: 'active',
+    });
   });
 
   it('needs a credential', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v2/payment-links', payload: { amount: 100, description: 'x' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/payment-links',
+      payload: { amount: 100, description: 'x' },
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -134,9 +168,13 @@ describe('GET /v2/payment-links/{token}', () => {
     await expireLinkClock(t, link.token);
     const res = await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.testKey) });
     expect(res.json().status).toBe('expired');
-    const row = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM payment_links WHERE token = $1', [link.token]);
+    const row = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM payment_links WHERE token = $1', [
+      link.token,
+    ]);
     expect(row.rows[0].status).toBe('expired');
-    const types = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) })).json().data.map((e: { type: string }) => e.type);
+    const types = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) }))
+      .json()
+      .data.map((e: { type: string }) => e.type);
     expect(types).toEqual(['payment_link.created']);
   });
 
@@ -144,15 +182,33 @@ describe('GET /v2/payment-links/{token}', () => {
     const m = await newMerchant(t.app);
     const other = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { description: 'секрет' });
-    for (const [k, tok] of [[other.testKey, link.token], [m.liveKey, link.token], [m.testKey, 'nope'], [m.testKey, 'A'.repeat(24)]] as const) {
-      for (const [method, suffix] of [['GET', ''], ['PATCH', ''], ['POST', '/cancel'], ['POST', '/refresh-qr']] as const) {
-        const res = await t.app.inject({ method, url: `/v2/payment-links/${tok}${suffix}`, headers: key(k), payload: method === 'PATCH' ? { description: 'x' } : {} });
+    for (const [k, tok] of [
+      [other.testKey, link.token],
+      [m.liveKey, link.token],
+      [m.testKey, 'nope'],
+      [m.testKey, 'A'.repeat(24)],
+    ] as const) {
+      for (const [method, suffix] of [
+        ['GET', ''],
+        ['PATCH', ''],
+        ['POST', '/cancel'],
+        ['POST', '/refresh-qr'],
+      ] as const) {
+        const res = await t.app.inject({
+          method,
+          url: `/v2/payment-links/${tok}${suffix}`,
+          headers: key(k),
+          payload: method === 'PATCH' ? { description: 'x' } : {},
+        });
         expect(res.statusCode, `${method} ${suffix}`).toBe(404);
         expect(errorOf(res).code).toBe('payment_link_not_found');
         expect(res.body).not.toContain('секрет');
       }
     }
-    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.testKey) })).json().description).toBe('секрет');
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}`, headers: key(m.testKey) })).json()
+        .description,
+    ).toBe('секрет');
   });
 });
 
@@ -172,7 +228,11 @@ describe('GET /v2/payment-links', () => {
     let cursor: string | null = null;
     do {
       const res: { json(): { data: { token: string }[]; next_cursor: string | null; has_more: boolean } } =
-        await t.app.inject({ method: 'GET', url: `/v2/payment-links?limit=2${cursor ? `&cursor=${cursor}` : ''}`, headers: key(m.testKey) });
+        await t.app.inject({
+          method: 'GET',
+          url: `/v2/payment-links?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+          headers: key(m.testKey),
+        });
       const page = res.json();
       seen.push(...page.data.map((l) => l.token));
       expect(page.data.length).toBeLessThanOrEqual(2);
@@ -180,14 +240,28 @@ describe('GET /v2/payment-links', () => {
       expect(page.has_more).toBe(cursor !== null);
     } while (cursor);
     expect(seen).toEqual(made.map((l) => l.token).reverse());
-    const active = (await t.app.inject({ method: 'GET', url: '/v2/payment-links?status=active', headers: key(m.testKey) })).json();
+    const active = (
+      await t.app.inject({ method: 'GET', url: '/v2/payment-links?status=active', headers: key(m.testKey) })
+    ).json();
     expect(active.data.map((l: { amount: number }) => l.amount)).toEqual([104, 102, 100]);
-    const expired = (await t.app.inject({ method: 'GET', url: '/v2/payment-links?status=expired', headers: key(m.testKey) })).json();
+    const expired = (
+      await t.app.inject({ method: 'GET', url: '/v2/payment-links?status=expired', headers: key(m.testKey) })
+    ).json();
     expect(expired.data.map((l: { token: string }) => l.token)).toEqual([made[3].token]);
-    const first = (await t.app.inject({ method: 'GET', url: '/v2/payment-links?limit=1&status=active', headers: key(m.testKey) })).json();
-    const moved = await t.app.inject({ method: 'GET', url: `/v2/payment-links?limit=1&status=paid&cursor=${first.next_cursor}`, headers: key(m.testKey) });
+    const first = (
+      await t.app.inject({ method: 'GET', url: '/v2/payment-links?limit=1&status=active', headers: key(m.testKey) })
+    ).json();
+    const moved = await t.app.inject({
+      method: 'GET',
+      url: `/v2/payment-links?limit=1&status=paid&cursor=${first.next_cursor}`,
+      headers: key(m.testKey),
+    });
     expect(errorOf(moved).code).toBe('invalid_cursor');
-    for (const [q, code] of [['limit=0', 'invalid_limit'], ['limit=101', 'limit_too_large'], ['status=open', 'invalid_parameter']]) {
+    for (const [q, code] of [
+      ['limit=0', 'invalid_limit'],
+      ['limit=101', 'limit_too_large'],
+      ['status=open', 'invalid_parameter'],
+    ]) {
       const res = await t.app.inject({ method: 'GET', url: `/v2/payment-links?${q}`, headers: key(m.testKey) });
       expect(res.statusCode, q).toBe(400);
       expect(errorOf(res).code, q).toBe(code);
@@ -201,22 +275,38 @@ describe('GET /v2/payment-links', () => {
     const mine = await createLink(t.app, m.testKey);
     const list = (await t.app.inject({ method: 'GET', url: '/v2/payment-links', headers: key(m.testKey) })).json();
     expect(list.data.map((l: { token: string }) => l.token)).toEqual([mine.token]);
-    expect((await t.app.inject({ method: 'GET', url: '/v2/payment-links', headers: key(m.liveKey) })).json().data).toEqual([]);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v2/payment-links', headers: key(m.liveKey) })).json().data,
+    ).toEqual([]);
   });
 });
 
 describe('JWT callers', () => {
   it('act in live mode unless ?mode=test, and see the same links as the API key of that mode', async () => {
     const m = await newMerchant(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/v2/payment-links?mode=test', headers: bearer(m), payload: { amount: 300, description: 'из кабинета' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/payment-links?mode=test',
+      headers: bearer(m),
+      payload: { amount: 300, description: 'из кабинета' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().livemode).toBe(false);
     const tok = res.json().token;
-    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links/${tok}`, headers: key(m.testKey) })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links/${tok}`, headers: bearer(m) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${tok}`, headers: key(m.testKey) })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${tok}`, headers: bearer(m) })).statusCode,
+    ).toBe(404);
     const list = (await t.app.inject({ method: 'GET', url: '/v2/payment-links?mode=test', headers: bearer(m) })).json();
     expect(list.data).toHaveLength(1);
-    const live = await t.app.inject({ method: 'POST', url: '/v2/payment-links', headers: bearer(m), payload: { amount: 300, description: 'x' } });
+    const live = await t.app.inject({
+      method: 'POST',
+      url: '/v2/payment-links',
+      headers: bearer(m),
+      payload: { amount: 300, description: 'x' },
+    });
     expect(errorOf(live).code).toBe('provider_not_connected');
   });
 
@@ -225,8 +315,13 @@ describe('JWT callers', () => {
     const link = await createLink(t.app, m.testKey);
     await t.runtime.deps.db.query('UPDATE users SET role = $2 WHERE email = $1', [m.email, 'viewer']);
     const q = '?mode=test';
-    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links${q}`, headers: bearer(m) })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}${q}`, headers: bearer(m) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links${q}`, headers: bearer(m) })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}${q}`, headers: bearer(m) }))
+        .statusCode,
+    ).toBe(200);
     for (const [method, url, payload] of [
       ['POST', `/v2/payment-links${q}`, { amount: 1, description: 'x' }],
       ['PATCH', `/v2/payment-links/${link.token}${q}`, { description: 'y' }],

@@ -23,9 +23,15 @@ export interface LinkBody {
   updated_at: string;
 }
 
-export async function createLink(app: FastifyInstance, apiKey: string, body: Record<string, unknown> = {}): Promise<LinkBody> {
+export async function createLink(
+  app: FastifyInstance,
+  apiKey: string,
+  body: Record<string, unknown> = {},
+): Promise<LinkBody> {
   const res = await app.inject({
-    method: 'POST', url: '/v2/payment-links', headers: key(apiKey),
+    method: 'POST',
+    url: '/v2/payment-links',
+    headers: key(apiKey),
     payload: { amount: 5000, description: 'Заказ №42', ...body },
   });
   if (res.statusCode !== 201) throw new Error(`create link failed: ${res.statusCode} ${res.body}`);
@@ -35,7 +41,10 @@ export async function createLink(app: FastifyInstance, apiKey: string, body: Rec
 /** One browser: keeps the visitor cookie between requests, like a payer's phone. */
 export class Browser {
   cookie?: string;
-  constructor(private app: FastifyInstance, public ip = '203.0.113.7') {}
+  constructor(
+    private app: FastifyInstance,
+    public ip = '203.0.113.7',
+  ) {}
 
   async request(opts: InjectOptions): Promise<LightMyRequestResponse> {
     const headers = { ...(opts.headers ?? {}), ...(this.cookie ? { cookie: this.cookie } : {}) };
@@ -57,7 +66,9 @@ export class Browser {
   /** A plain HTML form post (application/x-www-form-urlencoded). */
   form(url: string, fields: Record<string, string>) {
     return this.request({
-      method: 'POST', url, payload: new URLSearchParams(fields).toString(),
+      method: 'POST',
+      url,
+      payload: new URLSearchParams(fields).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
   }
@@ -65,7 +76,9 @@ export class Browser {
 
 /** Puts a link's expiry in the past, as if time had passed. */
 export async function expireLinkClock(t: TestApp, token: string): Promise<void> {
-  await t.runtime.deps.db.query(`UPDATE payment_links SET expires_at = now() - interval '1 second' WHERE token = $1`, [token]);
+  await t.runtime.deps.db.query(`UPDATE payment_links SET expires_at = now() - interval '1 second' WHERE token = $1`, [
+    token,
+  ]);
 }
 
 /** Puts an operation's (and the sandbox's) deadline in the past. */

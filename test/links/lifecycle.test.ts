@@ -15,7 +15,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const patch = (apiKey: string, token: string, payload: unknown) =>
-  t.app.inject({ method: 'PATCH', url: `/v2/payment-links/${token}`, headers: key(apiKey), payload: payload as object });
+  t.app.inject({
+    method: 'PATCH',
+    url: `/v2/payment-links/${token}`,
+    headers: key(apiKey),
+    payload: payload as object,
+  });
 const action = (apiKey: string, token: string, what: 'cancel' | 'refresh-qr', headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: `/v2/payment-links/${token}/${what}`, headers: { ...key(apiKey), ...headers } });
 const read = async (apiKey: string, token: string) =>
@@ -26,11 +31,21 @@ describe('PATCH /v2/payment-links/{token}', () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { success_url: 'https://shop.kz/ok' });
     const res = await patch(m.testKey, link.token, {
-      description: 'Новое описание', success_url: null, cancel_url: 'https://shop.kz/back', expires_in_minutes: 60, allow_repeat: true,
+      description: 'Новое описание',
+      success_url: null,
+      cancel_url: 'https://shop.kz/back',
+      expires_in_minutes: 60,
+      allow_repeat: true,
     });
     expect(res.statusCode).toBe(200);
     const b = res.json();
-    expect(b).toMatchObject({ description: 'Новое описание', success_url: null, cancel_url: 'https://shop.kz/back', allow_repeat: true, amount: 5000 });
+    expect(b).toMatchObject({
+      description: 'Новое описание',
+      success_url: null,
+      cancel_url: 'https://shop.kz/back',
+      allow_repeat: true,
+      amount: 5000,
+    });
     const ttl = new Date(b.expires_at).getTime() - Date.now();
     expect(ttl).toBeGreaterThan(59 * 60_000);
     expect(ttl).toBeLessThanOrEqual(60 * 60_000);
@@ -39,13 +54,23 @@ describe('PATCH /v2/payment-links/{token}', () => {
     expect(ev).toHaveLength(1);
     expect(ev[0].data).toEqual({
       token: `pl_${link.token}`,
-      changes: { description: 'Новое описание', success_url: null, cancel_url: 'https://shop.kz/back', allow_repeat: true, expires_at: b.expires_at },
+      changes: {
+        description: 'Новое описание',
+        success_url: null,
+        cancel_url: 'https://shop.kz/back',
+        allow_repeat: true,
+        expires_at: b.expires_at,
+      },
     });
     // An empty PATCH changes nothing and writes no event.
     expect((await patch(m.testKey, link.token, {})).json()).toEqual(b);
     expect(await events(t.app, m.testKey, 'payment_link.updated')).toHaveLength(1);
     // Values sent as they already are change nothing either; a mix reports only what changed.
-    expect((await patch(m.testKey, link.token, { description: 'Новое описание', allow_repeat: true, success_url: null })).json()).toEqual(b);
+    expect(
+      (
+        await patch(m.testKey, link.token, { description: 'Новое описание', allow_repeat: true, success_url: null })
+      ).json(),
+    ).toEqual(b);
     expect(await events(t.app, m.testKey, 'payment_link.updated')).toHaveLength(1);
     await patch(m.testKey, link.token, { description: 'Новое описание', cancel_url: null });
     const mixed = await events(t.app, m.testKey, 'payment_link.updated');
@@ -107,7 +132,10 @@ describe('PATCH /v2/payment-links/{token}', () => {
     expect(r.statusCode).toBe(409);
     expect(errorOf(r).code).toBe('payment_link_immutable');
     expect(await read(m.testKey, link.token)).toMatchObject({ status: 'paid', paid_count: 1 });
-    const ops = await t.runtime.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM operations WHERE link_token = $1', [link.token]);
+    const ops = await t.runtime.deps.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM operations WHERE link_token = $1',
+      [link.token],
+    );
     expect(ops.rows[0].n).toBe(1);
   });
 
@@ -130,7 +158,12 @@ describe('POST cancel and refresh-qr', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ token: link.token, status: 'cancelled' });
     const ev = await events(t.app, m.testKey, 'payment_link.cancelled');
-    expect(ev[0].data).toEqual({ token: `pl_${link.token}`, amount: 5000, paid_count: 0, cancelled_at: res.json().updated_at });
+    expect(ev[0].data).toEqual({
+      token: `pl_${link.token}`,
+      amount: 5000,
+      paid_count: 0,
+      cancelled_at: res.json().updated_at,
+    });
     const pub = await t.app.inject({ method: 'GET', url: `/v2/checkout/${link.token}` });
     expect(pub.statusCode).toBe(409);
     expect(errorOf(pub).code).toBe('payment_link_not_active');
@@ -157,7 +190,8 @@ describe('POST cancel and refresh-qr', () => {
     expect([before, b.qr.operation_id]).not.toContain(after);
     const payments = (await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).json().data;
     expect(payments).toHaveLength(3);
-    for (const p of payments) expect(p).toMatchObject({ source: 'payment_link', link_token: link.token, amount: 5000, comment: 'Заказ №42' });
+    for (const p of payments)
+      expect(p).toMatchObject({ source: 'payment_link', link_token: link.token, amount: 5000, comment: 'Заказ №42' });
   });
 });
 
@@ -171,9 +205,20 @@ describe('payments through a link', () => {
     expect(await read(m.testKey, link.token)).toMatchObject({ status: 'paid', paid_count: 1 });
     const paidEv = await events(t.app, m.testKey, 'payment_link.paid');
     expect(paidEv).toHaveLength(1);
-    expect(paidEv[0].data).toEqual({ token: `pl_${link.token}`, operation_id: qr.operation_id, amount: 5000, paid_count: 1, email: 'aigerim@example.kz' });
+    expect(paidEv[0].data).toEqual({
+      token: `pl_${link.token}`,
+      operation_id: qr.operation_id,
+      amount: 5000,
+      paid_count: 1,
+      email: 'aigerim@example.kz',
+    });
     const done = await events(t.app, m.testKey, 'payment.completed');
-    expect(done[0].data).toMatchObject({ operation_id: qr.operation_id, source: 'payment_link', link_token: `pl_${link.token}`, metadata: { order_id: 'A-1' } });
+    expect(done[0].data).toMatchObject({
+      operation_id: qr.operation_id,
+      source: 'payment_link',
+      link_token: `pl_${link.token}`,
+      metadata: { order_id: 'A-1' },
+    });
   });
 
   it('an allow_repeat link stays active and counts every payment, one payment_link.paid each', async () => {
@@ -201,7 +246,10 @@ describe('payments through a link', () => {
   it('a QR never outlives its link', async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey, { expires_in_minutes: 5 });
-    await t.runtime.deps.db.query(`UPDATE payment_links SET expires_at = now() + interval '90 seconds' WHERE token = $1`, [link.token]);
+    await t.runtime.deps.db.query(
+      `UPDATE payment_links SET expires_at = now() + interval '90 seconds' WHERE token = $1`,
+      [link.token],
+    );
     const qr = (await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json().qr;
     const left = new Date(qr.expires_at).getTime() - Date.now();
     expect(left).toBeLessThanOrEqual(91_000);
@@ -222,7 +270,8 @@ describe('the link-expiry sweeper', () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     expect(await expireDueLinks(t.runtime.deps)).toBe(0);
     const rows = await t.runtime.deps.db.query<{ token: string; status: string }>(
-      'SELECT token, status FROM payment_links WHERE token = ANY($1)', [[due.token, fresh.token, cancelled.token]],
+      'SELECT token, status FROM payment_links WHERE token = ANY($1)',
+      [[due.token, fresh.token, cancelled.token]],
     );
     const status = Object.fromEntries(rows.rows.map((r) => [r.token, r.status]));
     expect(status).toEqual({ [due.token]: 'expired', [fresh.token]: 'active', [cancelled.token]: 'cancelled' });

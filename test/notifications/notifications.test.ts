@@ -62,7 +62,9 @@ describe('unread count and read-all', () => {
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual({ updated: 3 });
     expect((await get(m, '/me/notifications/unread-count')).json()).toEqual({ count: 0 });
-    expect((await get(m, '/me/notifications')).json().data.every((x: { read_at: string | null }) => x.read_at !== null)).toBe(true);
+    expect(
+      (await get(m, '/me/notifications')).json().data.every((x: { read_at: string | null }) => x.read_at !== null),
+    ).toBe(true);
     expect((await get(other, '/me/notifications/unread-count')).json()).toEqual({ count: 1 });
     expect((await get(other, '/me/notifications')).json().data).toHaveLength(1);
     const again = await t.app.inject({ method: 'POST', url: '/me/notifications/read-all', headers: bearer(m) });
@@ -74,7 +76,9 @@ describe('unread count and read-all', () => {
     await seed(m, 1);
     await t.runtime.deps.db.query(`UPDATE users SET role = 'viewer' WHERE lower(email) = lower($1)`, [m.email]);
     expect((await get(m, '/me/notifications')).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/me/notifications/read-all', headers: bearer(m) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/me/notifications/read-all', headers: bearer(m) })).statusCode,
+    ).toBe(200);
   });
 
   it('needs a JWT', async () => {
@@ -88,14 +92,20 @@ describe('notify()', () => {
   it('writes in the caller’s transaction and deduplicates by key', async () => {
     const m = await newMerchant(t.app);
     const clientId = await clientIdOf(t.runtime.deps.db, m);
-    const first = await t.runtime.deps.db.tx((tx) => notify(tx, clientId, 'trial.ending', 'Trial ends soon', 'In 3 days', 'trial_ending:2026-01-01'));
-    const dup = await t.runtime.deps.db.tx((tx) => notify(tx, clientId, 'trial.ending', 'Trial ends soon', 'In 3 days', 'trial_ending:2026-01-01'));
+    const first = await t.runtime.deps.db.tx((tx) =>
+      notify(tx, clientId, 'trial.ending', 'Trial ends soon', 'In 3 days', 'trial_ending:2026-01-01'),
+    );
+    const dup = await t.runtime.deps.db.tx((tx) =>
+      notify(tx, clientId, 'trial.ending', 'Trial ends soon', 'In 3 days', 'trial_ending:2026-01-01'),
+    );
     expect(first).toBeTypeOf('number');
     expect(dup).toBeNull();
-    await expect(t.runtime.deps.db.tx(async (tx) => {
-      await notify(tx, clientId, 'plan.limit_near', 'x', 'y');
-      throw new Error('rollback');
-    })).rejects.toThrow('rollback');
+    await expect(
+      t.runtime.deps.db.tx(async (tx) => {
+        await notify(tx, clientId, 'plan.limit_near', 'x', 'y');
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
     expect((await get(m, '/me/notifications/unread-count')).json()).toEqual({ count: 1 });
   });
 });

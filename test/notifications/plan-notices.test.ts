@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const notices = async (m: Merchant) =>
-  (await t.app.inject({ method: 'GET', url: '/me/notifications', headers: bearer(m) })).json().data as { type: string; body: string }[];
+  (await t.app.inject({ method: 'GET', url: '/me/notifications', headers: bearer(m) })).json().data as {
+    type: string;
+    body: string;
+  }[];
 
 /** Live paid payments of this month written straight to the table (the plan counts paid_at only). */
 async function paidLive(clientId: number, accountId: number, n: number) {
@@ -62,7 +65,9 @@ describe('plan limit notifications', () => {
       await paidLive(clientId, accountId, 28);
       const qrs = [await createQr(t.app, m.liveKey, 100), await createQr(t.app, m.liveKey, 100)];
       for (const qr of qrs) await payAtProvider(t, qr.operation_id);
-      await Promise.all(qrs.map((qr) => t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.liveKey) })));
+      await Promise.all(
+        qrs.map((qr) => t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.liveKey) })),
+      );
       expect((await notices(m)).map((n) => n.type)).toContain('plan.limit_reached');
     }
   });
@@ -75,7 +80,9 @@ describe('plan limit notifications', () => {
       const qr = await createQr(t.app, m.testKey, 100);
       await t.app.inject({ method: 'POST', url: `/v2/test/payments/${qr.operation_id}/pay`, headers: key(m.testKey) });
     }
-    await t.runtime.deps.db.query(`UPDATE clients SET plan = 'enterprise', plan_expires_at = NULL WHERE id = $1`, [clientId]);
+    await t.runtime.deps.db.query(`UPDATE clients SET plan = 'enterprise', plan_expires_at = NULL WHERE id = $1`, [
+      clientId,
+    ]);
     await paidLive(clientId, accountId, 40);
     await payLive(m);
     expect(await notices(m)).toEqual([]);
@@ -88,7 +95,10 @@ describe('plan ending notifications', () => {
     const far = await newMerchant(t.app);
     const { clientId } = await idsOf(t.runtime.deps.db, m);
     const now = new Date();
-    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = $2::timestamptz + interval '2 days' WHERE id = $1`, [clientId, now]);
+    await t.runtime.deps.db.query(
+      `UPDATE clients SET trial_ends_at = $2::timestamptz + interval '2 days' WHERE id = $1`,
+      [clientId, now],
+    );
     expect(await noticeEndingPlans(t.runtime.deps.db, now)).toBeGreaterThanOrEqual(1);
     await noticeEndingPlans(t.runtime.deps.db, now);
     const list = await notices(m);
@@ -102,8 +112,10 @@ describe('plan ending notifications', () => {
     const gone = await newMerchant(t.app);
     const now = new Date();
     const set = async (x: Merchant, offset: string) =>
-      t.runtime.deps.db.query(`UPDATE clients SET plan = 'starter', plan_expires_at = $2::timestamptz + $3::interval WHERE id = $1`,
-        [(await idsOf(t.runtime.deps.db, x)).clientId, now, offset]);
+      t.runtime.deps.db.query(
+        `UPDATE clients SET plan = 'starter', plan_expires_at = $2::timestamptz + $3::interval WHERE id = $1`,
+        [(await idsOf(t.runtime.deps.db, x)).clientId, now, offset],
+      );
     await set(m, '1 day');
     await set(gone, '-1 day');
     await noticeEndingPlans(t.runtime.deps.db, now);

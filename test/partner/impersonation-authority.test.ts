@@ -20,17 +20,27 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 const as = callAs(() => t.app);
 
-interface Who { access: string }
+interface Who {
+  access: string;
+}
 
 /** An approved partner, and a client of its (through its referral link) that allows it in. */
-async function partnerWithClient(): Promise<{ partner: Merchant & { partnerId: number }; client: Who & { email: string }; clientId: number }> {
+async function partnerWithClient(): Promise<{
+  partner: Merchant & { partnerId: number };
+  client: Who & { email: string };
+  clientId: number;
+}> {
   const m = await newMerchant(t.app);
   const reg = await as(m, 'POST', '/partner/auth/register', { company_name: 'Agency' });
   expect(reg.statusCode, reg.body).toBe(201);
   expect((await as(admin, 'POST', `/admin/partners/${reg.json().id}/approve`)).statusCode).toBe(200);
   const link = (await as(m, 'POST', '/partner/links')).json();
   const email = uniqueEmail('client');
-  const joined = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Client shop', email, password: 'a long password 1', referral_code: link.code } });
+  const joined = await t.app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: { name: 'Client shop', email, password: 'a long password 1', referral_code: link.code },
+  });
   expect(joined.statusCode, joined.body).toBe(201);
   const client = { access: joined.json().access_token, email };
   expect((await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: true })).statusCode).toBe(200);
@@ -55,7 +65,11 @@ async function teamMember(partner: Merchant): Promise<{ member: Who; memberId: n
   const email = uniqueEmail('agent');
   const inv = await as(partner, 'POST', '/me/team/invite', { email, role: 'admin' });
   expect(inv.statusCode, inv.body).toBe(201);
-  const joined = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Agent', password: 'a long password 1', invite_token: inv.json().invite_token } });
+  const joined = await t.app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: { name: 'Agent', password: 'a long password 1', invite_token: inv.json().invite_token },
+  });
   expect(joined.statusCode, joined.body).toBe(201);
   return { member: { access: joined.json().access_token }, memberId: inv.json().id };
 }
@@ -113,28 +127,39 @@ describe('a session ends with the authority behind it', () => {
   it('the client turning consent off stops the session', async () => {
     const { partner, client, clientId } = await partnerWithClient();
     const inside = await enter(partner, clientId);
-    expect((await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: false })).json()).toMatchObject({ allow: false, ended_sessions: 1 });
+    expect((await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: false })).json()).toMatchObject({
+      allow: false,
+      ended_sessions: 1,
+    });
     await expectEnded(inside);
   });
 });
 
 describe('the messenger under impersonation', () => {
   let chatSeq = 38_000;
-  const bot = (text: string, chat: number) => t.app.inject({
-    method: 'POST', url: '/messenger/webhook', headers: { [SECRET_HEADER]: SECRET },
-    payload: { update_id: chat, message: { message_id: 1, chat: { id: chat, type: 'private' }, from: { id: chat }, text } },
-  });
+  const bot = (text: string, chat: number) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/messenger/webhook',
+      headers: { [SECRET_HEADER]: SECRET },
+      payload: {
+        update_id: chat,
+        message: { message_id: 1, chat: { id: chat, type: 'private' }, from: { id: chat }, text },
+      },
+    });
   /** Binds a fresh chat to the signed-in user through the cabinet's link and the bot's /start. */
   async function bind(who: Who): Promise<number> {
     const res = await as(who, 'POST', '/me/messenger-link');
     expect(res.statusCode, res.body).toBe(200);
     const chat = ++chatSeq;
-    expect((await bot(`/start ${new URL(res.json().url).searchParams.get('start')}`, chat)).json().result).toBe('bound');
+    expect((await bot(`/start ${new URL(res.json().url).searchParams.get('start')}`, chat)).json().result).toBe(
+      'bound',
+    );
     return chat;
   }
   const linked = async (who: Who) => (await as(who, 'GET', '/me')).json().messenger_linked as boolean;
 
-  it('POST /me/messenger-link is refused to a partner inside the account; the client\'s own user gets its link', async () => {
+  it("POST /me/messenger-link is refused to a partner inside the account; the client's own user gets its link", async () => {
     const { partner, client, clientId } = await partnerWithClient();
     const inside = await enter(partner, clientId);
     const refused = await as(inside, 'POST', '/me/messenger-link');
@@ -148,7 +173,15 @@ describe('the messenger under impersonation', () => {
     // A teammate of the client who bound a chat before any session: it stays.
     const teammateEmail = uniqueEmail('mate');
     const inv = (await as(client, 'POST', '/me/team/invite', { email: teammateEmail, role: 'viewer' })).json();
-    const mate = { access: (await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Mate', password: 'a long password 1', invite_token: inv.invite_token } })).json().access_token };
+    const mate = {
+      access: (
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/register',
+          payload: { name: 'Mate', password: 'a long password 1', invite_token: inv.invite_token },
+        })
+      ).json().access_token,
+    };
     await bind(mate);
     // The owner's chat bound while the partner is in the account (a link issued before the block, or
     // used during the session): whoever holds that chat may be the partner.
@@ -170,7 +203,13 @@ describe('the messenger under impersonation', () => {
     await bind(client);
     // Two links after it: the second replaces the first, marking it spent at its own creation time.
     for (let i = 0; i < 2; i++) expect((await as(client, 'POST', '/me/messenger-link')).statusCode).toBe(200);
-    const boundAt = async () => (await t.runtime.deps.db.query<{ at: Date | null }>('SELECT messenger_bound_at AS at FROM users WHERE email = $1', [client.email])).rows[0].at;
+    const boundAt = async () =>
+      (
+        await t.runtime.deps.db.query<{ at: Date | null }>(
+          'SELECT messenger_bound_at AS at FROM users WHERE email = $1',
+          [client.email],
+        )
+      ).rows[0].at;
     const bound = await boundAt();
     expect(bound).not.toBeNull();
     // The migration's backfill, on this user alone, as if the chat had been bound before the column.

@@ -3,7 +3,16 @@
 // impersonation as the client allows it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, callAs, errorOf, idsOf, newAdmin, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import {
+  bearer,
+  callAs,
+  errorOf,
+  idsOf,
+  newAdmin,
+  newMerchant,
+  uniqueEmail,
+  type Merchant,
+} from '../helpers/factories.ts';
 
 let t: TestApp;
 let admin: Merchant;
@@ -23,7 +32,11 @@ async function activePartner(name = 'Agency'): Promise<Merchant & { partnerId: n
 }
 
 async function register(body: object) {
-  const res = await t.app.inject({ method: 'POST', url: '/auth/register', payload: { name: 'Client shop', password: 'a long password 1', ...body } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: { name: 'Client shop', password: 'a long password 1', ...body },
+  });
   return res;
 }
 
@@ -31,19 +44,30 @@ describe('the profile', () => {
   it('pending: 403 partner_not_active on all but the profile; approved: 200; one per client', async () => {
     const m = await newMerchant(t.app);
     const reg = await as(m, 'POST', '/partner/auth/register', { company_name: 'Pending Co', website: 'https://p.kz' });
-    expect(reg.json()).toMatchObject({ company_name: 'Pending Co', status: 'pending', commission_rate_bps: 2000, messenger_linked: false, bank_details_set: false });
+    expect(reg.json()).toMatchObject({
+      company_name: 'Pending Co',
+      status: 'pending',
+      commission_rate_bps: 2000,
+      messenger_linked: false,
+      bank_details_set: false,
+    });
     for (const url of ['/partner/clients', '/partner/links']) {
       const r = await as(m, 'GET', url);
       expect(r.statusCode, url).toBe(403);
       expect(errorOf(r).code).toBe('partner_not_active');
     }
     expect((await as(m, 'GET', '/partner/me')).json().status).toBe('pending');
-    expect(errorOf(await as(m, 'POST', '/partner/auth/register', { company_name: 'Again' })).code).toBe('partner_exists');
+    expect(errorOf(await as(m, 'POST', '/partner/auth/register', { company_name: 'Again' })).code).toBe(
+      'partner_exists',
+    );
     const pending = (await as(admin, 'GET', '/admin/partners?status=pending&limit=100')).json().data;
     expect(pending.some((p: { id: number }) => p.id === reg.json().id)).toBe(true);
     await as(admin, 'POST', `/admin/partners/${reg.json().id}/approve`);
     expect((await as(m, 'GET', '/partner/clients')).statusCode).toBe(200);
-    expect((await as(admin, 'PATCH', `/admin/partners/${reg.json().id}`, { commission_rate_bps: 2500 })).json().commission_rate_bps).toBe(2500);
+    expect(
+      (await as(admin, 'PATCH', `/admin/partners/${reg.json().id}`, { commission_rate_bps: 2500 })).json()
+        .commission_rate_bps,
+    ).toBe(2500);
     expect((await as(admin, 'POST', `/admin/partners/${reg.json().id}/suspend`)).json().status).toBe('suspended');
     expect(errorOf(await as(m, 'GET', '/partner/clients')).code).toBe('partner_not_active');
     expect(errorOf(await as(admin, 'POST', `/admin/partners/${reg.json().id}/reject`)).code).toBe('partner_state');
@@ -56,7 +80,12 @@ describe('the profile', () => {
     const auto = await buildTestApp({ partnerAutoApprove: true });
     try {
       const m = await newMerchant(auto.app);
-      const reg = await auto.app.inject({ method: 'POST', url: '/partner/auth/register', headers: bearer(m), payload: { company_name: 'Auto' } });
+      const reg = await auto.app.inject({
+        method: 'POST',
+        url: '/partner/auth/register',
+        headers: bearer(m),
+        payload: { company_name: 'Auto' },
+      });
       expect(reg.json().status).toBe('active');
     } finally {
       await auto.close();
@@ -79,44 +108,71 @@ describe('clients', () => {
 
     const list = (await as(p, 'GET', '/partner/clients')).json().data;
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ email, origin: 'referral', status: 'pending', status_reason: null, provider_connected: false, onboarding_state: 'idle' });
+    expect(list[0]).toMatchObject({
+      email,
+      origin: 'referral',
+      status: 'pending',
+      status_reason: null,
+      provider_connected: false,
+      onboarding_state: 'idle',
+    });
     const client = { access: reg.json().access_token };
     await as(client, 'POST', '/onboarding/provider/start', { phone: '+77015550123' });
     await as(client, 'POST', '/onboarding/provider/verify', { code: '000000' });
-    expect((await as(p, 'GET', `/partner/clients/${list[0].id}`)).json()).toMatchObject({ status: 'active', provider_connected: true, onboarding_state: 'connected', payments: [], commissions: [] });
-    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = $1`, [list[0].id]);
-    expect((await as(p, 'GET', '/partner/clients?status=restricted')).json().data[0]).toMatchObject({ id: list[0].id, status: 'restricted', status_reason: 'plan_inactive' });
+    expect((await as(p, 'GET', `/partner/clients/${list[0].id}`)).json()).toMatchObject({
+      status: 'active',
+      provider_connected: true,
+      onboarding_state: 'connected',
+      payments: [],
+      commissions: [],
+    });
+    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = $1`, [
+      list[0].id,
+    ]);
+    expect((await as(p, 'GET', '/partner/clients?status=restricted')).json().data[0]).toMatchObject({
+      id: list[0].id,
+      status: 'restricted',
+      status_reason: 'plan_inactive',
+    });
     expect((await as(p, 'GET', '/partner/clients?status=active')).json().data).toHaveLength(0);
   });
 
-  it('an invite: the token registers the invited e-mail as the partner\'s client; a switched-off link and a bad code refuse', async () => {
+  it("an invite: the token registers the invited e-mail as the partner's client; a switched-off link and a bad code refuse", async () => {
     const p = await activePartner();
     const email = uniqueEmail('inv');
     const inv = await as(p, 'POST', '/partner/clients/invite', { email, name: 'Shop' });
     expect(inv.statusCode, inv.body).toBe(201);
     expect(inv.json()).toMatchObject({ email, status: 'invited' });
     expect(inv.json().invite_url).toContain(inv.json().invite_token);
-    expect(errorOf(await register({ email: uniqueEmail('other'), invite_token: inv.json().invite_token })).code).toBe('invite_invalid');
+    expect(errorOf(await register({ email: uniqueEmail('other'), invite_token: inv.json().invite_token })).code).toBe(
+      'invite_invalid',
+    );
     const reg = await register({ email, invite_token: inv.json().invite_token });
     expect(reg.statusCode, reg.body).toBe(201);
     expect(reg.json().api_keys).toBeDefined();
     expect((await as(p, 'GET', '/partner/clients')).json().data[0]).toMatchObject({ email, origin: 'invite' });
-    expect(errorOf(await register({ email: uniqueEmail('again'), invite_token: inv.json().invite_token })).code).toBe('invite_invalid');
+    expect(errorOf(await register({ email: uniqueEmail('again'), invite_token: inv.json().invite_token })).code).toBe(
+      'invite_invalid',
+    );
 
     const link = (await as(p, 'POST', '/partner/links')).json();
     await as(p, 'PATCH', `/partner/links/${link.id}`, { is_active: false });
     expect((await t.app.inject({ method: 'GET', url: `/r/${link.code}` })).statusCode).toBe(404);
-    expect(errorOf(await register({ email: uniqueEmail('off'), referral_code: link.code })).param).toBe('referral_code');
+    expect(errorOf(await register({ email: uniqueEmail('off'), referral_code: link.code })).param).toBe(
+      'referral_code',
+    );
     expect((await as(p, 'DELETE', `/partner/links/${link.id}`)).statusCode).toBe(204);
     expect((await as(p, 'GET', `/partner/links/${link.id}`)).statusCode).toBe(404);
   });
 
-  it('partner B never sees partner A\'s clients or links', async () => {
+  it("partner B never sees partner A's clients or links", async () => {
     const a = await activePartner('A');
     const b = await activePartner('B');
     const link = (await as(a, 'POST', '/partner/links')).json();
     const reg = await register({ email: uniqueEmail('a-client'), referral_code: link.code });
-    const { clientId } = await idsOf(t.runtime.deps.db, { email: (await as({ access: reg.json().access_token }, 'GET', '/me')).json().email } as Merchant);
+    const { clientId } = await idsOf(t.runtime.deps.db, {
+      email: (await as({ access: reg.json().access_token }, 'GET', '/me')).json().email,
+    } as Merchant);
     expect((await as(b, 'GET', '/partner/clients')).json().data).toHaveLength(0);
     expect(errorOf(await as(b, 'GET', `/partner/clients/${clientId}`)).code).toBe('client_not_found');
     expect((await as(b, 'GET', `/partner/links/${link.id}`)).statusCode).toBe(404);
@@ -127,7 +183,7 @@ describe('clients', () => {
 });
 
 describe('impersonation', () => {
-  it('refused until the client allows it; the token reads the client\'s payments; blocked actions 403; turning it off: 401; the client sees the session', async () => {
+  it("refused until the client allows it; the token reads the client's payments; blocked actions 403; turning it off: 401; the client sees the session", async () => {
     const p = await activePartner();
     const link = (await as(p, 'POST', '/partner/links')).json();
     const reg = await register({ email: uniqueEmail('imp'), referral_code: link.code });
@@ -148,14 +204,20 @@ describe('impersonation', () => {
     expect(errorOf(await as(inside, 'GET', '/partner/clients')).code).toBe('impersonation_blocked_action');
 
     const sessions = (await as(client, 'GET', '/me/partner-impersonation/sessions')).json().data;
-    expect(sessions[0]).toMatchObject({ partner_id: p.partnerId, partner_name: 'Agency', actor_email: p.email, requests: 3, ended_at: null });
+    expect(sessions[0]).toMatchObject({
+      partner_id: p.partnerId,
+      partner_name: 'Agency',
+      actor_email: p.email,
+      requests: 3,
+      ended_at: null,
+    });
     await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: false });
     expect(errorOf(await as(inside, 'GET', '/me')).code).toBe('impersonation_session_expired');
   });
 });
 
 describe('integration keys', () => {
-  it('one per mode, shown once, stored as a hash; a new one revokes the old; the owner\'s alone', async () => {
+  it("one per mode, shown once, stored as a hash; a new one revokes the old; the owner's alone", async () => {
     const p = await activePartner();
     const live = await as(p, 'POST', '/partner/integration/api-keys');
     expect(live.statusCode, live.body).toBe(201);
@@ -165,9 +227,17 @@ describe('integration keys', () => {
     const test = (await as(p, 'POST', '/partner/integration/api-keys', { mode: 'test' })).json();
     expect(test.api_key).toMatch(/^pk_test_/);
     const again = (await as(p, 'POST', '/partner/integration/api-keys', { mode: 'live' })).json();
-    const rows = (await t.runtime.deps.db.query<{ mode: string; revoked: boolean; key_hash: string }>(
-      'SELECT mode, revoked_at IS NOT NULL AS revoked, key_hash FROM partner_api_keys WHERE partner_id = $1 ORDER BY id', [p.partnerId])).rows;
-    expect(rows.map((r) => [r.mode, r.revoked])).toEqual([['live', true], ['test', false], ['live', false]]);
+    const rows = (
+      await t.runtime.deps.db.query<{ mode: string; revoked: boolean; key_hash: string }>(
+        'SELECT mode, revoked_at IS NOT NULL AS revoked, key_hash FROM partner_api_keys WHERE partner_id = $1 ORDER BY id',
+        [p.partnerId],
+      )
+    ).rows;
+    expect(rows.map((r) => [r.mode, r.revoked])).toEqual([
+      ['live', true],
+      ['test', false],
+      ['live', false],
+    ]);
     expect(JSON.stringify(rows)).not.toContain(again.api_key);
     // The list shows the keys in force, never a key.
     const listed = await as(p, 'GET', '/partner/integration/api-keys');

@@ -25,13 +25,26 @@ describe('partner profile: website', () => {
     }
     // Spaces around it are dropped, as around the company name.
     const m = await newMerchant(t.app);
-    expect((await as(m, 'POST', '/partner/auth/register', { company_name: 'Agency', website: ' https://agency.kz ' })).json().website).toBe('https://agency.kz');
+    expect(
+      (await as(m, 'POST', '/partner/auth/register', { company_name: 'Agency', website: ' https://agency.kz ' })).json()
+        .website,
+    ).toBe('https://agency.kz');
   });
 
   it('refuses anything else with 400 invalid_parameter naming website, and stores nothing', async () => {
     for (const website of [
-      'javascript:alert(1)', 'data:text/html,<b>x</b>', 'ftp://agency.kz', 'agency.kz', 'www.agency.kz', '//agency.kz', 'https://',
-      'mailto:a@agency.kz', 'file:///etc/passwd', 'https://user:pass@agency.kz', 'https://agency .kz', '',
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'ftp://agency.kz',
+      'agency.kz',
+      'www.agency.kz',
+      '//agency.kz',
+      'https://',
+      'mailto:a@agency.kz',
+      'file:///etc/passwd',
+      'https://user:pass@agency.kz',
+      'https://agency .kz',
+      '',
     ]) {
       const m = await newMerchant(t.app);
       const reg = await as(m, 'POST', '/partner/auth/register', { company_name: 'Agency', website });
@@ -49,17 +62,29 @@ describe('cursors are bound to their endpoint', () => {
     await as(admin, 'POST', `/admin/partners/${reg.json().id}/approve`);
     const pk = (await as(m, 'POST', '/partner/integration/api-keys', { mode: 'test' })).json().api_key;
     const api = (url: string, method = 'GET', payload?: object) =>
-      t.app.inject({ method: method as 'GET', url, headers: { 'x-partner-api-key': pk }, ...(payload ? { payload } : {}) });
+      t.app.inject({
+        method: method as 'GET',
+        url,
+        headers: { 'x-partner-api-key': pk },
+        ...(payload ? { payload } : {}),
+      });
     for (let i = 0; i < 3; i++) {
-      expect((await api('/partner/v1/clients', 'POST', { external_id: `shop-${randomUUID()}`, name: `Shop ${i}` })).statusCode).toBe(201);
+      expect(
+        (await api('/partner/v1/clients', 'POST', { external_id: `shop-${randomUUID()}`, name: `Shop ${i}` }))
+          .statusCode,
+      ).toBe(201);
     }
     const cabinet = (await as(m, 'GET', '/partner/clients?limit=1')).json();
     const integration = (await api('/partner/v1/clients?limit=1')).json();
     expect(cabinet.next_cursor).toBeTruthy();
     expect(integration.next_cursor).toBeTruthy();
     // Each list takes its own cursor.
-    expect((await as(m, 'GET', `/partner/clients?limit=1&cursor=${encodeURIComponent(cabinet.next_cursor)}`)).statusCode).toBe(200);
-    expect((await api(`/partner/v1/clients?limit=1&cursor=${encodeURIComponent(integration.next_cursor)}`)).statusCode).toBe(200);
+    expect(
+      (await as(m, 'GET', `/partner/clients?limit=1&cursor=${encodeURIComponent(cabinet.next_cursor)}`)).statusCode,
+    ).toBe(200);
+    expect(
+      (await api(`/partner/v1/clients?limit=1&cursor=${encodeURIComponent(integration.next_cursor)}`)).statusCode,
+    ).toBe(200);
     // And refuses the other's.
     const crossed = await api(`/partner/v1/clients?limit=1&cursor=${encodeURIComponent(cabinet.next_cursor)}`);
     expect(crossed.statusCode).toBe(400);

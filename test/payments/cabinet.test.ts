@@ -10,8 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const jwt = (m: Merchant, method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method, url, headers: { ...bearer(m), ...headers }, payload: payload as object });
+const jwt = (
+  m: Merchant,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) => t.app.inject({ method, url, headers: { ...bearer(m), ...headers }, payload: payload as object });
 
 async function withRole(m: Merchant, role: string) {
   await t.runtime.deps.db.query('UPDATE users SET role = $2 WHERE email = $1', [m.email, role]);
@@ -20,14 +25,27 @@ async function withRole(m: Merchant, role: string) {
 describe('cabinet payments', () => {
   it('create-qr and create-invoice are the same operations as v2, with source cabinet', async () => {
     const m = await newMerchant(t.app);
-    const qr = await jwt(m, 'POST', '/me/payments/create-qr?mode=test', { amount: 2500, description: 'Столик 4' }, idem());
+    const qr = await jwt(
+      m,
+      'POST',
+      '/me/payments/create-qr?mode=test',
+      { amount: 2500, description: 'Столик 4' },
+      idem(),
+    );
     expect(qr.statusCode).toBe(201);
-    const inv = await jwt(m, 'POST', '/me/payments/create-invoice?mode=test', { phone: '87012345678', amount: 900 }, idem());
+    const inv = await jwt(
+      m,
+      'POST',
+      '/me/payments/create-invoice?mode=test',
+      { phone: '87012345678', amount: 900 },
+      idem(),
+    );
     expect(inv.statusCode).toBe(201);
     expect(inv.json().phone).toBe('+77012345678');
     const v2 = (await t.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).json().data;
     expect(v2.map((p: { source: string; operation_id: string }) => [p.operation_id, p.source])).toEqual([
-      [inv.json().operation_id, 'cabinet'], [qr.json().operation_id, 'cabinet'],
+      [inv.json().operation_id, 'cabinet'],
+      [qr.json().operation_id, 'cabinet'],
     ]);
     expect(v2[1].comment).toBe('Столик 4');
     const list = (await jwt(m, 'GET', '/me/payments?mode=test&limit=1')).json();
@@ -44,7 +62,10 @@ describe('cabinet payments', () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey, 3000);
     await pay(t.app, m.testKey, qr.operation_id);
-    const part = await jwt(m, 'POST', `/me/payments/${qr.operation_id}/refund?mode=test`, { amount: 1000, reason: 'сдача' });
+    const part = await jwt(m, 'POST', `/me/payments/${qr.operation_id}/refund?mode=test`, {
+      amount: 1000,
+      reason: 'сдача',
+    });
     expect(part.statusCode).toBe(201);
     const rest = await jwt(m, 'POST', `/me/payments/${qr.operation_id}/refund?mode=test`, {});
     expect(rest.json()).toMatchObject({ amount: 2000, remaining_refundable: 0 });
@@ -70,7 +91,9 @@ describe('cabinet payments', () => {
     }
     await withRole(m, 'accountant');
     expect((await jwt(m, 'GET', '/me/payments/export?mode=test')).statusCode).toBe(200);
-    expect((await jwt(m, 'POST', `/me/payments/${qr.operation_id}/refund?mode=test`, { amount: 1 })).statusCode).toBe(201);
+    expect((await jwt(m, 'POST', `/me/payments/${qr.operation_id}/refund?mode=test`, { amount: 1 })).statusCode).toBe(
+      201,
+    );
     expect((await jwt(m, 'POST', '/me/payments/create-qr?mode=test', { amount: 100 }, idem())).statusCode).toBe(403);
   });
 
@@ -91,7 +114,9 @@ describe('cabinet payments', () => {
     const csv = await jwt(m, 'GET', '/me/payments/export?mode=test');
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trim().split('\n');
-    expect(lines[0]).toBe('operation_id,type,status,amount,refunded_amount,comment,phone,sender_name,transaction_id,source,created_at,paid_at');
+    expect(lines[0]).toBe(
+      'operation_id,type,status,amount,refunded_amount,comment,phone,sender_name,transaction_id,source,created_at,paid_at',
+    );
     expect(lines).toHaveLength(3);
     expect(csv.body).toContain(`'=HYPERLINK`);
     expect(csv.body).toContain(`'+cmd`);

@@ -117,7 +117,9 @@ describe('idempotency', () => {
     const m = await newMerchant(t.app);
     const k = randomUUID();
     const { deps } = t.runtime;
-    const clientId = (await deps.db.query<{ client_id: number }>('SELECT client_id FROM users WHERE email = $1', [m.email])).rows[0].client_id;
+    const clientId = (
+      await deps.db.query<{ client_id: number }>('SELECT client_id FROM users WHERE email = $1', [m.email])
+    ).rows[0].client_id;
     // A holder that claimed the key for this very request and has not finished (or died).
     await deps.db.query(
       `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until)
@@ -126,7 +128,10 @@ describe('idempotency', () => {
     );
     const running = await post(m.testKey, k, { amount: 100 });
     expect(running.statusCode).toBe(409);
-    expect(errorOf(running)).toMatchObject({ code: 'idempotency_conflict', message: expect.stringMatching(/still running/) });
+    expect(errorOf(running)).toMatchObject({
+      code: 'idempotency_conflict',
+      message: expect.stringMatching(/still running/),
+    });
     expect(await countOps(m.testKey)).toBe(0);
     // Its lease runs out: the key is taken over and the request goes through, once.
     await deps.db.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [k]);
@@ -156,7 +161,10 @@ describe('idempotency', () => {
     const m = await newMerchant(t.app);
     const k = randomUUID();
     await post(m.testKey, k, { amount: 100 });
-    await t.runtime.deps.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [k]);
+    await t.runtime.deps.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`,
+      [k],
+    );
     expect(await pruneIdempotencyKeys(t.runtime.deps)).toBeGreaterThanOrEqual(1);
     const again = await post(m.testKey, k, { amount: 100 });
     expect(again.statusCode).toBe(201);

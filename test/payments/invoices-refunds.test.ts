@@ -10,8 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const invoice = (k: string, payload: unknown) => t.app.inject({ method: 'POST', url: '/v2/invoices', headers: { ...key(k), ...idem() }, payload: payload as object });
-const refund = (k: string, payload: unknown) => t.app.inject({ method: 'POST', url: '/v2/refunds', headers: { ...key(k), ...idem() }, payload: payload as object });
+const invoice = (k: string, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: '/v2/invoices', headers: { ...key(k), ...idem() }, payload: payload as object });
+const refund = (k: string, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: '/v2/refunds', headers: { ...key(k), ...idem() }, payload: payload as object });
 
 describe('invoices', () => {
   it('normalizes any common spelling of a KZ mobile number', async () => {
@@ -40,23 +42,43 @@ describe('invoices', () => {
   it('status, cancel, and no cancel after payment', async () => {
     const m = await newMerchant(t.app);
     const a = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })).json();
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })
+    ).json();
     expect(status).toMatchObject({ status: 'created', phone: '+77012345678', type: 'invoice' });
-    const cancel = await t.app.inject({ method: 'POST', url: `/v2/invoices/${a.operation_id}/cancel`, headers: { ...key(m.testKey), ...idem() } });
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `/v2/invoices/${a.operation_id}/cancel`,
+      headers: { ...key(m.testKey), ...idem() },
+    });
     expect(cancel.statusCode).toBe(200);
     expect(cancel.json()).toEqual({ operation_id: a.operation_id, status: 'cancelled' });
-    const again = await t.app.inject({ method: 'POST', url: `/v2/invoices/${a.operation_id}/cancel`, headers: { ...key(m.testKey), ...idem() } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/v2/invoices/${a.operation_id}/cancel`,
+      headers: { ...key(m.testKey), ...idem() },
+    });
     expect(again.statusCode).toBe(409);
     expect(errorOf(again).code).toBe('payment_not_cancellable');
-    const ev = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.cancelled', headers: key(m.testKey) })).json();
+    const ev = (
+      await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.cancelled', headers: key(m.testKey) })
+    ).json();
     expect(ev.data[0].data).toMatchObject({ operation_id: a.operation_id, amount: 100, reason: 'merchant' });
 
     const b = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
     await pay(t.app, m.testKey, b.operation_id);
-    const late = await t.app.inject({ method: 'POST', url: `/v2/invoices/${b.operation_id}/cancel`, headers: { ...key(m.testKey), ...idem() } });
+    const late = await t.app.inject({
+      method: 'POST',
+      url: `/v2/invoices/${b.operation_id}/cancel`,
+      headers: { ...key(m.testKey), ...idem() },
+    });
     expect(late.statusCode).toBe(409);
     const qr = await createQr(t.app, m.testKey);
-    const qrCancel = await t.app.inject({ method: 'POST', url: `/v2/invoices/${qr.operation_id}/cancel`, headers: { ...key(m.testKey), ...idem() } });
+    const qrCancel = await t.app.inject({
+      method: 'POST',
+      url: `/v2/invoices/${qr.operation_id}/cancel`,
+      headers: { ...key(m.testKey), ...idem() },
+    });
     expect(qrCancel.statusCode).toBe(409);
   });
 
@@ -82,27 +104,43 @@ describe('invoices', () => {
     } finally {
       sandbox.cancelInvoice = original;
     }
-    const ev = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.cancelled', headers: key(m.testKey) })).json();
+    const ev = (
+      await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.cancelled', headers: key(m.testKey) })
+    ).json();
     expect(ev.data).toHaveLength(1);
   });
 
-  it('an invoice past Tolem\'s deadline is closed at the provider before it is expired', async () => {
+  it("an invoice past Tolem's deadline is closed at the provider before it is expired", async () => {
     const m = await newMerchant(t.app);
     const a = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
     // Tolem's deadline passes while the provider would still take the payment.
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [a.operation_id]);
-    const read = (await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })).json();
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      a.operation_id,
+    ]);
+    const read = (
+      await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })
+    ).json();
     expect(read.status).toBe('expired');
-    const ref = (await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [a.operation_id])).rows[0].provider_ref;
+    const ref = (
+      await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [
+        a.operation_id,
+      ])
+    ).rows[0].provider_ref;
     expect(await t.runtime.deps.providers.sandbox.simulate(ref, 'pay')).toBe(false); // the customer can no longer pay it
-    const ev = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.expired', headers: key(m.testKey) })).json();
+    const ev = (
+      await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.expired', headers: key(m.testKey) })
+    ).json();
     expect(ev.data.map((e: { data: { operation_id: string } }) => e.data.operation_id)).toEqual([a.operation_id]);
   });
 
-  it('an invoice paid just as Tolem\'s deadline passed is recorded as paid', async () => {
+  it("an invoice paid just as Tolem's deadline passed is recorded as paid", async () => {
     const m = await newMerchant(t.app);
     const a = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
-    const ref = (await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [a.operation_id])).rows[0].provider_ref;
+    const ref = (
+      await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [
+        a.operation_id,
+      ])
+    ).rows[0].provider_ref;
     const sandbox = t.runtime.deps.providers.sandbox;
     const original = sandbox.getStatus;
     // The provider still says waiting when asked, and the customer pays before the close reaches it.
@@ -115,8 +153,12 @@ describe('invoices', () => {
       return waiting;
     };
     try {
-      await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [a.operation_id]);
-      const read = (await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })).json();
+      await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+        a.operation_id,
+      ]);
+      const read = (
+        await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })
+      ).json();
       expect(read.status).toBe('paid');
     } finally {
       sandbox.getStatus = original;
@@ -127,11 +169,22 @@ describe('invoices', () => {
     const m = await newMerchant(t.app);
     const other = await newMerchant(t.app);
     const a = (await invoice(m.testKey, { phone: '+77012345678', amount: 100 })).json();
-    const read = await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(other.testKey) });
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v2/invoices/${a.operation_id}`,
+      headers: key(other.testKey),
+    });
     expect(read.statusCode).toBe(404);
-    const cancel = await t.app.inject({ method: 'POST', url: `/v2/invoices/${a.operation_id}/cancel`, headers: { ...key(other.testKey), ...idem() } });
+    const cancel = await t.app.inject({
+      method: 'POST',
+      url: `/v2/invoices/${a.operation_id}/cancel`,
+      headers: { ...key(other.testKey), ...idem() },
+    });
     expect(cancel.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })).json().status).toBe('created');
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/invoices/${a.operation_id}`, headers: key(m.testKey) })).json()
+        .status,
+    ).toBe('created');
   });
 });
 
@@ -142,9 +195,16 @@ describe('refunds', () => {
     await pay(t.app, m.testKey, qr.operation_id);
     const r1 = await refund(m.testKey, { operation_id: qr.operation_id, amount: 3000, reason: 'возврат' });
     expect(r1.statusCode).toBe(201);
-    expect(r1.json()).toMatchObject({ status: 'completed', amount: 3000, refunded_total: 3000, remaining_refundable: 7000 });
+    expect(r1.json()).toMatchObject({
+      status: 'completed',
+      amount: 3000,
+      refunded_total: 3000,
+      remaining_refundable: 7000,
+    });
     expect(r1.json().refund_id).toMatch(/^rf_/);
-    let status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json();
+    let status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })
+    ).json();
     expect(status).toMatchObject({ status: 'partially_refunded', refunded_amount: 3000 });
     const over = await refund(m.testKey, { operation_id: qr.operation_id, amount: 7001 });
     expect(over.statusCode).toBe(400);
@@ -156,9 +216,15 @@ describe('refunds', () => {
     const more = await refund(m.testKey, { operation_id: qr.operation_id, amount: 1 });
     expect(more.statusCode).toBe(409);
     expect(errorOf(more).code).toBe('payment_not_refundable');
-    const ev = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.refunded', headers: key(m.testKey) })).json();
+    const ev = (
+      await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.refunded', headers: key(m.testKey) })
+    ).json();
     expect(ev.data.map((e: { data: { amount: number } }) => e.data.amount)).toEqual([7000, 3000]);
-    expect(ev.data[0].data).toMatchObject({ operation_id: qr.operation_id, refunded_total: 10_000, remaining_refundable: 0 });
+    expect(ev.data[0].data).toMatchObject({
+      operation_id: qr.operation_id,
+      refunded_total: 10_000,
+      remaining_refundable: 0,
+    });
   });
 
   it('an unpaid payment is not refundable; bad input is 400; other tenant 404', async () => {
@@ -168,7 +234,12 @@ describe('refunds', () => {
     expect(unpaid.statusCode).toBe(409);
     expect(errorOf(unpaid).code).toBe('payment_not_refundable');
     await pay(t.app, m.testKey, qr.operation_id);
-    for (const body of [{ operation_id: qr.operation_id, amount: 0 }, { operation_id: qr.operation_id }, { amount: 5 }, { operation_id: qr.operation_id, amount: '5' }]) {
+    for (const body of [
+      { operation_id: qr.operation_id, amount: 0 },
+      { operation_id: qr.operation_id },
+      { amount: 5 },
+      { operation_id: qr.operation_id, amount: '5' },
+    ]) {
       const res = await refund(m.testKey, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
@@ -181,10 +252,14 @@ describe('refunds', () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey, 1000);
     await pay(t.app, m.testKey, qr.operation_id);
-    const results = await Promise.all(Array.from({ length: 10 }, () => refund(m.testKey, { operation_id: qr.operation_id, amount: 300 })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => refund(m.testKey, { operation_id: qr.operation_id, amount: 300 })),
+    );
     const ok = results.filter((r) => r.statusCode === 201);
     expect(ok).toHaveLength(3);
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json();
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })
+    ).json();
     expect(status.refunded_amount).toBe(900);
   });
 });
@@ -195,7 +270,11 @@ describe('GET /v2/client', () => {
     const ok = await t.app.inject({ method: 'GET', url: '/v2/client?phone=87012345678', headers: key(m.testKey) });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ phone: '+77012345678', exists: true });
-    const missing = await t.app.inject({ method: 'GET', url: '/v2/client?phone=%2B77012340000', headers: key(m.testKey) });
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/v2/client?phone=%2B77012340000',
+      headers: key(m.testKey),
+    });
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing).code).toBe('client_not_found');
     const bad = await t.app.inject({ method: 'GET', url: '/v2/client?phone=123', headers: key(m.testKey) });

@@ -31,8 +31,22 @@ describe('GET /v2/payments', () => {
     expect(seen).toEqual(ids.reverse());
     const item = (await get(m.testKey, '/v2/payments?limit=1')).json().data[0];
     expect(Object.keys(item).sort()).toEqual([
-      'amount', 'comment', 'created_at', 'expires_at', 'link_token', 'livemode', 'operation_id', 'paid_at', 'phone', 'provider_account_id',
-      'refunded_amount', 'sender_name', 'source', 'status', 'transaction_id', 'type',
+      'amount',
+      'comment',
+      'created_at',
+      'expires_at',
+      'link_token',
+      'livemode',
+      'operation_id',
+      'paid_at',
+      'phone',
+      'provider_account_id',
+      'refunded_amount',
+      'sender_name',
+      'source',
+      'status',
+      'transaction_id',
+      'type',
     ]);
     expect(item).toMatchObject({ livemode: false, source: 'api', type: 'qr' });
   });
@@ -42,7 +56,12 @@ describe('GET /v2/payments', () => {
     const a = await createQr(t.app, m.testKey);
     await createQr(t.app, m.testKey);
     await pay(t.app, m.testKey, a.operation_id);
-    await t.app.inject({ method: 'POST', url: '/v2/invoices', headers: { ...key(m.testKey), 'idempotency-key': 'inv-1' }, payload: { phone: '+77012345678', amount: 100 } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2/invoices',
+      headers: { ...key(m.testKey), 'idempotency-key': 'inv-1' },
+      payload: { phone: '+77012345678', amount: 100 },
+    });
     const paid = (await get(m.testKey, '/v2/payments?status=paid')).json().data;
     expect(paid.map((p: { operation_id: string }) => p.operation_id)).toEqual([a.operation_id]);
     expect((await get(m.testKey, '/v2/payments?type=invoice')).json().data).toHaveLength(1);
@@ -55,7 +74,13 @@ describe('GET /v2/payments', () => {
   it('limit and cursor errors', async () => {
     const m = await newMerchant(t.app);
     for (let i = 0; i < 3; i++) await createQr(t.app, m.testKey);
-    for (const [q, code] of [['limit=0', 'invalid_limit'], ['limit=-3', 'invalid_limit'], ['limit=1.5', 'invalid_limit'], ['limit=x', 'invalid_limit'], ['limit=101', 'limit_too_large']]) {
+    for (const [q, code] of [
+      ['limit=0', 'invalid_limit'],
+      ['limit=-3', 'invalid_limit'],
+      ['limit=1.5', 'invalid_limit'],
+      ['limit=x', 'invalid_limit'],
+      ['limit=101', 'limit_too_large'],
+    ]) {
       const res = await get(m.testKey, `/v2/payments?${q}`);
       expect(res.statusCode, q).toBe(400);
       expect(errorOf(res).code, q).toBe(code);
@@ -70,8 +95,12 @@ describe('GET /v2/payments', () => {
       expect(errorOf(res).code).toBe('invalid_cursor');
     }
     // Bound to the filters and the endpoint.
-    expect(errorOf(await get(m.testKey, `/v2/payments?status=paid&cursor=${encodeURIComponent(next_cursor)}`)).code).toBe('invalid_cursor');
-    expect(errorOf(await get(m.testKey, `/v2/events?cursor=${encodeURIComponent(next_cursor)}`)).code).toBe('invalid_cursor');
+    expect(
+      errorOf(await get(m.testKey, `/v2/payments?status=paid&cursor=${encodeURIComponent(next_cursor)}`)).code,
+    ).toBe('invalid_cursor');
+    expect(errorOf(await get(m.testKey, `/v2/events?cursor=${encodeURIComponent(next_cursor)}`)).code).toBe(
+      'invalid_cursor',
+    );
     expect((await get(m.testKey, `/v2/payments?cursor=${encodeURIComponent(next_cursor)}`)).statusCode).toBe(200);
   });
 
@@ -95,14 +124,23 @@ describe('GET /v2/events', () => {
     await pay(t.app, m.testKey, a.operation_id);
     const b = await createQr(t.app, m.testKey, 200);
     await t.app.inject({ method: 'POST', url: `/v2/test/payments/${b.operation_id}/expire`, headers: key(m.testKey) });
-    await t.app.inject({ method: 'POST', url: '/v2/refunds', headers: { ...key(m.testKey), 'idempotency-key': `r-${a.operation_id}` }, payload: { operation_id: a.operation_id, amount: 50 } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2/refunds',
+      headers: { ...key(m.testKey), 'idempotency-key': `r-${a.operation_id}` },
+      payload: { operation_id: a.operation_id, amount: 50 },
+    });
     return m;
   }
 
   it('filters by several types, comma-separated, and pages', async () => {
     const m = await merchantWithEvents();
     const all = (await get(m.testKey, '/v2/events')).json().data;
-    expect(all.map((e: { type: string }) => e.type)).toEqual(['payment.refunded', 'payment.expired', 'payment.completed']);
+    expect(all.map((e: { type: string }) => e.type)).toEqual([
+      'payment.refunded',
+      'payment.expired',
+      'payment.completed',
+    ]);
     expect(all[0].id).toMatch(/^evt_/);
     const two = (await get(m.testKey, '/v2/events?type=payment.completed,payment.refunded')).json().data;
     expect(two.map((e: { type: string }) => e.type)).toEqual(['payment.refunded', 'payment.completed']);
@@ -117,7 +155,10 @@ describe('GET /v2/events', () => {
     const m = await merchantWithEvents();
     const all = (await get(m.testKey, '/v2/events')).json().data as { type: string; data: { operation_id?: string } }[];
     const paid = all.find((e) => e.type === 'payment.refunded')!.data.operation_id!;
-    const own = (await get(m.testKey, `/v2/events?operation_id=${paid}`)).json().data as { type: string; data: { operation_id?: string } }[];
+    const own = (await get(m.testKey, `/v2/events?operation_id=${paid}`)).json().data as {
+      type: string;
+      data: { operation_id?: string };
+    }[];
     expect(own.map((e) => e.type)).toEqual(['payment.refunded', 'payment.completed']);
     expect(own.every((e) => e.data.operation_id === paid)).toBe(true);
     expect((await get(m.testKey, '/v2/events?operation_id=op_01NOSUCHOPERATION000000000')).json().data).toEqual([]);
@@ -139,10 +180,12 @@ describe('GET /v2/events', () => {
     expect(errorOf(await get(m.testKey, '/v2/events?until=2026-13-45')).param).toBe('until');
     // Years the stores cannot take: 400, not 500.
     expect(errorOf(await get(m.testKey, '/v2/events?since=0000-01-01')).param).toBe('since');
-    expect(errorOf(await get(m.testKey, `/v2/events?until=${encodeURIComponent('9999-12-31T23:00:00-14:00')}`)).param).toBe('until');
+    expect(
+      errorOf(await get(m.testKey, `/v2/events?until=${encodeURIComponent('9999-12-31T23:00:00-14:00')}`)).param,
+    ).toBe('until');
   });
 
-  it('a time without a zone is UTC, whatever the server\'s time zone', async () => {
+  it("a time without a zone is UTC, whatever the server's time zone", async () => {
     const m = await merchantWithEvents();
     const newest = (await get(m.testKey, '/v2/events')).json().data[0];
     const tz = process.env.TZ;

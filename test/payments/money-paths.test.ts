@@ -40,13 +40,16 @@ async function qrapiDriver(): Promise<Driver & { world: QrapiWorld }> {
   const world = await qrapiWorld();
   const t = world.t;
   return {
-    t, world,
+    t,
+    world,
     async merchant() {
       const m = await world.liveMerchant('r3');
       return { key: m.liveKey, access: m.access };
     },
     async customerPays(opId) {
-      const isQr = (await t.runtime.deps.db.query<{ type: string }>('SELECT type FROM operations WHERE id = $1', [opId])).rows[0].type === 'qr';
+      const isQr =
+        (await t.runtime.deps.db.query<{ type: string }>('SELECT type FROM operations WHERE id = $1', [opId])).rows[0]
+          .type === 'qr';
       await world.customer('scan', opId);
       await world.customer('confirm', opId);
       // A QR is noticed by the watcher, with no read by the merchant; an invoice by the merchant's read.
@@ -79,16 +82,26 @@ describe.each([
 
   it('a QR is created, paid, journaled as payment.completed and queued for the webhook', async () => {
     const m = await d.merchant();
-    await d.t.app.inject({ method: 'POST', url: `/me/webhooks${m.key.startsWith('kp_test') ? '?mode=test' : ''}`, headers: bearer(m), payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] } });
+    await d.t.app.inject({
+      method: 'POST',
+      url: `/me/webhooks${m.key.startsWith('kp_test') ? '?mode=test' : ''}`,
+      headers: bearer(m),
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] },
+    });
     const created = await post(m.key, '/v2/qr', { amount: 5000 });
     expect(created.statusCode, created.body).toBe(201);
     const opId = created.json().operation_id;
     expect((await get(m.key, `/v2/qr/${opId}`)).json().status).toBe('created');
     await d.customerPays(opId, m.key);
     const events = (await get(m.key, '/v2/events?limit=10')).json().data;
-    const done = events.find((e: { type: string; data: { operation_id: string } }) => e.type === 'payment.completed' && e.data.operation_id === opId);
+    const done = events.find(
+      (e: { type: string; data: { operation_id: string } }) =>
+        e.type === 'payment.completed' && e.data.operation_id === opId,
+    );
     expect(done, 'payment.completed in the journal').toBeDefined();
-    const deliveries = await d.t.runtime.deps.db.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1', [done.id]);
+    const deliveries = await d.t.runtime.deps.db.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1', [
+      done.id,
+    ]);
     expect(deliveries.rows).toHaveLength(1);
     expect((await get(m.key, `/v2/qr/${opId}`)).json()).toMatchObject({ status: 'paid', amount: 5000 });
   });
@@ -138,10 +151,17 @@ describe.each([
     const m = await d.merchant();
     const opId = (await post(m.key, '/v2/qr', { amount: 900 })).json().operation_id;
     await d.runOut(opId);
-    await d.t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [opId]);
+    await d.t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      opId,
+    ]);
     await sweepExpired(d.t.runtime.deps);
     expect((await get(m.key, `/v2/qr/${opId}`)).json().status).toBe('expired');
     const events = (await get(m.key, '/v2/events?limit=5')).json().data;
-    expect(events.some((e: { type: string; data: { operation_id: string } }) => e.type === 'payment.expired' && e.data.operation_id === opId)).toBe(true);
+    expect(
+      events.some(
+        (e: { type: string; data: { operation_id: string } }) =>
+          e.type === 'payment.expired' && e.data.operation_id === opId,
+      ),
+    ).toBe(true);
   });
 });

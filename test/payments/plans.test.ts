@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (k: string) => t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(k), ...idem() }, payload: { amount: 100 } });
+const post = (k: string) =>
+  t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(k), ...idem() }, payload: { amount: 100 } });
 
 async function fakePaidLive(clientId: number, accountId: number, n: number, paidAt = 'now()') {
   for (let i = 0; i < n; i++) {
@@ -49,12 +50,16 @@ describe('plans', () => {
     const m = await newMerchant(t.app);
     await connectLive(t, m);
     const { clientId } = await idsOf(t.runtime.deps.db, m);
-    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 minute' WHERE id = $1`, [clientId]);
+    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 minute' WHERE id = $1`, [
+      clientId,
+    ]);
     const res = await post(m.liveKey);
     expect(res.statusCode).toBe(403);
     expect(errorOf(res)).toMatchObject({ code: 'plan_inactive', type: 'authorization_error' });
     expect((await post(m.testKey)).statusCode).toBe(201);
-    const me = (await t.app.inject({ method: 'GET', url: '/me', headers: { authorization: `Bearer ${m.access}` } })).json();
+    const me = (
+      await t.app.inject({ method: 'GET', url: '/me', headers: { authorization: `Bearer ${m.access}` } })
+    ).json();
     expect(me.plan_active).toBe(false);
   });
 
@@ -62,10 +67,15 @@ describe('plans', () => {
     const m = await newMerchant(t.app);
     const accountId = await connectLive(t, m);
     const { clientId } = await idsOf(t.runtime.deps.db, m);
-    await t.runtime.deps.db.query(`UPDATE clients SET plan = 'starter', plan_expires_at = now() + interval '30 days' WHERE id = $1`, [clientId]);
+    await t.runtime.deps.db.query(
+      `UPDATE clients SET plan = 'starter', plan_expires_at = now() + interval '30 days' WHERE id = $1`,
+      [clientId],
+    );
     await fakePaidLive(clientId, accountId, 30);
     expect((await post(m.liveKey)).statusCode).toBe(201);
-    await t.runtime.deps.db.query(`UPDATE clients SET plan = 'enterprise', plan_expires_at = NULL WHERE id = $1`, [clientId]);
+    await t.runtime.deps.db.query(`UPDATE clients SET plan = 'enterprise', plan_expires_at = NULL WHERE id = $1`, [
+      clientId,
+    ]);
     await fakePaidLive(clientId, accountId, 200);
     expect((await post(m.liveKey)).statusCode).toBe(201);
   });
@@ -75,8 +85,12 @@ describe('plans', () => {
     const qr = await createQr(t.app, m.testKey);
     await t.app.inject({ method: 'POST', url: `/v2/test/payments/${qr.operation_id}/pay`, headers: key(m.testKey) });
     const { clientId } = await idsOf(t.runtime.deps.db, m);
-    await t.runtime.deps.db.query(`UPDATE events SET created_at = now() - interval '31 days' WHERE client_id = $1`, [clientId]);
+    await t.runtime.deps.db.query(`UPDATE events SET created_at = now() - interval '31 days' WHERE client_id = $1`, [
+      clientId,
+    ]);
     await pruneEvents(t.runtime.deps);
-    expect((await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) })).json().data).toHaveLength(0);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) })).json().data,
+    ).toHaveLength(0);
   });
 });

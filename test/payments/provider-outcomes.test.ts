@@ -26,10 +26,17 @@ afterAll(async () => {
 /** A live payment of 10,000 paid at the gateway. */
 async function paidLive(m: Merchant): Promise<{ opId: string; ref: string }> {
   await connectLive(t, m);
-  const res = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 10_000 } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v2/qr',
+    headers: { ...key(m.liveKey), ...idem() },
+    payload: { amount: 10_000 },
+  });
   expect(res.statusCode).toBe(201);
   const opId = res.json().operation_id;
-  const ref = (await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [opId])).rows[0].provider_ref;
+  const ref = (
+    await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [opId])
+  ).rows[0].provider_ref;
   gw.payments.get(ref)!.status = 'paid';
   expect((await status(m, opId)).status).toBe('paid');
   return { opId, ref };
@@ -39,7 +46,12 @@ const status = async (m: Merchant, opId: string) =>
   (await t.app.inject({ method: 'GET', url: `/v2/qr/${opId}`, headers: key(m.liveKey) })).json();
 
 const refund = (m: Merchant, body: unknown, headers = idem()) =>
-  t.app.inject({ method: 'POST', url: '/v2/refunds', headers: { ...key(m.liveKey), ...headers }, payload: body as object });
+  t.app.inject({
+    method: 'POST',
+    url: '/v2/refunds',
+    headers: { ...key(m.liveKey), ...headers },
+    payload: body as object,
+  });
 
 const refundedEvents = async (m: Merchant) =>
   (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.refunded', headers: key(m.liveKey) })).json().data;
@@ -51,7 +63,12 @@ async function retryNow(refundId: string): Promise<void> {
 }
 
 const refundRow = async (id: string) =>
-  (await t.runtime.deps.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM refunds WHERE id = $1', [id])).rows[0];
+  (
+    await t.runtime.deps.db.query<{ status: string; attempts: number }>(
+      'SELECT status, attempts FROM refunds WHERE id = $1',
+      [id],
+    )
+  ).rows[0];
 
 describe('refund outcomes through the gateway', () => {
   it('a normal answer completes the refund', async () => {
@@ -85,7 +102,12 @@ describe('refund outcomes through the gateway', () => {
     expect(gw.payments.get(ref)!.refunded).toBe(4000); // sent twice, refunded once
     const ev = await refundedEvents(m);
     expect(ev).toHaveLength(1);
-    expect(ev[0].data).toMatchObject({ operation_id: opId, refund_id: r.refund_id, amount: 4000, refunded_total: 4000 });
+    expect(ev[0].data).toMatchObject({
+      operation_id: opId,
+      refund_id: r.refund_id,
+      amount: 4000,
+      refunded_total: 4000,
+    });
     expect(await status(m, opId)).toMatchObject({ status: 'partially_refunded', refunded_amount: 4000 });
     // Settled: the job leaves it alone.
     await retryNow(r.refund_id);
@@ -179,14 +201,17 @@ describe('refund outcomes through the gateway', () => {
       const res = await refund(m, { operation_id: opId, amount: 3000 });
       expect(res.statusCode).toBe(502);
       expect(await status(m, opId)).toMatchObject({ status: 'paid', refunded_amount: 0 });
-      const rows = await t.runtime.deps.db.query<{ status: string; request_key: string | null }>('SELECT status, request_key FROM refunds WHERE operation_id = $1', [opId]);
+      const rows = await t.runtime.deps.db.query<{ status: string; request_key: string | null }>(
+        'SELECT status, request_key FROM refunds WHERE operation_id = $1',
+        [opId],
+      );
       expect(rows.rows).toEqual([{ status: 'failed', request_key: null }]);
     } finally {
       providers.live = live;
     }
   });
 
-  it('a retry that takes over a dead request\'s key continues its refund instead of making a second one', async () => {
+  it("a retry that takes over a dead request's key continues its refund instead of making a second one", async () => {
     const m = await newMerchant(t.app);
     const { opId, ref } = await paidLive(m);
     gw.refundBehaviour = 'slow';
@@ -202,16 +227,29 @@ describe('refund outcomes through the gateway', () => {
     );
     const again = await refund(m, { operation_id: opId, amount: 2500 }, headers);
     expect(again.statusCode).toBe(201);
-    expect(again.json()).toMatchObject({ refund_id: first.refund_id, status: 'completed', refunded_total: 2500, remaining_refundable: 7500 });
+    expect(again.json()).toMatchObject({
+      refund_id: first.refund_id,
+      status: 'completed',
+      refunded_total: 2500,
+      remaining_refundable: 7500,
+    });
     expect(gw.payments.get(ref)!.refunded).toBe(2500);
-    const count = await t.runtime.deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refunds WHERE operation_id = $1', [opId]);
+    const count = await t.runtime.deps.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM refunds WHERE operation_id = $1',
+      [opId],
+    );
     expect(count.rows[0].n).toBe(1);
   });
 });
 
 describe('creations through the gateway', () => {
   const invoice = (m: Merchant, body: unknown, headers = idem()) =>
-    t.app.inject({ method: 'POST', url: '/v2/invoices', headers: { ...key(m.liveKey), ...headers }, payload: body as object });
+    t.app.inject({
+      method: 'POST',
+      url: '/v2/invoices',
+      headers: { ...key(m.liveKey), ...headers },
+      payload: body as object,
+    });
   const invoicesAtGateway = () => [...gw.payments.values()].filter((p) => p.kind === 'invoice').length;
 
   it('an invoice whose answer was lost is the one a retry with the same key gets', async () => {
@@ -228,7 +266,11 @@ describe('creations through the gateway', () => {
     const retried = await invoice(m, body, headers);
     expect(retried.statusCode).toBe(201);
     expect(invoicesAtGateway()).toBe(before + 1);
-    const ref = (await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [retried.json().operation_id])).rows[0].provider_ref;
+    const ref = (
+      await t.runtime.deps.db.query<{ provider_ref: string }>('SELECT provider_ref FROM operations WHERE id = $1', [
+        retried.json().operation_id,
+      ])
+    ).rows[0].provider_ref;
     expect(gw.payments.get(ref)).toMatchObject({ kind: 'invoice', amount: 7000 });
     // Another key, or the same key with another body, is another request: another invoice.
     expect((await invoice(m, body)).statusCode).toBe(201);
@@ -240,11 +282,21 @@ describe('creations through the gateway', () => {
     await connectLive(t, m);
     const headers = idem();
     gw.createBehaviour = 'slow';
-    const lost = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...key(m.liveKey), ...headers }, payload: { amount: 900 } });
+    const lost = await t.app.inject({
+      method: 'POST',
+      url: '/v1/qr/create',
+      headers: { ...key(m.liveKey), ...headers },
+      payload: { amount: 900 },
+    });
     gw.createBehaviour = 'normal';
     expect(lost.statusCode).toBeGreaterThanOrEqual(500);
     const qrs = gw.payments.size;
-    const retried = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...key(m.liveKey), ...headers }, payload: { amount: 900 } });
+    const retried = await t.app.inject({
+      method: 'POST',
+      url: '/v1/qr/create',
+      headers: { ...key(m.liveKey), ...headers },
+      payload: { amount: 900 },
+    });
     expect(retried.statusCode).toBe(200);
     expect(gw.payments.size).toBe(qrs);
   });

@@ -17,7 +17,11 @@ const post = (apiKey: string, payload: unknown, headers: Record<string, string> 
 describe('POST /v2/qr', () => {
   it('creates a QR in test mode', async () => {
     const m = await newMerchant(t.app);
-    const res = await post(m.testKey, { amount: 5000, comment: 'Заказ №1', items: [{ name: 'Кофе', price: 2500, quantity: 2 }] });
+    const res = await post(m.testKey, {
+      amount: 5000,
+      comment: 'Заказ №1',
+      items: [{ name: 'Кофе', price: 2500, quantity: 2 }],
+    });
     expect(res.statusCode).toBe(201);
     const b = res.json();
     expect(b.operation_id).toMatch(/^op_[0-9A-Z]{26}$/);
@@ -91,21 +95,43 @@ describe('paying a QR', () => {
   it('test helper pay -> status paid, payment.completed in the journal, stats change', async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey, 7500);
-    const before = (await t.app.inject({ method: 'GET', url: '/me/payments/stats?mode=test', headers: bearer(m) })).json();
+    const before = (
+      await t.app.inject({ method: 'GET', url: '/me/payments/stats?mode=test', headers: bearer(m) })
+    ).json();
     const paid = await pay(t.app, m.testKey, qr.operation_id, { sender_name: 'Алия К.', phone: '8 701 234 56 78' });
     expect(paid.status).toBe('paid');
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json();
-    expect(status).toMatchObject({ operation_id: qr.operation_id, status: 'paid', amount: 7500, sender_name: 'Алия К.', raw_provider_status: 'Paid' });
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })
+    ).json();
+    expect(status).toMatchObject({
+      operation_id: qr.operation_id,
+      status: 'paid',
+      amount: 7500,
+      sender_name: 'Алия К.',
+      raw_provider_status: 'Paid',
+    });
     expect(status.transaction_id).toBeTruthy();
     expect(status.paid_at).toMatch(/Z$/);
-    const events = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.completed', headers: key(m.testKey) })).json();
+    const events = (
+      await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.completed', headers: key(m.testKey) })
+    ).json();
     expect(events.data).toHaveLength(1);
     expect(events.data[0]).toMatchObject({ type: 'payment.completed', livemode: false });
     expect(events.data[0].data).toMatchObject({
-      operation_id: qr.operation_id, type: 'qr', amount: 7500, status: 'paid', phone: '+77012345678', sender_name: 'Алия К.',
-      transaction_id: status.transaction_id, paid_at: status.paid_at, source: 'api', metadata: {},
+      operation_id: qr.operation_id,
+      type: 'qr',
+      amount: 7500,
+      status: 'paid',
+      phone: '+77012345678',
+      sender_name: 'Алия К.',
+      transaction_id: status.transaction_id,
+      paid_at: status.paid_at,
+      source: 'api',
+      metadata: {},
     });
-    const after = (await t.app.inject({ method: 'GET', url: '/me/payments/stats?mode=test', headers: bearer(m) })).json();
+    const after = (
+      await t.app.inject({ method: 'GET', url: '/me/payments/stats?mode=test', headers: bearer(m) })
+    ).json();
     expect(after.today.count).toBe(before.today.count + 1);
     expect(after.today.amount).toBe(before.today.amount + 7500);
     expect(after.all_time.count).toBe(before.all_time.count + 1);
@@ -119,7 +145,9 @@ describe('paying a QR', () => {
     await connectLive(t, m);
     const qr = await createQr(t.app, m.liveKey, 1000);
     await payAtProvider(t, qr.operation_id);
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.liveKey) })).json();
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.liveKey) })
+    ).json();
     expect(status.status).toBe('paid');
     const usage = (await t.app.inject({ method: 'GET', url: '/me/usage', headers: bearer(m) })).json();
     expect(usage.today).toBe(1);
@@ -134,7 +162,11 @@ describe('paying a QR', () => {
     const m = await newMerchant(t.app);
     await connectLive(t, m);
     const qr = await createQr(t.app, m.liveKey, 1000);
-    const res = await t.app.inject({ method: 'POST', url: `/v2/test/payments/${qr.operation_id}/pay`, headers: key(m.liveKey) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${qr.operation_id}/pay`,
+      headers: key(m.liveKey),
+    });
     expect(res.statusCode).toBe(403);
     expect(errorOf(res).code).toBe('test_mode_only');
   });
@@ -142,15 +174,29 @@ describe('paying a QR', () => {
   it('decline and expire, and no second outcome afterwards', async () => {
     const m = await newMerchant(t.app);
     const a = await createQr(t.app, m.testKey);
-    const declined = await t.app.inject({ method: 'POST', url: `/v2/test/payments/${a.operation_id}/decline`, headers: key(m.testKey) });
+    const declined = await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${a.operation_id}/decline`,
+      headers: key(m.testKey),
+    });
     expect(declined.json().status).toBe('declined');
     const b = await createQr(t.app, m.testKey);
-    const expired = await t.app.inject({ method: 'POST', url: `/v2/test/payments/${b.operation_id}/expire`, headers: key(m.testKey) });
+    const expired = await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${b.operation_id}/expire`,
+      headers: key(m.testKey),
+    });
     expect(expired.json().status).toBe('expired');
-    const late = await t.app.inject({ method: 'POST', url: `/v2/test/payments/${b.operation_id}/pay`, headers: key(m.testKey) });
+    const late = await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${b.operation_id}/pay`,
+      headers: key(m.testKey),
+    });
     expect(late.statusCode).toBe(409);
     expect(errorOf(late).code).toBe('payment_not_pending');
-    const types = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) })).json().data.map((e: { type: string }) => e.type);
+    const types = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) }))
+      .json()
+      .data.map((e: { type: string }) => e.type);
     expect(types.sort()).toEqual(['payment.cancelled', 'payment.expired']);
   });
 
@@ -168,9 +214,15 @@ describe('paying a QR', () => {
       expect(errorOf(res).code).toBe('payment_not_found');
       expect(res.body).not.toContain('5000');
     }
-    const res = await t.app.inject({ method: 'POST', url: `/v2/test/payments/${qr.operation_id}/pay`, headers: key(other.testKey) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${qr.operation_id}/pay`,
+      headers: key(other.testKey),
+    });
     expect(res.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json().status).toBe('created');
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json().status,
+    ).toBe('created');
   });
 });
 
@@ -178,14 +230,20 @@ describe('expiry', () => {
   it('the sweeper expires a QR past its deadline without anyone reading it, once', async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey);
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [qr.operation_id]);
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      qr.operation_id,
+    ]);
     await expireAtProvider(t, qr.operation_id);
     // Two sweepers at once: the operation is expired once, with one event.
     await Promise.all([sweepExpired(t.runtime.deps), sweepExpired(t.runtime.deps)]);
     await sweepExpired(t.runtime.deps);
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json();
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })
+    ).json();
     expect(status.status).toBe('expired');
-    const events = (await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.expired', headers: key(m.testKey) })).json();
+    const events = (
+      await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.expired', headers: key(m.testKey) })
+    ).json();
     expect(events.data).toHaveLength(1);
     expect(events.data[0].data).toMatchObject({ operation_id: qr.operation_id, amount: 5000 });
     expect(events.data[0].data.expired_at).toBeTruthy();
@@ -196,21 +254,29 @@ describe('expiry', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const qr = await createQr(t.app, m.testKey);
-      await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [qr.operation_id]);
+      await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+        qr.operation_id,
+      ]);
       await expireAtProvider(t, qr.operation_id);
       ids.push(qr.operation_id);
     }
     let asked = 0;
     await sweepExpired(t.runtime.deps, 100, undefined, () => asked++ >= 1); // stopped after the first
-    const r = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE id = ANY($1)', [ids]);
+    const r = await t.runtime.deps.db.query<{ status: string }>('SELECT status FROM operations WHERE id = ANY($1)', [
+      ids,
+    ]);
     expect(r.rows.filter((o) => o.status === 'created').length).toBeGreaterThanOrEqual(2);
   });
 
   it('a read past the deadline expires it too', async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey);
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [qr.operation_id]);
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })).json();
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      qr.operation_id,
+    ]);
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.testKey) })
+    ).json();
     expect(status.status).toBe('expired');
   });
 
@@ -219,9 +285,13 @@ describe('expiry', () => {
     await connectLive(t, m);
     const qr = await createQr(t.app, m.liveKey);
     await payAtProvider(t, qr.operation_id);
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [qr.operation_id]);
+    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      qr.operation_id,
+    ]);
     await sweepExpired(t.runtime.deps);
-    const status = (await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.liveKey) })).json();
+    const status = (
+      await t.app.inject({ method: 'GET', url: `/v2/qr/${qr.operation_id}`, headers: key(m.liveKey) })
+    ).json();
     expect(status.status).toBe('paid');
   });
 });

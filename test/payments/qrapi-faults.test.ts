@@ -22,9 +22,15 @@ afterAll(async () => {
   await receiver?.close();
 });
 const deps = () => w.t.runtime.deps;
-const post = (apiKey: string, url: string, payload: object, k = idem()) => w.t.app.inject({ method: 'POST', url, headers: { ...key(apiKey), ...k }, payload });
+const post = (apiKey: string, url: string, payload: object, k = idem()) =>
+  w.t.app.inject({ method: 'POST', url, headers: { ...key(apiKey), ...k }, payload });
 const get = (apiKey: string, url: string) => w.t.app.inject({ method: 'GET', url, headers: key(apiKey) });
-const opsOf = async (clientId: number) => (await deps().db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND mode = 'live'`, [clientId])).rows;
+const opsOf = async (clientId: number) =>
+  (
+    await deps().db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND mode = 'live'`, [
+      clientId,
+    ])
+  ).rows;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the watcher', () => {
@@ -32,7 +38,12 @@ describe('the watcher', () => {
     w.emu.state.timing.StatusPollingInterval = 1;
     try {
       const m = await w.liveMerchant();
-      await w.t.app.inject({ method: 'POST', url: '/me/webhooks', headers: bearer(m), payload: { url: `${receiver.url}/hook`, events: ['payment.completed'] } });
+      await w.t.app.inject({
+        method: 'POST',
+        url: '/me/webhooks',
+        headers: bearer(m),
+        payload: { url: `${receiver.url}/hook`, events: ['payment.completed'] },
+      });
       const opId = (await post(m.liveKey, '/v2/qr', { amount: 4200 })).json().operation_id;
       const started = Date.now();
       await w.customer('scan', opId);
@@ -41,19 +52,23 @@ describe('the watcher', () => {
       let paid = false;
       while (!paid && Date.now() - started < 2000) {
         await pollWatchedQrs(deps(), { batch: 100, perAccount: 100 });
-        paid = (await deps().db.query(`SELECT 1 FROM operations WHERE id = $1 AND status = 'paid'`, [opId])).rows.length > 0;
+        paid =
+          (await deps().db.query(`SELECT 1 FROM operations WHERE id = $1 AND status = 'paid'`, [opId])).rows.length > 0;
         if (!paid) await sleep(200);
       }
       expect(paid, 'noticed within two intervals').toBe(true);
       await deliverAllDue(deps());
       const got = await receiver.waitFor(1, 3000);
-      expect(JSON.parse(got[got.length - 1].body)).toMatchObject({ type: 'payment.completed', data: { operation_id: opId, amount: 4200 } });
+      expect(JSON.parse(got[got.length - 1].body)).toMatchObject({
+        type: 'payment.completed',
+        data: { operation_id: opId, amount: 4200 },
+      });
     } finally {
       w.emu.state.timing.StatusPollingInterval = 5;
     }
   });
 
-  it('a Wait seen after the QR\'s deadline is not expired early; the confirmation then pays it', async () => {
+  it("a Wait seen after the QR's deadline is not expired early; the confirmation then pays it", async () => {
     const m = await w.liveMerchant();
     const opId = (await post(m.liveKey, '/v2/qr', { amount: 1500 })).json().operation_id;
     await w.customer('scan', opId);
@@ -71,16 +86,26 @@ describe('the watcher', () => {
     const m = await w.liveMerchant();
     const opId = (await post(m.liveKey, '/v2/qr', { amount: 800 })).json().operation_id;
     await w.customer('scanerror', opId);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({ status: 'declined', raw_provider_status: 'Error' });
+    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({
+      status: 'declined',
+      raw_provider_status: 'Error',
+    });
   });
 
   it('polls each account at most perAccount times a pass', async () => {
     const m = await w.liveMerchant();
     for (let i = 0; i < 4; i++) await post(m.liveKey, '/v2/qr', { amount: 100 + i });
-    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [m.clientId]);
+    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [
+      m.clientId,
+    ]);
     const polled = await pollWatchedQrs(deps(), { batch: 100, perAccount: 2 });
     expect(polled).toBeGreaterThanOrEqual(2);
-    const mine = (await deps().db.query<{ n: number }>(`SELECT count(*)::int AS n FROM operations WHERE client_id = $1 AND next_poll_at > now()`, [m.clientId])).rows[0].n;
+    const mine = (
+      await deps().db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM operations WHERE client_id = $1 AND next_poll_at > now()`,
+        [m.clientId],
+      )
+    ).rows[0].n;
     expect(mine).toBe(2);
   });
 
@@ -90,12 +115,21 @@ describe('the watcher', () => {
     for (let i = 0; i < 6; i++) await post(busy.liveKey, '/v2/qr', { amount: 200 + i });
     await post(quiet.liveKey, '/v2/qr', { amount: 300 });
     // The busy account's QRs are the oldest due: a window of the oldest would hold only them.
-    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 hour' WHERE client_id = $1`, [busy.clientId]);
-    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [quiet.clientId]);
+    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 hour' WHERE client_id = $1`, [
+      busy.clientId,
+    ]);
+    await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [
+      quiet.clientId,
+    ]);
     // Room for three: two of the busy account's and the quiet one's (the oldest three would all be busy's).
     await pollWatchedQrs(deps(), { batch: 3, perAccount: 2, accounts: [busy.accountId, quiet.accountId] });
     const polled = async (clientId: number) =>
-      (await deps().db.query<{ n: number }>(`SELECT count(*)::int AS n FROM operations WHERE client_id = $1 AND next_poll_at > now()`, [clientId])).rows[0].n;
+      (
+        await deps().db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM operations WHERE client_id = $1 AND next_poll_at > now()`,
+          [clientId],
+        )
+      ).rows[0].n;
     expect(await polled(busy.clientId)).toBe(2);
     expect(await polled(quiet.clientId)).toBe(1);
   });
@@ -105,7 +139,10 @@ describe('the watcher', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await post(m.liveKey, '/v2/qr', { amount: 500 + i })).json().operation_id);
     await w.customer('scan', ids[2]);
-    const due = () => deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [m.clientId]);
+    const due = () =>
+      deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [
+        m.clientId,
+      ]);
     const db = deps().db;
     const tx = db.tx;
     const query = db.query;
@@ -124,9 +161,14 @@ describe('the watcher', () => {
       await due();
       expect(await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] })).toBe(3);
       expect(transactions).toBe(3);
-      const rows = async () => (await db.query<{ id: string; raw_provider_status: string; leased: boolean; next_in_s: number }>(
-        `SELECT id, raw_provider_status, poll_lease_until IS NOT NULL AS leased, extract(epoch FROM next_poll_at - now())::float AS next_in_s
-           FROM operations WHERE client_id = $1 ORDER BY id`, [m.clientId])).rows;
+      const rows = async () =>
+        (
+          await db.query<{ id: string; raw_provider_status: string; leased: boolean; next_in_s: number }>(
+            `SELECT id, raw_provider_status, poll_lease_until IS NOT NULL AS leased, extract(epoch FROM next_poll_at - now())::float AS next_in_s
+           FROM operations WHERE client_id = $1 ORDER BY id`,
+            [m.clientId],
+          )
+        ).rows;
       for (const r of await rows()) {
         expect(r.leased, r.id).toBe(false);
         expect(r.next_in_s, r.id).toBeGreaterThan(3);
@@ -191,7 +233,10 @@ describe('lost answers', () => {
     const ref = await w.refOf(opId);
     const atProvider = w.emu.state.payments.get(Number(ref))!;
     expect(atProvider.ReturnedAmount).toBe(2000);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({ status: 'partially_refunded', refunded_amount: 2000 });
+    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({
+      status: 'partially_refunded',
+      refunded_amount: 2000,
+    });
     const r = await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE operation_id = $1', [opId]);
     expect(r.rows.map((x) => x.status)).toEqual(['completed']);
     // Retried again, nothing moves twice.
@@ -253,15 +298,39 @@ describe('provider trouble', () => {
       // The registry made this account's client before the change above: rebuild it with the short breaker.
       await world.t.runtime.deps.providers.qrapi!.close();
       world.faults([{ path: 'qr/create', kind: 'code', code: -999 }]);
-      for (let i = 0; i < 5; i++) expect((await world.t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 100 } })).statusCode).toBe(502);
+      for (let i = 0; i < 5; i++)
+        expect(
+          (
+            await world.t.app.inject({
+              method: 'POST',
+              url: '/v2/qr',
+              headers: { ...key(m.liveKey), ...idem() },
+              payload: { amount: 100 },
+            })
+          ).statusCode,
+        ).toBe(502);
       const calls = world.emu.state.requests.length;
-      const fast = await world.t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 100 } });
+      const fast = await world.t.app.inject({
+        method: 'POST',
+        url: '/v2/qr',
+        headers: { ...key(m.liveKey), ...idem() },
+        payload: { amount: 100 },
+      });
       expect(fast.statusCode).toBe(502);
       expect(errorOf(fast).code).toBe('provider_error');
       expect(world.emu.state.requests.length).toBe(calls);
       world.faults([]);
       await sleep(350);
-      expect((await world.t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.liveKey), ...idem() }, payload: { amount: 100 } })).statusCode).toBe(201);
+      expect(
+        (
+          await world.t.app.inject({
+            method: 'POST',
+            url: '/v2/qr',
+            headers: { ...key(m.liveKey), ...idem() },
+            payload: { amount: 100 },
+          })
+        ).statusCode,
+      ).toBe(201);
     } finally {
       await world.close();
     }
@@ -269,11 +338,20 @@ describe('provider trouble', () => {
 
   it('an expired certificate is refused at onboarding with a clear error', async () => {
     const caKey = readFileSync(w.emu.caKeyFile, 'utf8');
-    const expired = makeClientPfx(w.emu.caPem, caKey, 'pw', { notBefore: new Date(Date.now() - 3 * 86400_000), notAfter: new Date(Date.now() - 86400_000) });
-    const err = await qrapiTradePoints(deps(), { credentials: { scheme: 'r3', pfx: expired, password: 'pw' }, orgBin: BIN }).catch((e) => e);
+    const expired = makeClientPfx(w.emu.caPem, caKey, 'pw', {
+      notBefore: new Date(Date.now() - 3 * 86400_000),
+      notAfter: new Date(Date.now() - 86400_000),
+    });
+    const err = await qrapiTradePoints(deps(), {
+      credentials: { scheme: 'r3', pfx: expired, password: 'pw' },
+      orgBin: BIN,
+    }).catch((e) => e);
     expect(err.code).toBe('invalid_parameter');
     expect(err.message).toMatch(/certificate expired/);
-    const wrong = await qrapiTradePoints(deps(), { credentials: { scheme: 'r3', pfx: expired, password: 'nope' }, orgBin: BIN }).catch((e) => e);
+    const wrong = await qrapiTradePoints(deps(), {
+      credentials: { scheme: 'r3', pfx: expired, password: 'nope' },
+      orgBin: BIN,
+    }).catch((e) => e);
     expect(wrong.message).toMatch(/password/);
   });
 });
@@ -282,21 +360,27 @@ describe('certificate expiry', () => {
   it('is read from the PFX onto the account, and warned about 30 days ahead, once', async () => {
     const { noticeExpiringCertificates } = await import('../../src/domain/notifications/certificate-notices.ts');
     const m = await w.liveMerchant();
-    const acc = (await deps().db.query<{ certificate_expires_at: Date }>('SELECT certificate_expires_at FROM provider_accounts WHERE id = $1', [m.accountId])).rows[0];
+    const acc = (
+      await deps().db.query<{ certificate_expires_at: Date }>(
+        'SELECT certificate_expires_at FROM provider_accounts WHERE id = $1',
+        [m.accountId],
+      )
+    ).rows[0];
     // The emulator's client certificate is valid five years.
     expect(acc.certificate_expires_at.getTime()).toBeGreaterThan(Date.now() + 4 * 365 * 86400_000);
     const soon = new Date(acc.certificate_expires_at.getTime() - 29 * 86400_000);
     await noticeExpiringCertificates(deps().db, soon);
     await noticeExpiringCertificates(deps().db, soon);
-    const notes = (await w.t.app.inject({ method: 'GET', url: '/me/notifications', headers: bearer(m) })).json().data
-      .filter((n: { type: string }) => n.type === 'provider.certificate_expiring');
+    const notes = (await w.t.app.inject({ method: 'GET', url: '/me/notifications', headers: bearer(m) }))
+      .json()
+      .data.filter((n: { type: string }) => n.type === 'provider.certificate_expiring');
     expect(notes).toHaveLength(1);
     expect(notes[0].title).toContain('expires on');
   });
 });
 
 describe('status versions', () => {
-  it('v02 (the default) fills the transaction id of a paid payment; v01 (the document\'s) reads the status alone', async () => {
+  it("v02 (the default) fills the transaction id of a paid payment; v01 (the document's) reads the status alone", async () => {
     const m = await w.liveMerchant();
     const paidQr = async () => {
       const opId = (await post(m.liveKey, '/v2/qr', { amount: 300 })).json().operation_id;

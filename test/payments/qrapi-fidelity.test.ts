@@ -26,7 +26,8 @@ afterAll(async () => {
 
 const deps = () => w.t.runtime.deps;
 const as = callAs(() => w.t.app);
-const post = (apiKey: string, url: string, payload: object, k = idem()) => w.t.app.inject({ method: 'POST', url, headers: { ...key(apiKey), ...k }, payload });
+const post = (apiKey: string, url: string, payload: object, k = idem()) =>
+  w.t.app.inject({ method: 'POST', url, headers: { ...key(apiKey), ...k }, payload });
 const get = (apiKey: string, url: string) => w.t.app.inject({ method: 'GET', url, headers: key(apiKey) });
 const base = () => deps().config.publicBaseUrl;
 
@@ -44,8 +45,16 @@ async function paidQr(m: { liveKey: string }, amount: number): Promise<string> {
 async function pollReturnsNow(accountId: number): Promise<void> {
   await deps().db.query(
     `UPDATE refunds SET return_next_poll_at = now() WHERE return_next_poll_at IS NOT NULL
-        AND operation_id IN (SELECT id FROM operations WHERE provider_account_id = $1)`, [accountId]);
-  await pollReturns(deps(), { batch: 50, accounts: [accountId], onError: (err) => { throw err; } });
+        AND operation_id IN (SELECT id FROM operations WHERE provider_account_id = $1)`,
+    [accountId],
+  );
+  await pollReturns(deps(), {
+    batch: 50,
+    accounts: [accountId],
+    onError: (err) => {
+      throw err;
+    },
+  });
 }
 
 describe('refusals are not outages', () => {
@@ -65,17 +74,20 @@ describe('refusals are not outages', () => {
     expect(qr.statusCode, qr.body).toBe(201);
   });
 
-  it('remote/create\'s own codes are named; a trade point refusing QR is 409, and the next payment still goes', async () => {
+  it("remote/create's own codes are named; a trade point refusing QR is 409, and the next payment still goes", async () => {
     const m = await w.liveMerchant();
     w.faults([{ path: 'remote/create', kind: 'code', code: -1404, times: 1 }]);
-    expect(errorOf(await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount: 900 })).code).toBe('client_not_found');
+    expect(errorOf(await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount: 900 })).code).toBe(
+      'client_not_found',
+    );
     // A phone ending 0010: remote/create answers 99000010, which the document lists without a meaning.
     const odd = await post(m.liveKey, '/v2/invoices', { phone: '+77011230010', amount: 900 });
     expect(odd.statusCode, odd.body).toBe(409);
     expect(errorOf(odd)).toMatchObject({ code: 'provider_refused' });
     expect(errorOf(odd).message).toContain('99000010');
     w.faults([{ path: 'qr/create', kind: 'code', code: -990000026, times: 6 }]);
-    for (let i = 0; i < 6; i++) expect(errorOf(await post(m.liveKey, '/v2/qr', { amount: 100 })).code).toBe('provider_trade_point_refused');
+    for (let i = 0; i < 6; i++)
+      expect(errorOf(await post(m.liveKey, '/v2/qr', { amount: 100 })).code).toBe('provider_trade_point_refused');
     expect((await post(m.liveKey, '/v2/qr', { amount: 100 })).statusCode).toBe(201);
     // A code nobody documents: 502 naming it, and still no outage.
     w.faults([{ path: 'qr/create', kind: 'code', code: 4242, times: 6 }]);
@@ -87,11 +99,12 @@ describe('refusals are not outages', () => {
     expect((await post(m.liveKey, '/v2/qr', { amount: 100 })).statusCode).toBe(201);
   });
 
-  it('an outage storm on lookups still opens the account\'s breaker', async () => {
+  it("an outage storm on lookups still opens the account's breaker", async () => {
     const m = await w.liveMerchant();
     w.faults([{ path: 'remote/client-info', kind: 'code', code: -999 }]);
     try {
-      for (let i = 0; i < 2; i++) expect((await get(m.liveKey, '/v2/client?phone=%2B77011234567')).statusCode).toBe(502);
+      for (let i = 0; i < 2; i++)
+        expect((await get(m.liveKey, '/v2/client?phone=%2B77011234567')).statusCode).toBe(502);
       const calls = w.emu.state.requests.length;
       const qr = await post(m.liveKey, '/v2/qr', { amount: 100 });
       expect(qr.statusCode).toBe(502);
@@ -104,7 +117,11 @@ describe('refusals are not outages', () => {
 
   it('-1503 at onboarding is 409 provider_device_conflict', async () => {
     const m = await newMerchant(w.t.app);
-    const r3 = { scheme: 'r3', certificate_pfx_base64: readFileSync(w.emu.clientPfx).toString('base64'), password: w.emu.clientPassword };
+    const r3 = {
+      scheme: 'r3',
+      certificate_pfx_base64: readFileSync(w.emu.clientPfx).toString('base64'),
+      password: w.emu.clientPassword,
+    };
     expect((await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, credentials: r3 })).statusCode).toBe(200);
     w.faults([{ path: 'device/register', kind: 'code', code: -1503, times: 1 }]);
     const v = await as(m, 'POST', '/onboarding/provider/verify', { trade_point_id: 1 });
@@ -135,7 +152,10 @@ describe('every date style of the document', () => {
         await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] });
         await deliverAllDue(deps());
         const hooks = (await receiver.waitFor(1, 5000)).filter((h) => h.url === `/hook/${style}`);
-        expect(JSON.parse(hooks[0].body)).toMatchObject({ type: 'payment.completed', data: { operation_id: opId, amount: 5000 } });
+        expect(JSON.parse(hooks[0].body)).toMatchObject({
+          type: 'payment.completed',
+          data: { operation_id: opId, amount: 5000 },
+        });
         const paid = (await get(m.liveKey, `/v2/qr/${opId}`)).json();
         expect(paid).toMatchObject({ status: 'paid' });
         expect(paid.transaction_id).toMatch(/\d+/);
@@ -144,18 +164,27 @@ describe('every date style of the document', () => {
         expect(refund.json()).toMatchObject({ status: 'completed', refunded_total: 1000 });
         const inv = await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount: 2500 });
         expect(inv.statusCode, inv.body).toBe(201);
-        expect((await post(m.liveKey, `/v2/invoices/${inv.json().operation_id}/cancel`, {})).json().status).toBe('cancelled');
+        expect((await post(m.liveKey, `/v2/invoices/${inv.json().operation_id}/cancel`, {})).json().status).toBe(
+          'cancelled',
+        );
         // r2: the return QR's expiry read in the same style, then the refund through it.
         const r2 = await w.liveMerchant('r2');
         const r2Op = await paidQr(r2, 4000);
         const pending = (await post(r2.liveKey, '/v2/refunds', { operation_id: r2Op, amount: 4000 })).json();
-        expect(Math.abs(new Date(pending.expires_at).getTime() - (Date.now() + 180_000)), pending.expires_at).toBeLessThan(15_000);
+        expect(
+          Math.abs(new Date(pending.expires_at).getTime() - (Date.now() + 180_000)),
+          pending.expires_at,
+        ).toBeLessThan(15_000);
         await w.returnScan('scan', pending.refund_id, { opId: r2Op });
         await pollReturnsNow(r2.accountId);
-        expect((await get(r2.liveKey, `/v2/qr/${r2Op}`)).json()).toMatchObject({ status: 'refunded', refunded_amount: 4000 });
+        expect((await get(r2.liveKey, `/v2/qr/${r2Op}`)).json()).toMatchObject({
+          status: 'refunded',
+          refunded_amount: 4000,
+        });
         const bad = await deps().db.query(
           `SELECT id FROM operations WHERE client_id = ANY($1::bigint[]) AND (expires_at IS NULL OR expires_at < created_at OR (paid_at IS NOT NULL AND paid_at < created_at))`,
-          [[m.clientId, r2.clientId]]);
+          [[m.clientId, r2.clientId]],
+        );
         expect(bad.rows).toEqual([]);
       } finally {
         await w.control('date-style', { style: 'offset' });
@@ -165,7 +194,7 @@ describe('every date style of the document', () => {
 });
 
 describe('QR tokens and deep links', () => {
-  it('a live qr_token is the provider\'s digits as given; deep_link is the payer page, which shows the payment', async () => {
+  it("a live qr_token is the provider's digits as given; deep_link is the payer page, which shows the payment", async () => {
     const m = await w.liveMerchant();
     const created = (await post(m.liveKey, '/v2/qr', { amount: 7300 })).json();
     expect(created.qr_token).toMatch(/^\d{20,}$/);
@@ -180,7 +209,7 @@ describe('QR tokens and deep links', () => {
   });
 });
 
-describe('r2 refunds through the payer\'s return QR', () => {
+describe("r2 refunds through the payer's return QR", () => {
   it('pending with the return QR; the payer scans it; the watcher completes it with payment.refunded', async () => {
     const m = await w.liveMerchant('r2');
     const opId = await paidQr(m, 6000);
@@ -193,17 +222,31 @@ describe('r2 refunds through the payer\'s return QR', () => {
     expect(r.return_deep_link).toBe(`${base()}/pay/${opId}/refunds/${r.refund_id}`);
     expect(new Date(r.expires_at).getTime()).toBeGreaterThan(Date.now());
     // The same key answers the same refund, QR and all.
-    expect((await post(m.liveKey, '/v2/refunds', { operation_id: opId, amount: 2000 }, k)).json()).toMatchObject({ refund_id: r.refund_id, return_qr_token: r.return_qr_token });
+    expect((await post(m.liveKey, '/v2/refunds', { operation_id: opId, amount: 2000 }, k)).json()).toMatchObject({
+      refund_id: r.refund_id,
+      return_qr_token: r.return_qr_token,
+    });
     expect((await w.t.app.inject({ method: 'GET', url: new URL(r.return_deep_link).pathname })).statusCode).toBe(200);
     // Not scanned yet: the watcher leaves it pending.
     await pollReturnsNow(m.accountId);
-    expect((await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0].status).toBe('pending');
+    expect(
+      (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0]
+        .status,
+    ).toBe('pending');
     await w.returnScan('scan', r.refund_id, { opId });
     await pollReturnsNow(m.accountId);
-    const row = (await deps().db.query<{ status: string; return_status: string }>('SELECT status, return_status FROM refunds WHERE id = $1', [r.refund_id])).rows[0];
+    const row = (
+      await deps().db.query<{ status: string; return_status: string }>(
+        'SELECT status, return_status FROM refunds WHERE id = $1',
+        [r.refund_id],
+      )
+    ).rows[0];
     expect(row).toEqual({ status: 'completed', return_status: 'CustomerIdentityObtained' });
     expect(w.emu.state.payments.get(Number(await w.refOf(opId)))!.ReturnedAmount).toBe(2000);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({ status: 'partially_refunded', refunded_amount: 2000 });
+    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({
+      status: 'partially_refunded',
+      refunded_amount: 2000,
+    });
     const events = (await get(m.liveKey, '/v2/events?type=payment.refunded')).json().data;
     expect(events[0].data).toMatchObject({ operation_id: opId, refund_id: r.refund_id, amount: 2000 });
     // Polled again: nothing moves twice.
@@ -219,7 +262,8 @@ describe('r2 refunds through the payer\'s return QR', () => {
       expect(res.json().status, res.body).toBe('pending');
       return res.json().refund_id as string;
     };
-    const statusOf = async (id: string) => (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [id])).rows[0].status;
+    const statusOf = async (id: string) =>
+      (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [id])).rows[0].status;
     const scanError = await refund();
     await w.returnScan('scanerror', scanError);
     const stranger = await refund();
@@ -243,8 +287,13 @@ describe('r2 refunds through the payer\'s return QR', () => {
     await w.returnScan('scan', r.refund_id, { opId });
     w.faults([{ path: 'payment/return', kind: 'lost', times: 1 }]);
     await pollReturnsNow(m.accountId).catch(() => undefined);
-    const row = async () => (await deps().db.query<{ status: string; next: Date | null }>(
-      'SELECT status, return_next_poll_at AS next FROM refunds WHERE id = $1', [r.refund_id])).rows[0];
+    const row = async () =>
+      (
+        await deps().db.query<{ status: string; next: Date | null }>(
+          'SELECT status, return_next_poll_at AS next FROM refunds WHERE id = $1',
+          [r.refund_id],
+        )
+      ).rows[0];
     expect(await row()).toEqual({ status: 'pending', next: null });
     const atProvider = w.emu.state.payments.get(Number(await w.refOf(opId)))!;
     expect(atProvider.ReturnedAmount).toBe(3000);
@@ -252,7 +301,10 @@ describe('r2 refunds through the payer\'s return QR', () => {
     await retryPendingRefunds(deps());
     expect((await row()).status).toBe('completed');
     expect(atProvider.ReturnedAmount).toBe(3000);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({ status: 'partially_refunded', refunded_amount: 3000 });
+    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({
+      status: 'partially_refunded',
+      refunded_amount: 3000,
+    });
   });
 
   it('r1 still answers 501', async () => {
@@ -271,14 +323,21 @@ describe('cancel reads the status after a refusal', () => {
    * refused (the emulator answers -1404 for a paid or cancelled invoice, as the document lists), and only
    * the read after the refusal can tell.
    */
-  async function changedMeanwhile(m: { liveKey: string }, amount: number, status: 'Processed' | 'RemotePaymentCanceled') {
+  async function changedMeanwhile(
+    m: { liveKey: string },
+    amount: number,
+    status: 'Processed' | 'RemotePaymentCanceled',
+  ) {
     const inv = (await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount })).json();
     const p = w.emu.state.payments.get(Number(await w.refOf(inv.operation_id)))!;
     p.Status = status;
     w.faults([{ path: 'payment/status', kind: 'flap', times: 1 }]);
     w.emu.state.flapHits = 1;
     const res = await post(m.liveKey, `/v2/invoices/${inv.operation_id}/cancel`, {});
-    expect(w.emu.state.requests.some((r) => r.path.endsWith('remote/cancel')), 'the cancel was sent').toBe(true);
+    expect(
+      w.emu.state.requests.some((r) => r.path.endsWith('remote/cancel')),
+      'the cancel was sent',
+    ).toBe(true);
     return { opId: inv.operation_id as string, res };
   }
 
@@ -337,14 +396,23 @@ describe('devices', () => {
 
   it('deletion is a durable job: never skipped by an open breaker, retried until the provider confirms', async () => {
     const m = await w.liveMerchant();
-    const token = (await deps().db.query<{ t: string }>('SELECT device_token AS t FROM provider_accounts WHERE id = $1', [m.accountId])).rows[0].t;
+    const token = (
+      await deps().db.query<{ t: string }>('SELECT device_token AS t FROM provider_accounts WHERE id = $1', [
+        m.accountId,
+      ])
+    ).rows[0].t;
     // The account's breaker is open (a -999 storm), and the provider fails the first deletion too.
     w.faults([{ path: 'qr/create', kind: 'code', code: -999, times: 5 }]);
     for (let i = 0; i < 5; i++) await post(m.liveKey, '/v2/qr', { amount: 100 });
     w.faults([{ path: 'device/delete', kind: 'code', code: -999, times: 1 }]);
     expect((await as(m, 'DELETE', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(204);
-    const row = async () => (await deps().db.query<{ c: string | null; next: Date | null }>(
-      'SELECT credentials_sealed AS c, device_delete_next_at AS next FROM provider_accounts WHERE id = $1', [m.accountId])).rows[0];
+    const row = async () =>
+      (
+        await deps().db.query<{ c: string | null; next: Date | null }>(
+          'SELECT credentials_sealed AS c, device_delete_next_at AS next FROM provider_accounts WHERE id = $1',
+          [m.accountId],
+        )
+      ).rows[0];
     expect(w.emu.state.devices.get(token)!.active).toBe(true);
     expect((await row()).next).not.toBeNull();
     expect((await row()).c).not.toBeNull();
@@ -358,19 +426,27 @@ describe('devices', () => {
 describe('onboarding after the last live account is deleted', () => {
   it('starts again from idle, without force', async () => {
     const m = await newMerchant(w.t.app);
-    const r3 = { scheme: 'r3', certificate_pfx_base64: readFileSync(w.emu.clientPfx).toString('base64'), password: w.emu.clientPassword };
+    const r3 = {
+      scheme: 'r3',
+      certificate_pfx_base64: readFileSync(w.emu.clientPfx).toString('base64'),
+      password: w.emu.clientPassword,
+    };
     await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, credentials: r3 });
     const accountId = (await as(m, 'POST', '/onboarding/provider/verify', { trade_point_id: 1 })).json().account_id;
     expect((await as(m, 'GET', '/onboarding/provider/status')).json().state).toBe('connected');
     expect((await as(m, 'DELETE', `/me/provider/accounts/${accountId}`)).statusCode).toBe(204);
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({ state: 'idle', next_step: 'start', account_id: null });
+    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
+      state: 'idle',
+      next_step: 'start',
+      account_id: null,
+    });
     const again = await as(m, 'POST', '/onboarding/provider/start', { org_bin: BIN, credentials: r3 });
     expect(again.statusCode, again.body).toBe(200);
   });
 });
 
 describe('phones', () => {
-  it('go to the provider in the document\'s form', async () => {
+  it("go to the provider in the document's form", async () => {
     const m = await w.liveMerchant();
     const inv = (await post(m.liveKey, '/v2/invoices', { phone: '+7 701 123 45 67', amount: 1100 })).json();
     expect(w.emu.state.payments.get(Number(await w.refOf(inv.operation_id)))!.PhoneNumber).toBe('87011234567');

@@ -49,7 +49,9 @@ describe('lists page through rows of one millisecond', () => {
   it('events', async () => {
     const m = await newMerchant(t.app);
     for (let i = 0; i < 3; i++) await pay(t.app, m.testKey, (await createQr(t.app, m.testKey)).operation_id);
-    const events = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) })).json().data.map((e: { id: string }) => e.id);
+    const events = (await t.app.inject({ method: 'GET', url: '/v2/events', headers: key(m.testKey) }))
+      .json()
+      .data.map((e: { id: string }) => e.id);
     expect(events).toHaveLength(3);
     await sameMillisecond('events', 'id', [...events].sort());
     const seen = await pageByOne(m, '/v2/events', (e) => e.id);

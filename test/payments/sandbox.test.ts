@@ -13,7 +13,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const rows = async (ref: string) =>
-  (await t.runtime.deps.db.query<{ status: string; amount: number; kind: string }>('SELECT status, amount, kind FROM sandbox_payments WHERE ref = $1', [ref])).rows;
+  (
+    await t.runtime.deps.db.query<{ status: string; amount: number; kind: string }>(
+      'SELECT status, amount, kind FROM sandbox_payments WHERE ref = $1',
+      [ref],
+    )
+  ).rows;
 const past = () => new Date(Date.now() - 1000);
 
 describe('refs', () => {
@@ -21,8 +26,17 @@ describe('refs', () => {
     const expiresAt = new Date('2026-11-23T10:00:00.123Z');
     const ref = sandboxRef({ kind: 'invoice', amount: 1_234_567, expiresAt });
     expect(describeRef(ref)).toEqual({ kind: 'invoice', amount: 1_234_567, expiresAt });
-    expect(sandboxRef({ kind: 'invoice', amount: 1, expiresAt })).not.toBe(sandboxRef({ kind: 'invoice', amount: 1, expiresAt }));
-    for (const bad of ['', 'sbx_qr_0123456789abcdef01234567', `${ref}x`, ref.replace('sbx_inv', 'sbx_card'), 'sbx_qr_0_kz_0123456789abcdef0123456789abcdef', ref.toUpperCase()]) {
+    expect(sandboxRef({ kind: 'invoice', amount: 1, expiresAt })).not.toBe(
+      sandboxRef({ kind: 'invoice', amount: 1, expiresAt }),
+    );
+    for (const bad of [
+      '',
+      'sbx_qr_0123456789abcdef01234567',
+      `${ref}x`,
+      ref.replace('sbx_inv', 'sbx_card'),
+      'sbx_qr_0_kz_0123456789abcdef0123456789abcdef',
+      ref.toUpperCase(),
+    ]) {
       expect(describeRef(bad)).toBeNull();
     }
   });
@@ -47,7 +61,8 @@ describe('the ledger', () => {
     const status = await sandbox.getStatus(qr.ref);
     expect(status).toMatchObject({ status: 'paid', raw: 'Paid', senderName: 'Айгерим С.' });
     expect(status.transactionId).toMatch(/^sbx_tx_/);
-    for (const action of ['pay', 'decline', 'expire'] as const) expect(await sandbox.simulate(qr.ref, action)).toBe(false);
+    for (const action of ['pay', 'decline', 'expire'] as const)
+      expect(await sandbox.simulate(qr.ref, action)).toBe(false);
     // Refunds work on the written row, up to the amount the ref carried.
     const first = await sandbox.refund(qr.ref, 3000, `rf_${qr.ref}_1`);
     expect(first.status).toBe('completed');
@@ -56,7 +71,10 @@ describe('the ledger', () => {
     expect(await sandbox.refund(qr.ref, 3000, `rf_${qr.ref}_1`)).toEqual(first);
     expect((await sandbox.refund(qr.ref, 2000, `rf_${qr.ref}_3`)).status).toBe('completed');
     expect((await sandbox.refund(qr.ref, 2000, `rf_${qr.ref}_3`)).status).toBe('completed');
-    const ledger = await t.runtime.deps.db.query<{ refunded: number }>('SELECT refunded FROM sandbox_payments WHERE ref = $1', [qr.ref]);
+    const ledger = await t.runtime.deps.db.query<{ refunded: number }>(
+      'SELECT refunded FROM sandbox_payments WHERE ref = $1',
+      [qr.ref],
+    );
     expect(Number(ledger.rows[0].refunded)).toBe(5000);
   });
 
@@ -89,7 +107,11 @@ describe('the ledger', () => {
   it('of two changes at once to one fresh payment, exactly one succeeds', async () => {
     for (let i = 0; i < 5; i++) {
       const qr = await sandbox.createQr({ amount: 5000, lifetimeS: 300 });
-      const done = await Promise.all([sandbox.simulate(qr.ref, 'pay'), sandbox.simulate(qr.ref, 'decline'), sandbox.simulate(qr.ref, 'pay')]);
+      const done = await Promise.all([
+        sandbox.simulate(qr.ref, 'pay'),
+        sandbox.simulate(qr.ref, 'decline'),
+        sandbox.simulate(qr.ref, 'pay'),
+      ]);
       expect(done.filter(Boolean)).toHaveLength(1);
       expect(await rows(qr.ref)).toHaveLength(1);
     }

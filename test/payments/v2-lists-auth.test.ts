@@ -12,9 +12,21 @@ afterAll(() => t?.close());
 
 it('every v2 list: an API key its mode; a JWT live, or test with ?mode=test', async () => {
   const m = await newMerchant(t.app);
-  const op = (await t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.testKey), ...idem() }, payload: { amount: 700 } })).json().operation_id;
+  const op = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2/qr',
+      headers: { ...key(m.testKey), ...idem() },
+      payload: { amount: 700 },
+    })
+  ).json().operation_id;
   await t.app.inject({ method: 'POST', url: `/v2/test/payments/${op}/pay`, headers: key(m.testKey) });
-  await t.app.inject({ method: 'POST', url: '/v2/payment-links', headers: key(m.testKey), payload: { amount: 900, description: 'x' } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/v2/payment-links',
+    headers: key(m.testKey),
+    payload: { amount: 900, description: 'x' },
+  });
   const lists = ['/v2/payments', '/v2/events', '/v2/payment-links'];
   for (const url of lists) {
     const byKey = await t.app.inject({ method: 'GET', url, headers: key(m.testKey) });

@@ -30,7 +30,12 @@ it.skipIf(!usingPostgres)('a regenerated key stops working in the other instance
   const m = await newMerchant(a.app);
   const probe = (k: string) => b.app.inject({ method: 'GET', url: '/v2/payments', headers: key(k) });
   expect((await probe(m.testKey)).statusCode).toBe(200); // cached in b
-  const res = await a.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m), payload: { mode: 'test' } });
+  const res = await a.app.inject({
+    method: 'POST',
+    url: '/me/api-key/regenerate',
+    headers: bearer(m),
+    payload: { mode: 'test' },
+  });
   expect(res.statusCode).toBe(200);
   await eventually(async () => (await probe(m.testKey)).statusCode === 401);
   expect((await probe(res.json().api_key)).statusCode).toBe(200);
@@ -41,7 +46,12 @@ it.skipIf(!usingPostgres)('a branding change shows on the other instance’s che
   const link = await createLink(a.app, m.testKey);
   const shown = async () => (await new Browser(b.app).get(`/v2/checkout/${link.token}`)).json().merchant.display_name;
   expect(await shown()).toBe('ТОО Алма'); // cached in b
-  const res = await a.app.inject({ method: 'PATCH', url: '/me/branding', headers: bearer(m), payload: { display_name: 'Алма Маркет' } });
+  const res = await a.app.inject({
+    method: 'PATCH',
+    url: '/me/branding',
+    headers: bearer(m),
+    payload: { display_name: 'Алма Маркет' },
+  });
   expect(res.statusCode).toBe(200);
   await eventually(async () => (await shown()) === 'Алма Маркет');
 });

@@ -32,8 +32,17 @@ async function waitReady(url: string) {
 function start(role: 'api' | 'worker', port: number) {
   const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
     env: {
-      ...process.env, ROLE: role, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: dbUrl, REDIS_URL: REDIS, APP_SECRET: 'scale-secret',
-      LOG_LEVEL: 'warn', PUBLIC_BASE_URL: 'http://tolem.test', WEBHOOKS_ALLOW_PRIVATE: 'true', RATE_LIMITS: JSON.stringify({ auth: 1000 }),
+      ...process.env,
+      ROLE: role,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl,
+      REDIS_URL: REDIS,
+      APP_SECRET: 'scale-secret',
+      LOG_LEVEL: 'warn',
+      PUBLIC_BASE_URL: 'http://tolem.test',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      RATE_LIMITS: JSON.stringify({ auth: 1000 }),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -73,11 +82,18 @@ describe.skipIf(!run)('scale-out on PostgreSQL and Redis', () => {
   }, 60_000);
 
   it('an operation created through one API process is read through the other; counters are shared', async () => {
-    const reg = await json(`${api[0]}/auth/register`, { method: 'POST', body: JSON.stringify({ name: 'Scale', email: `scale-${Date.now()}@x.kz`, password: 'correct horse battery' }) });
+    const reg = await json(`${api[0]}/auth/register`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Scale', email: `scale-${Date.now()}@x.kz`, password: 'correct horse battery' }),
+    });
     expect(reg.status).toBe(201);
     const testKey = reg.body.api_keys.test;
     const liveKey = reg.body.api_keys.live;
-    const qr = await json(`${api[0]}/v2/qr`, { method: 'POST', headers: { 'x-api-key': testKey, 'idempotency-key': randomUUID() }, body: '{"amount":700}' });
+    const qr = await json(`${api[0]}/v2/qr`, {
+      method: 'POST',
+      headers: { 'x-api-key': testKey, 'idempotency-key': randomUUID() },
+      body: '{"amount":700}',
+    });
     expect(qr.status).toBe(201);
     const read = await json(`${api[1]}/v2/qr/${qr.body.operation_id}`, { headers: { 'x-api-key': testKey } });
     expect(read.status).toBe(200);
@@ -104,20 +120,41 @@ describe.skipIf(!run)('scale-out on PostgreSQL and Redis', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     try {
       const port = (receiver.address() as AddressInfo).port;
-      const reg = await json(`${api[0]}/auth/register`, { method: 'POST', body: JSON.stringify({ name: 'Hooks', email: `hooks-${Date.now()}@x.kz`, password: 'correct horse battery' }) });
+      const reg = await json(`${api[0]}/auth/register`, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Hooks', email: `hooks-${Date.now()}@x.kz`, password: 'correct horse battery' }),
+      });
       const auth = { authorization: `Bearer ${reg.body.access_token}` };
-      const hook = await json(`${api[1]}/me/webhooks?mode=test`, { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['payment.completed'] }) });
+      const hook = await json(`${api[1]}/me/webhooks?mode=test`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['payment.completed'] }),
+      });
       expect(hook.status).toBe(201);
       const testKey = reg.body.api_keys.test;
       const N = 1000;
       const ids: string[] = [];
       for (let i = 0; i < N; i += 20) {
-        const batch = await Promise.all(Array.from({ length: Math.min(20, N - i) }, (_, j) =>
-          json(`${api[(i + j) % 2]}/v2/qr`, { method: 'POST', headers: { 'x-api-key': testKey, 'idempotency-key': randomUUID() }, body: '{"amount":100}' })));
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(20, N - i) }, (_, j) =>
+            json(`${api[(i + j) % 2]}/v2/qr`, {
+              method: 'POST',
+              headers: { 'x-api-key': testKey, 'idempotency-key': randomUUID() },
+              body: '{"amount":100}',
+            }),
+          ),
+        );
         ids.push(...batch.map((b) => b.body.operation_id));
       }
       for (let i = 0; i < N; i += 20) {
-        await Promise.all(ids.slice(i, i + 20).map((id, j) => fetch(`${api[j % 2]}/v2/test/payments/${id}/pay`, { method: 'POST', headers: { 'x-api-key': testKey } }).then((r) => r.arrayBuffer())));
+        await Promise.all(
+          ids.slice(i, i + 20).map((id, j) =>
+            fetch(`${api[j % 2]}/v2/test/payments/${id}/pay`, {
+              method: 'POST',
+              headers: { 'x-api-key': testKey },
+            }).then((r) => r.arrayBuffer()),
+          ),
+        );
       }
       const until = Date.now() + 60_000;
       while (seen.size < N && Date.now() < until) await new Promise((r) => setTimeout(r, 200));

@@ -56,13 +56,28 @@ it('login keeps a refresh token readable by the user alone; --help lists every c
   expect(statSync(file).mode & 0o777).toBe(0o600);
   expect(statSync(path.join(home, 'tolem')).mode & 0o777).toBe(0o700);
   const help = (await tolem('--help')).stdout;
-  for (const c of ['login', 'listen', 'trigger', 'payments list', 'payments get', 'payments create-qr', 'payments refund', 'links create', 'webhooks list', 'webhooks test']) {
+  for (const c of [
+    'login',
+    'listen',
+    'trigger',
+    'payments list',
+    'payments get',
+    'payments create-qr',
+    'payments refund',
+    'links create',
+    'webhooks list',
+    'webhooks test',
+  ]) {
     expect(help, c).toContain(`tolem ${c}`);
   }
 });
 
 it('listen --forward-to gets the signed event that trigger payment.completed makes', async () => {
-  const listener = spawn(process.execPath, [CLI, 'listen', '--forward-to', receiver.url, '--events', 'payment.completed', '--max', '1', '--json'], { env: env() });
+  const listener = spawn(
+    process.execPath,
+    [CLI, 'listen', '--forward-to', receiver.url, '--events', 'payment.completed', '--max', '1', '--json'],
+    { env: env() },
+  );
   // Listened for from the start: with --max 1 it may exit before the test looks.
   const exited = new Promise((ok) => listener.once('exit', ok));
   let out = '';
@@ -101,10 +116,15 @@ it('payments, links and webhooks with --json; a failure says its code and reques
   expect(created.operation_id).toMatch(/^op_/);
   const list = JSON.parse((await tolem('payments', 'list', '--json')).stdout);
   expect(list.data.map((p: { operation_id: string }) => p.operation_id)).toContain(created.operation_id);
-  expect(JSON.parse((await tolem('payments', 'get', created.operation_id, '--json')).stdout)).toMatchObject({ amount: 2500, status: 'created' });
+  expect(JSON.parse((await tolem('payments', 'get', created.operation_id, '--json')).stdout)).toMatchObject({
+    amount: 2500,
+    status: 'created',
+  });
   const refunded = await tolem('trigger', 'payment.refunded', '--amount', '1200', '--json');
   expect(JSON.parse(refunded.stdout)).toMatchObject({ triggered: 'payment.refunded', status: 'refunded' });
-  const link = JSON.parse((await tolem('links', 'create', '--amount', '9900', '--description', 'CLI link', '--json')).stdout);
+  const link = JSON.parse(
+    (await tolem('links', 'create', '--amount', '9900', '--description', 'CLI link', '--json')).stdout,
+  );
   expect(link).toMatchObject({ amount: 9900, status: 'active', livemode: false });
   expect(JSON.parse((await tolem('webhooks', 'list', '--json')).stdout)).toEqual({ data: [] });
   const human = await tolem('payments', 'list');

@@ -10,9 +10,23 @@ import { listen, messageIdOf } from '../../packages/cli/src/listen.ts';
 import type { Out } from '../../packages/cli/src/output.ts';
 
 const quiet: Out = { json: true, result: () => {}, progress: () => {} };
-const ev = (id: string, at: string) => ({ id, type: 'payment.completed', created_at: at, livemode: false, data: { operation_id: `op_${id}` } });
-const page = (...items: unknown[]) => new Response(JSON.stringify({ data: items, next_cursor: null, has_more: false }), { status: 200, headers: { 'content-type': 'application/json' } });
-const error = (status: number, code: string) => new Response(JSON.stringify({ error: { type: 'authentication_error', code, message: code } }), { status, headers: { 'content-type': 'application/json' } });
+const ev = (id: string, at: string) => ({
+  id,
+  type: 'payment.completed',
+  created_at: at,
+  livemode: false,
+  data: { operation_id: `op_${id}` },
+});
+const page = (...items: unknown[]) =>
+  new Response(JSON.stringify({ data: items, next_cursor: null, has_more: false }), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
+const error = (status: number, code: string) =>
+  new Response(JSON.stringify({ error: { type: 'authentication_error', code, message: code } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 
 let receiver: Server;
 let forwardTo: string;
@@ -30,8 +44,11 @@ afterAll(() => new Promise<void>((ok) => receiver.close(() => ok())));
 /** A client whose journal answers come from `script`, one per call. */
 function scripted(script: (() => Response)[]) {
   let i = 0;
-  const fetch = (async () => (script[Math.min(i++, script.length - 1)])()) as typeof globalThis.fetch;
-  return { api: createTolem({ baseUrl: 'http://127.0.0.1:1', apiKey: 'kp_test_x', fetch, maxRetries: 0 }), calls: () => i };
+  const fetch = (async () => script[Math.min(i++, script.length - 1)]()) as typeof globalThis.fetch;
+  return {
+    api: createTolem({ baseUrl: 'http://127.0.0.1:1', apiKey: 'kp_test_x', fetch, maxRetries: 0 }),
+    calls: () => i,
+  };
 }
 
 type Ev = ReturnType<typeof ev>;
@@ -47,7 +64,9 @@ function journal(events: Ev[]) {
     if (url.searchParams.get('mode') !== 'test') return error(400, 'invalid_parameter');
     const since = url.searchParams.get('since') ?? '1970-01-01T00:00:00.000Z';
     const limit = Number(url.searchParams.get('limit') ?? 20);
-    const hits = events.filter((e) => e.created_at >= since).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+    const hits = events
+      .filter((e) => e.created_at >= since)
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
     return page(...hits.slice(0, limit));
   }) as typeof globalThis.fetch;
   return { api: createTolem({ baseUrl: 'http://127.0.0.1:1', apiKey: 'kp_test_x', fetch, maxRetries: 0 }), queries };
@@ -58,7 +77,12 @@ describe('tolem listen', () => {
     bodies.length = 0;
     const events = [ev('a', '2026-11-24T10:00:00.000Z')]; // the mark
     const { api } = journal(events);
-    const run = listen(api, quiet, { forwardTo, max: 2, intervalMs: 10, secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}` });
+    const run = listen(api, quiet, {
+      forwardTo,
+      max: 2,
+      intervalMs: 10,
+      secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    });
     await new Promise((ok) => setTimeout(ok, 60));
     events.push(ev('c', '2026-11-24T10:00:02.000Z'));
     while (bodies.length < 1) await new Promise((ok) => setTimeout(ok, 10));
@@ -71,7 +95,11 @@ describe('tolem listen', () => {
 
   it('sends its query: nothing from before it started is forwarded, and a new event once, with a webhook-id stable across runs', async () => {
     bodies.length = 0;
-    const events = [ev('old1', '2026-11-24T09:00:00.000Z'), ev('old2', '2026-11-24T09:30:00.000Z'), ev('old3', '2026-11-24T10:00:00.000Z')];
+    const events = [
+      ev('old1', '2026-11-24T09:00:00.000Z'),
+      ev('old2', '2026-11-24T09:30:00.000Z'),
+      ev('old3', '2026-11-24T10:00:00.000Z'),
+    ];
     const { api, queries } = journal(events);
     const headers: Record<string, string>[] = [];
     const local = createServer((req, res) => {
@@ -107,7 +135,7 @@ describe('tolem listen', () => {
     }
   });
 
-  it('retries a 503, then stops with the API\'s error on a 401', async () => {
+  it("retries a 503, then stops with the API's error on a 401", async () => {
     const { api, calls } = scripted([
       () => page(),
       () => error(503, 'service_unavailable'),

@@ -32,43 +32,85 @@ afterAll(() => t?.close());
 function emptyProject(dir: string, name: string): string {
   const app = path.join(dir, name);
   cpSync(path.join(ROOT, 'examples'), path.join(app, 'examples'), { recursive: true });
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: `tolem-pack-${name}`, private: true, type: 'module' }));
+  writeFileSync(
+    path.join(app, 'package.json'),
+    JSON.stringify({ name: `tolem-pack-${name}`, private: true, type: 'module' }),
+  );
   return app;
 }
 
 it('npm pack gives tarballs that install alone with no registry; tolem runs; the SDK example takes a payment', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tolem-pack-'));
   try {
-    await run('npm', ['pack', './packages/sdk', './packages/cli', '--pack-destination', dir], ROOT, { npm_config_loglevel: 'error' });
-    const tarballs = readdirSync(dir).filter((f) => f.endsWith('.tgz')).sort();
+    await run('npm', ['pack', './packages/sdk', './packages/cli', '--pack-destination', dir], ROOT, {
+      npm_config_loglevel: 'error',
+    });
+    const tarballs = readdirSync(dir)
+      .filter((f) => f.endsWith('.tgz'))
+      .sort();
     expect(tarballs).toEqual(['tolem-cli-0.1.0.tgz', 'tolem-sdk-0.1.0.tgz']);
 
     // The CLI on its own: nothing to fetch, and it runs.
     const cliApp = emptyProject(dir, 'cli');
-    await run('npm', ['install', '--no-audit', '--no-fund', path.join(dir, 'tolem-cli-0.1.0.tgz')], cliApp, NO_REGISTRY);
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', path.join(dir, 'tolem-cli-0.1.0.tgz')],
+      cliApp,
+      NO_REGISTRY,
+    );
     const pkg = JSON.parse(readFileSync(path.join(cliApp, 'node_modules/@tolem/cli/package.json'), 'utf8'));
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(readdirSync(path.join(cliApp, 'node_modules/@tolem'))).toEqual(['cli']);
-    expect(readdirSync(path.join(cliApp, 'node_modules/@tolem/cli')).sort()).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
-    expect(readFileSync(path.join(cliApp, 'node_modules/@tolem/cli/dist/THIRD_PARTY_LICENSES'), 'utf8')).toContain('commander@');
+    expect(readdirSync(path.join(cliApp, 'node_modules/@tolem/cli')).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'bin',
+      'dist',
+      'package.json',
+    ]);
+    expect(readFileSync(path.join(cliApp, 'node_modules/@tolem/cli/dist/THIRD_PARTY_LICENSES'), 'utf8')).toContain(
+      'commander@',
+    );
     const help = await run(path.join(cliApp, 'node_modules/.bin/tolem'), ['--help'], cliApp);
     expect(help.stdout).toContain('listen');
 
     // The SDK on its own: its examples type-check against it, and one takes a payment.
     const sdkApp = emptyProject(dir, 'sdk');
-    await run('npm', ['install', '--no-audit', '--no-fund', path.join(dir, 'tolem-sdk-0.1.0.tgz')], sdkApp, NO_REGISTRY);
-    writeFileSync(path.join(sdkApp, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true,
-        types: ['node'], typeRoots: [path.join(ROOT, 'node_modules/@types')],
-      },
-      include: ['examples'],
-    }));
-    const tsc = await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], sdkApp).catch((e: { stdout: string }) => e);
+    await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', path.join(dir, 'tolem-sdk-0.1.0.tgz')],
+      sdkApp,
+      NO_REGISTRY,
+    );
+    writeFileSync(
+      path.join(sdkApp, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.join(ROOT, 'node_modules/@types')],
+        },
+        include: ['examples'],
+      }),
+    );
+    const tsc = await run(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'],
+      sdkApp,
+    ).catch((e: { stdout: string }) => e);
     expect((tsc as { stdout: string }).stdout).toBe('');
     const m = await newMerchant(t.app);
-    const example = await run(process.execPath, ['--import', path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), 'examples/take-a-payment/index.ts'], sdkApp,
-      { TOLEM_API_URL: base, TOLEM_API_KEY: m.testKey });
+    const example = await run(
+      process.execPath,
+      ['--import', path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), 'examples/take-a-payment/index.ts'],
+      sdkApp,
+      { TOLEM_API_URL: base, TOLEM_API_KEY: m.testKey },
+    );
     expect(example.stdout).toMatch(/op_\w+ paid 5000/);
     expect(example.stdout).toMatch(/refunded 2000 left 3000/);
   } finally {

@@ -5,7 +5,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { createTolem, signWebhook, TolemError, verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@tolem/sdk';
+import {
+  createTolem,
+  signWebhook,
+  TolemError,
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEvent,
+} from '@tolem/sdk';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { uniqueEmail } from '../helpers/factories.ts';
 import { startReceiver, type Receiver } from '../webhooks/helpers.ts';
@@ -26,7 +33,9 @@ afterAll(async () => {
 });
 
 async function merchant() {
-  const { data } = await createTolem({ baseUrl: base }).POST('/auth/register', { body: { name: 'SDK shop', email: uniqueEmail('sdk'), password: 'a long password 1' } });
+  const { data } = await createTolem({ baseUrl: base }).POST('/auth/register', {
+    body: { name: 'SDK shop', email: uniqueEmail('sdk'), password: 'a long password 1' },
+  });
   return { testKey: data!.api_keys!.test, access: data!.access_token };
 }
 
@@ -44,7 +53,9 @@ describe('a payment through the SDK', () => {
     for await (const p of tolem.paginate('/v2/payments', { query: { limit: 2 } })) seen.push(p.operation_id);
     expect(seen).toHaveLength(5);
     expect(seen.at(-1)).toBe(qr!.operation_id);
-    const { data: refund } = await tolem.POST('/v2/refunds', { body: { operation_id: qr!.operation_id, amount: 2000 } });
+    const { data: refund } = await tolem.POST('/v2/refunds', {
+      body: { operation_id: qr!.operation_id, amount: 2000 },
+    });
     expect(refund).toMatchObject({ status: 'completed', amount: 2000, remaining_refundable: 3000 });
   });
 
@@ -56,9 +67,15 @@ describe('a payment through the SDK', () => {
     expect((err as TolemError).requestId).toBeTruthy();
     // The test helpers take a user's token too, in test mode only.
     const { access } = await merchant();
-    await expect(createTolem({ baseUrl: base, accessToken: access }).POST('/v2/test/payments/{op_id}/pay', { params: { path: { op_id: 'op_01X' } }, body: {} }))
-      .rejects.toMatchObject({ status: 403, code: 'test_mode_only' });
-    const bad = await createTolem({ baseUrl: base, apiKey: 'kp_test_nope' }).GET('/v2/payments').catch((e: unknown) => e);
+    await expect(
+      createTolem({ baseUrl: base, accessToken: access }).POST('/v2/test/payments/{op_id}/pay', {
+        params: { path: { op_id: 'op_01X' } },
+        body: {},
+      }),
+    ).rejects.toMatchObject({ status: 403, code: 'test_mode_only' });
+    const bad = await createTolem({ baseUrl: base, apiKey: 'kp_test_nope' })
+      .GET('/v2/payments')
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ status: 401, code: 'invalid_api_key' });
   });
 });
@@ -74,7 +91,12 @@ describe('retries', () => {
       calls++;
       keys.push(req.headers.get('idempotency-key') ?? '');
       const res = await fetch(req);
-      return calls === 1 ? new Response('{"error":{"type":"api_error","code":"temporary","message":"lost"}}', { status: 503, headers: { 'retry-after': '0' } }) : res;
+      return calls === 1
+        ? new Response('{"error":{"type":"api_error","code":"temporary","message":"lost"}}', {
+            status: 503,
+            headers: { 'retry-after': '0' },
+          })
+        : res;
     };
     const tolem = createTolem({ baseUrl: base, apiKey: m.testKey, fetch: lossy });
     const { data, response } = await tolem.POST('/v2/qr', { body: { amount: 700 } });
@@ -91,11 +113,16 @@ describe('retries', () => {
     let calls = 0;
     const down: typeof fetch = async () => {
       calls++;
-      return new Response('{"error":{"type":"api_error","code":"temporary","message":"down"}}', { status: 503, headers: { 'retry-after': '0' } });
+      return new Response('{"error":{"type":"api_error","code":"temporary","message":"down"}}', {
+        status: 503,
+        headers: { 'retry-after': '0' },
+      });
     };
     const { access } = await merchant();
     const jwt = createTolem({ baseUrl: base, accessToken: access, fetch: down, maxRetries: 3 });
-    await expect(jwt.POST('/me/webhooks', { body: { url: 'https://example.kz/h', events: ['payment.completed'] } })).rejects.toMatchObject({ status: 503 });
+    await expect(
+      jwt.POST('/me/webhooks', { body: { url: 'https://example.kz/h', events: ['payment.completed'] } }),
+    ).rejects.toMatchObject({ status: 503 });
     expect(calls).toBe(1);
     calls = 0;
     await expect(jwt.GET('/me/webhooks')).rejects.toMatchObject({ status: 503 });
@@ -103,16 +130,25 @@ describe('retries', () => {
   });
 
   it('a call that outlives its time-out is a TolemError (connection_error, timeout)', async () => {
-    const hang: typeof fetch = (input, init) => new Promise((_, reject) => {
-      const signal = (init?.signal ?? (input as Request).signal)!;
-      signal.addEventListener('abort', () => reject(signal.reason));
-    });
+    const hang: typeof fetch = (input, init) =>
+      new Promise((_, reject) => {
+        const signal = (init?.signal ?? (input as Request).signal)!;
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
     const tolem = createTolem({ baseUrl: base, apiKey: 'kp_test_x', fetch: hang, timeoutMs: 50, maxRetries: 0 });
-    await expect(tolem.GET('/v2/payments')).rejects.toMatchObject({ type: 'connection_error', code: 'timeout', status: 0 });
+    await expect(tolem.GET('/v2/payments')).rejects.toMatchObject({
+      type: 'connection_error',
+      code: 'timeout',
+      status: 0,
+    });
   });
 
   it('the time-out fires while garbage is collected, against a real socket that never answers', async () => {
-    const run = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/sdk/fixtures/gc-timeout.ts'], { timeout: 20_000 });
+    const run = await promisify(execFile)(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', 'test/sdk/fixtures/gc-timeout.ts'],
+      { timeout: 20_000 },
+    );
     const r = JSON.parse(run.stdout.trim().split('\n').pop()!);
     expect(r.outcome).toEqual({ type: 'connection_error', code: 'timeout' });
     expect(r.ms).toBeLessThan(10_000);
@@ -123,7 +159,10 @@ describe('webhooks', () => {
   it('a real delivery verifies in both schemes; a changed body, another secret or an old timestamp does not', async () => {
     const m = await merchant();
     const jwt = createTolem({ baseUrl: base, accessToken: m.access });
-    const { data: hook } = await jwt.POST('/me/webhooks', { params: { query: { mode: 'test' } }, body: { url: receiver.url, events: ['payment.completed'] } });
+    const { data: hook } = await jwt.POST('/me/webhooks', {
+      params: { query: { mode: 'test' } },
+      body: { url: receiver.url, events: ['payment.completed'] },
+    });
     const tolem = createTolem({ baseUrl: base, apiKey: m.testKey });
     const { data: qr } = await tolem.POST('/v2/qr', { body: { amount: 900 } });
     const before = receiver.received.length;
@@ -135,10 +174,21 @@ describe('webhooks', () => {
     expect(event.type).toBe('payment.completed');
     expect(JSON.stringify(event)).toContain(qr!.operation_id);
     expect((await verifyWebhook(got.body, headers, hook!.secret, { scheme: 'tolem' })).type).toBe('payment.completed');
-    expect((await verifyWebhook(got.body, new Headers(headers), hook!.secret, { scheme: 'standard' })).type).toBe('payment.completed');
-    await expect(verifyWebhook(got.body.replace('900', '901'), headers, hook!.secret)).rejects.toBeInstanceOf(WebhookVerificationError);
-    await expect(verifyWebhook(got.body, headers, hook!.secret, { scheme: 'tolem', now: Date.now() + 3600_000 })).rejects.toThrow(/tolerance/);
-    const other = (await jwt.POST('/me/webhooks', { params: { query: { mode: 'test' } }, body: { url: receiver.url, events: ['payment.refunded'] } })).data!.secret;
+    expect((await verifyWebhook(got.body, new Headers(headers), hook!.secret, { scheme: 'standard' })).type).toBe(
+      'payment.completed',
+    );
+    await expect(verifyWebhook(got.body.replace('900', '901'), headers, hook!.secret)).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
+    await expect(
+      verifyWebhook(got.body, headers, hook!.secret, { scheme: 'tolem', now: Date.now() + 3600_000 }),
+    ).rejects.toThrow(/tolerance/);
+    const other = (
+      await jwt.POST('/me/webhooks', {
+        params: { query: { mode: 'test' } },
+        body: { url: receiver.url, events: ['payment.refunded'] },
+      })
+    ).data!.secret;
     await expect(verifyWebhook(got.body, headers, other)).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 

@@ -24,7 +24,11 @@ describe('badTextAt', () => {
   });
 
   it('refuses nesting past MAX_DEPTH, without overflowing the stack however deep', () => {
-    const nest = (n: number) => { let v: unknown = 'x'; for (let i = 0; i < n; i++) v = [v]; return v; };
+    const nest = (n: number) => {
+      let v: unknown = 'x';
+      for (let i = 0; i < n; i++) v = [v];
+      return v;
+    };
     expect(badTextAt(nest(MAX_DEPTH))).toBeUndefined();
     expect(badTextAt(nest(MAX_DEPTH + 1))?.why).toMatch(/deeper/);
     expect(badTextAt(nest(200_000))?.why).toMatch(/deeper/);

@@ -27,7 +27,11 @@ describe('TtlCache', () => {
     caches.apiKeys.set('h2', 2);
     caches.accounts.set('7:live', 'a');
     caches.evict('key:h1');
-    expect([caches.apiKeys.get('h1'), caches.apiKeys.get('h2'), caches.accounts.get('7:live')]).toEqual([undefined, 2, 'a']);
+    expect([caches.apiKeys.get('h1'), caches.apiKeys.get('h2'), caches.accounts.get('7:live')]).toEqual([
+      undefined,
+      2,
+      'a',
+    ]);
     caches.evict('account:7:');
     expect(caches.accounts.get('7:live')).toBeUndefined();
   });

@@ -7,8 +7,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 function storage(): Storage {
   const m = new Map<string, string>();
   return {
-    getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k),
-    clear: () => m.clear(), key: (i) => [...m.keys()][i] ?? null, get length() { return m.size; },
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => void m.set(k, v),
+    removeItem: (k) => void m.delete(k),
+    clear: () => m.clear(),
+    key: (i) => [...m.keys()][i] ?? null,
+    get length() {
+      return m.size;
+    },
   } as Storage;
 }
 
@@ -33,10 +39,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const json = (status: number, body: unknown) => () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) => () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('the dashboard session', () => {
-  it('a form sign-in after a token was asked for with no session still refreshes past the access token\'s lifetime, twice', async () => {
+  it("a form sign-in after a token was asked for with no session still refreshes past the access token's lifetime, twice", async () => {
     const s = await import('../../packages/dashboard/src/api/session.ts');
     expect(await s.accessToken()).toBeNull(); // the SDK asks before anyone signed in
     s.storePair(pair(1)); // the sign-in form
@@ -54,7 +61,10 @@ describe('the dashboard session', () => {
     const s = await import('../../packages/dashboard/src/api/session.ts');
     s.storePair(pair(1));
     vi.advanceTimersByTime(16 * 60_000);
-    answers.push(json(429, { error: { code: 'rate_limit_exceeded' } }), json(503, { error: { code: 'payment_unavailable' } }));
+    answers.push(
+      json(429, { error: { code: 'rate_limit_exceeded' } }),
+      json(503, { error: { code: 'payment_unavailable' } }),
+    );
     expect(await s.refresh()).toBe(false);
     expect(await s.refresh()).toBe(false);
     expect(s.hasSession()).toBe(true);

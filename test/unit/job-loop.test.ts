@@ -14,11 +14,17 @@ async function stopped(loop: JobLoop): Promise<void> {
 
 async function passStarts(fixedRate: boolean): Promise<number[]> {
   const starts: number[] = [];
-  const loop = new JobLoop('t', 1000, log, async () => {
-    starts.push(Date.now());
-    await new Promise((ok) => setTimeout(ok, 300)); // the pass's own time
-    return false;
-  }, { fixedRate });
+  const loop = new JobLoop(
+    't',
+    1000,
+    log,
+    async () => {
+      starts.push(Date.now());
+      await new Promise((ok) => setTimeout(ok, 300)); // the pass's own time
+      return false;
+    },
+    { fixedRate },
+  );
   loop.start();
   await vi.advanceTimersByTimeAsync(4_500);
   await stopped(loop);
@@ -41,11 +47,17 @@ describe('JobLoop', () => {
   it('with fixedRate, follows a pass longer than the interval at once', async () => {
     vi.useFakeTimers();
     const starts: number[] = [];
-    const loop = new JobLoop('t', 1000, log, async () => {
-      starts.push(Date.now());
-      await new Promise((ok) => setTimeout(ok, 1500));
-      return false;
-    }, { fixedRate: true });
+    const loop = new JobLoop(
+      't',
+      1000,
+      log,
+      async () => {
+        starts.push(Date.now());
+        await new Promise((ok) => setTimeout(ok, 1500));
+        return false;
+      },
+      { fixedRate: true },
+    );
     loop.start();
     await vi.advanceTimersByTimeAsync(4_200);
     await stopped(loop);

@@ -33,7 +33,9 @@ describe('cursors', () => {
     // /v2/events?operation_id=op_A&since=... and /v2/events?operation_id=op_A%26since%3D... are different lists.
     const since = '2026-01-01T00:00:00.000Z';
     const c = encodeCursor('s', 'v2.events', { mode: 'test', op: 'op_A', since }, pos);
-    expect(code(() => decodeCursor('s', 'v2.events', { mode: 'test', op: `op_A&since=${since}` }, c))).toBe('invalid_cursor');
+    expect(code(() => decodeCursor('s', 'v2.events', { mode: 'test', op: `op_A&since=${since}` }, c))).toBe(
+      'invalid_cursor',
+    );
     const d = encodeCursor('s', 'v2.events', { mode: 'test', op: `op_A&since=${since}` }, pos);
     expect(code(() => decodeCursor('s', 'v2.events', { mode: 'test', op: 'op_A', since }, d))).toBe('invalid_cursor');
   });
@@ -59,15 +61,29 @@ describe('page fetch sizes', () => {
     expect(() => fetchSize(1.5)).toThrow();
   });
   it('page() keeps the page to its limit when more rows were fetched', async () => {
-    const rows = Array.from({ length: 30 }, (_, i) => ({ id: `op_${30 - i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 30 - i)) }));
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      id: `op_${30 - i}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 30 - i)),
+    }));
     const opts = { secret: 's', endpoint: 'v2.payments', filters: {}, limit: 7 };
     const asked: number[] = [];
-    const first = await page(opts, async (_after, n) => (asked.push(n), rows.slice(0, n)), (r) => r.id);
+    const first = await page(
+      opts,
+      async (_after, n) => (asked.push(n), rows.slice(0, n)),
+      (r) => r.id,
+    );
     expect(asked).toEqual([11]);
     expect(first.data.map((r) => r.id)).toEqual(rows.slice(0, 7).map((r) => r.id));
     expect(first.has_more).toBe(true);
-    expect(decodeCursor('s', 'v2.payments', {}, first.next_cursor!)).toEqual({ id: 'op_24', createdAt: rows[6].created_at });
-    const last = await page(opts, async () => rows.slice(0, 7), (r) => r.id);
+    expect(decodeCursor('s', 'v2.payments', {}, first.next_cursor!)).toEqual({
+      id: 'op_24',
+      createdAt: rows[6].created_at,
+    });
+    const last = await page(
+      opts,
+      async () => rows.slice(0, 7),
+      (r) => r.id,
+    );
     expect([last.data.length, last.has_more, last.next_cursor]).toEqual([7, false, null]);
   });
 });
@@ -81,7 +97,9 @@ describe('small rules', () => {
   it('phones and items', () => {
     expect(normalizePhone('8 (701) 234-56-78')).toBe('+77012345678');
     expect(code(() => normalizePhone('+1 202 555 0100'))).toBe('invalid_phone');
-    expect(checkItems([{ name: 'a', price: 50, quantity: 2 }], 100, 1000)).toEqual([{ name: 'a', price: 50, quantity: 2 }]);
+    expect(checkItems([{ name: 'a', price: 50, quantity: 2 }], 100, 1000)).toEqual([
+      { name: 'a', price: 50, quantity: 2 },
+    ]);
     expect(code(() => checkItems([{ name: 'a', price: 50 }], 100, 1000))).toBe('invalid_parameter');
   });
 });

@@ -1,39 +1,76 @@
 // The permission table (decisions 16) as a pure rule: each role x action, owner-only actions, partners
 // acting in the account, API keys, and credentials that never act in a client account.
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, blockedUnderImpersonation, can, denial, rolesFor, type Action } from '../../src/domain/access/policy.ts';
+import {
+  ACTIONS,
+  blockedUnderImpersonation,
+  can,
+  denial,
+  rolesFor,
+  type Action,
+} from '../../src/domain/access/policy.ts';
 import { ROLES, type Principal, type Role } from '../../src/domain/access/principal.ts';
 
 const tenant = { clientId: 1, mode: 'live' as const, plan: 'trial' };
 const user = (role: Role): Principal => ({ kind: 'user', ...tenant, userId: 1, role });
-const partnerInside: Principal = { kind: 'impersonation', ...tenant, userId: 1, role: 'admin', actor: { partner_id: 7, sid: 's' } };
+const partnerInside: Principal = {
+  kind: 'impersonation',
+  ...tenant,
+  userId: 1,
+  role: 'admin',
+  actor: { partner_id: 7, sid: 's' },
+};
 const apiKey: Principal = { kind: 'api_key', ...tenant, apiKeyId: 1, keyPrefix: 'kp_live_abcd' };
 const code = (p: Principal, a: Action) => denial(p, a)?.code ?? 'ok';
 
 // decisions 16, row by row, as the specification states it.
 const EXPECTED: Record<string, Role[]> = {
-  'payments.read': [...ROLES], 'links.read': [...ROLES], 'webhooks.read': [...ROLES], 'events.read': [...ROLES], 'account.read': [...ROLES],
-  'logs.read': ['owner', 'admin', 'accountant'], 'payments.export': ['owner', 'admin', 'accountant'], 'payments.refund': ['owner', 'admin', 'accountant'],
-  'payments.create': ['owner', 'admin'], 'links.write': ['owner', 'admin'], 'branding.write': ['owner', 'admin'], 'webhooks.write': ['owner', 'admin'],
+  'payments.read': [...ROLES],
+  'links.read': [...ROLES],
+  'webhooks.read': [...ROLES],
+  'events.read': [...ROLES],
+  'account.read': [...ROLES],
+  'logs.read': ['owner', 'admin', 'accountant'],
+  'payments.export': ['owner', 'admin', 'accountant'],
+  'payments.refund': ['owner', 'admin', 'accountant'],
+  'payments.create': ['owner', 'admin'],
+  'links.write': ['owner', 'admin'],
+  'branding.write': ['owner', 'admin'],
+  'webhooks.write': ['owner', 'admin'],
   'webhooks.rotate_secret': ['owner', 'admin'],
   'notifications.read_all': [...ROLES],
   'api_keys.manage': ['owner'],
   'account.accept_terms': [...ROLES],
   'metrics.read': [],
-  'tickets.read': [...ROLES], 'tickets.write': ['owner', 'admin', 'accountant', 'support'],
-  'messenger.link': [...ROLES], 'organization.write': ['owner', 'admin'],
-  'team.manage': ['owner'], 'impersonation.manage': ['owner'], 'provider_accounts.delete': ['owner'],
-  'provider_accounts.write': ['owner', 'admin'], 'onboarding.write': ['owner', 'admin'], 'subscription.pay': ['owner', 'admin'],
-  'admin.tickets': [], 'admin.clients': [], 'admin.outbox': [], 'admin.audit': [], 'admin.sandbox_pay': [], 'admin.partners': [],
-  'partner.read': [...ROLES], 'partner.manage': ['owner', 'admin'], 'partner.owner': ['owner'],
-  'partner_api.read': [], 'partner_api.write': [],
+  'tickets.read': [...ROLES],
+  'tickets.write': ['owner', 'admin', 'accountant', 'support'],
+  'messenger.link': [...ROLES],
+  'organization.write': ['owner', 'admin'],
+  'team.manage': ['owner'],
+  'impersonation.manage': ['owner'],
+  'provider_accounts.delete': ['owner'],
+  'provider_accounts.write': ['owner', 'admin'],
+  'onboarding.write': ['owner', 'admin'],
+  'subscription.pay': ['owner', 'admin'],
+  'admin.tickets': [],
+  'admin.clients': [],
+  'admin.outbox': [],
+  'admin.audit': [],
+  'admin.sandbox_pay': [],
+  'admin.partners': [],
+  'partner.read': [...ROLES],
+  'partner.manage': ['owner', 'admin'],
+  'partner.owner': ['owner'],
+  'partner_api.read': [],
+  'partner_api.write': [],
 };
 
 describe('policy table', () => {
   it('grants each action to exactly the roles of decisions 16', () => {
     for (const [action, roles] of Object.entries(EXPECTED)) {
       expect([...rolesFor(action as Action)].sort(), action).toEqual([...roles].sort());
-      for (const role of ROLES) expect(can(user(role), action as Action), `${role} ${action}`).toBe(roles.includes(role));
+      for (const role of ROLES)
+        expect(can(user(role), action as Action), `${role} ${action}`).toBe(roles.includes(role));
     }
   });
 
@@ -60,9 +97,17 @@ describe('policy table', () => {
   it('blocks under impersonation exactly what decisions 12 and 21 list', () => {
     // decisions 12: API keys, team, webhook secret rotation, provider-account deletion, the setting,
     // withdrawals (the partner cabinet's); decisions 21 adds messenger-link, /partner/* and /admin/*.
-    const listed = (a: string) => a.startsWith('partner.') || a.startsWith('admin.') || [
-      'api_keys.manage', 'team.manage', 'webhooks.rotate_secret', 'provider_accounts.delete', 'impersonation.manage', 'messenger.link',
-    ].includes(a);
+    const listed = (a: string) =>
+      a.startsWith('partner.') ||
+      a.startsWith('admin.') ||
+      [
+        'api_keys.manage',
+        'team.manage',
+        'webhooks.rotate_secret',
+        'provider_accounts.delete',
+        'impersonation.manage',
+        'messenger.link',
+      ].includes(a);
     for (const action of Object.keys(ACTIONS) as Action[]) {
       expect(blockedUnderImpersonation(action), action).toBe(listed(action));
       if (listed(action)) expect(code(partnerInside, action), action).toBe('impersonation_blocked_action');
@@ -89,7 +134,14 @@ describe('policy table', () => {
   });
 
   it('partner keys act on the partner API only, never inside a client account; an admin acts on the admin API only', () => {
-    const partnerKey: Principal = { kind: 'partner_key', partnerId: 1, partnerClientId: 1, mode: 'test', apiKeyId: 1, keyPrefix: 'pk_test_x' };
+    const partnerKey: Principal = {
+      kind: 'partner_key',
+      partnerId: 1,
+      partnerClientId: 1,
+      mode: 'test',
+      apiKeyId: 1,
+      keyPrefix: 'pk_test_x',
+    };
     const admin: Principal = { kind: 'admin', userId: 1, email: 'ops@example.kz' };
     for (const action of Object.keys(ACTIONS) as Action[]) {
       expect(code(partnerKey, action), action).toBe(action.startsWith('partner_api.') ? 'ok' : 'forbidden_role');

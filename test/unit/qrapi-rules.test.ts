@@ -38,7 +38,13 @@ describe('StatusCodes', () => {
       ['device/delete', [-999, -10000, -1501]],
       ['qr/create', [-999, -10000, -1501, -1502, -99000002, 990000018, 990000026, 990000028, 990000033]],
       ['payment/status', [-999, -10000, -1601]],
-      ['payment/return', [-999, -10000, -1501, -1502, -1601, -99000005, -99000006, -99000001, -99000002, -99000003, -99000011, -99000020, 990000018]],
+      [
+        'payment/return',
+        [
+          -999, -10000, -1501, -1502, -1601, -99000005, -99000006, -99000001, -99000002, -99000003, -99000011,
+          -99000020, 990000018,
+        ],
+      ],
       ['remote/client-info', [-999, -1401, -1404, -1501, -99000002, 990000018, 990000029, 990000031, 990000032]],
       ['remote/create', [-999, -1401, -1404, -1501, -99000002, 99000010, 990000018, 990000028, 990000032]],
       ['remote/cancel', [-999, -1401, -1404, -1501, -99000001, -99000002, 990000018]],
@@ -55,9 +61,13 @@ describe('StatusCodes', () => {
     expect(reason('qr/create', -990000026)).toBe('trade_point_refused');
     expect(reason('qr/create', 99000033)).toBe('trade_point_refused');
     expect(reason('payment/return', 99000005)).toBe('refund_amount_exceeds');
-    expect([-99000011, -99000020, -99000003, 99000011].map((c) => reason('payment/return', c))).toEqual(Array(4).fill('payment_not_refundable'));
+    expect([-99000011, -99000020, -99000003, 99000011].map((c) => reason('payment/return', c))).toEqual(
+      Array(4).fill('payment_not_refundable'),
+    );
     expect([-1601, -99000001].map((c) => reason('payment/return', c))).toEqual(['not_found', 'not_found']);
-    expect([-1401, -1404, 990000029, 990000031, 990000032, -99000029].map((c) => reason('remote/client-info', c))).toEqual(Array(6).fill('client_not_found'));
+    expect(
+      [-1401, -1404, 990000029, 990000031, 990000032, -99000029].map((c) => reason('remote/client-info', c)),
+    ).toEqual(Array(6).fill('client_not_found'));
     expect(reason('remote/create', 99000010)).toBe('refused');
     expect(reason('device/register', -1503)).toBe('device_conflict');
     expect(reason('device/register', -99000002)).toBe('trade_point_not_found');
@@ -99,8 +109,19 @@ describe('dates as the provider writes them', () => {
   });
 
   it('refuses what is not a date, rather than guessing', () => {
-    for (const bad of ['', 'soon', '2021-13-01T00:00:00+05', '2021-02-30T00:00:00+05', '2021-12-08T25:00:00', '2021-12-08T11:35:48+15',
-      '2021-12-08', '1638945348', null, undefined, 1638945348]) {
+    for (const bad of [
+      '',
+      'soon',
+      '2021-13-01T00:00:00+05',
+      '2021-02-30T00:00:00+05',
+      '2021-12-08T25:00:00',
+      '2021-12-08T11:35:48+15',
+      '2021-12-08',
+      '1638945348',
+      null,
+      undefined,
+      1638945348,
+    ]) {
       expect(parseProviderDate(bad), String(bad)).toBeNull();
     }
   });
@@ -116,7 +137,7 @@ describe('dates as the provider writes them', () => {
     expect(() => parseTimezone('+15')).toThrow(/QRAPI_TIMEZONE/);
   });
 
-  it('phones go in the document\'s form, or with 7 when configured', () => {
+  it("phones go in the document's form, or with 7 when configured", () => {
     expect(providerPhone('+77012345678')).toBe('87012345678');
     expect(providerPhone('+77012345678', '7')).toBe('77012345678');
   });
@@ -124,8 +145,17 @@ describe('dates as the provider writes them', () => {
 
 describe('status words', () => {
   it('map as decisions 24 says, and an unknown word keeps waiting', () => {
-    expect(['QrTokenCreated', 'Wait', 'Processed', 'Error', 'RemotePaymentCreated', 'RemotePaymentCanceled', 'SomethingNew'].map(mapStatus))
-      .toEqual(['waiting', 'waiting', 'paid', 'declined', 'waiting', 'cancelled', 'waiting']);
+    expect(
+      [
+        'QrTokenCreated',
+        'Wait',
+        'Processed',
+        'Error',
+        'RemotePaymentCreated',
+        'RemotePaymentCanceled',
+        'SomethingNew',
+      ].map(mapStatus),
+    ).toEqual(['waiting', 'waiting', 'paid', 'declined', 'waiting', 'cancelled', 'waiting']);
   });
 });
 
@@ -154,7 +184,7 @@ describe('circuit breaker', () => {
   });
 });
 
-describe('the provider\'s CA', () => {
+describe("the provider's CA", () => {
   it('is trusted beside the well-known CAs, never instead of them', async () => {
     const { rootCertificates } = await import('node:tls');
     const { trustedCas } = await import('../../src/providers/qrapi/client.ts');

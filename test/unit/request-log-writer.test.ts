@@ -20,7 +20,15 @@ function fakeDb() {
 }
 
 const row = (i: number) => ({
-  client_id: 1, request_id: `req_${i}`, method: 'GET', path: '/v2/payments', status: 200, duration_ms: 1, api_key_prefix: null, actor: null, created_at: new Date(),
+  client_id: 1,
+  request_id: `req_${i}`,
+  method: 'GET',
+  path: '/v2/payments',
+  status: 200,
+  duration_ms: 1,
+  api_key_prefix: null,
+  actor: null,
+  created_at: new Date(),
 });
 
 describe('RequestLogWriter', () => {
@@ -43,7 +51,10 @@ describe('RequestLogWriter', () => {
     const { db, state } = fakeDb();
     let tries = 0;
     const query = db.relaxed.query.bind(db.relaxed);
-    (db.relaxed as { query: unknown }).query = async (sql: string, params: unknown[]) => { tries++; return query(sql, params); };
+    (db.relaxed as { query: unknown }).query = async (sql: string, params: unknown[]) => {
+      tries++;
+      return query(sql, params);
+    };
     const w = new RequestLogWriter(db, 60_000);
     state.down = true;
     for (let i = 0; i < 1000; i++) {

@@ -6,7 +6,7 @@ import { checkBik, checkBin, checkIban, checkKbe, checkPhone } from '../../src/d
 function withCheckDigit(first11: string): string | undefined {
   const d = [...first11].map(Number);
   let c = d.reduce((a, x, i) => a + x * (i + 1), 0) % 11;
-  if (c === 10) c = d.reduce((a, x, i) => a + x * ((i + 2) % 11 + 1), 0) % 11;
+  if (c === 10) c = d.reduce((a, x, i) => a + x * (((i + 2) % 11) + 1), 0) % 11;
   return c === 10 ? undefined : first11 + c;
 }
 

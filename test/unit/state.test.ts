@@ -1,6 +1,13 @@
 // Every allowed and every forbidden transition of the operation state machine.
 import { describe, expect, it } from 'vitest';
-import { STATUSES, canTransition, isFinal, isPaid, statusAfterRefund, type OperationStatus } from '../../src/domain/payments/state.ts';
+import {
+  STATUSES,
+  canTransition,
+  isFinal,
+  isPaid,
+  statusAfterRefund,
+  type OperationStatus,
+} from '../../src/domain/payments/state.ts';
 
 const ALLOWED: Record<string, OperationStatus[]> = {
   'qr:created': ['paid', 'expired', 'declined'],

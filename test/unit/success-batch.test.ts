@@ -7,7 +7,12 @@ import type { Deps } from '../../src/deps.ts';
 
 function fakeDb() {
   const batches: number[] = [];
-  return { batches, query: async (_sql: string, params?: unknown[]) => (batches.push((params![0] as unknown[]).length), { rows: [], rowCount: 0 }) };
+  return {
+    batches,
+    query: async (_sql: string, params?: unknown[]) => (
+      batches.push((params![0] as unknown[]).length), { rows: [], rowCount: 0 }
+    ),
+  };
 }
 const success = (id: number) => ({ deliveryId: id, leaseToken: 't', status: 200, response: 'ok', at: new Date() });
 
@@ -29,7 +34,8 @@ describe('SuccessBatcher', () => {
   });
 
   it('the window: WEBHOOK_CONCURRENCY, else 500 on the embedded store and 100 on PostgreSQL', () => {
-    const deps = (kind: 'pg' | 'pglite', set?: number) => ({ db: { kind }, config: { webhookConcurrency: set } }) as unknown as Deps;
+    const deps = (kind: 'pg' | 'pglite', set?: number) =>
+      ({ db: { kind }, config: { webhookConcurrency: set } }) as unknown as Deps;
     expect(concurrencyFor(deps('pglite'))).toBe(500);
     expect(concurrencyFor(deps('pg'))).toBe(100);
     expect(concurrencyFor(deps('pg', 120))).toBe(120);

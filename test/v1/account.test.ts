@@ -16,7 +16,10 @@ const DAY = 86_400_000;
 
 /** Moves an operation's creation back in time (below the API: history is by creation day). */
 async function backdate(opId: string, ms: number) {
-  await t.runtime.deps.db.query(`UPDATE operations SET created_at = created_at - make_interval(secs => $2) WHERE id = $1`, [opId, ms / 1000]);
+  await t.runtime.deps.db.query(
+    `UPDATE operations SET created_at = created_at - make_interval(secs => $2) WHERE id = $1`,
+    [opId, ms / 1000],
+  );
 }
 
 describe('POST /v1/history', () => {
@@ -24,7 +27,9 @@ describe('POST /v1/history', () => {
     const m = await newMerchant(t.app);
     const a = dataOf(await v1Idem(t.app, '/v1/qr/create', m.testKey, { amount: 111 }));
     const v2 = await createQr(t.app, m.testKey, 222); // made in v2, the same operations in v1
-    const inv = dataOf(await v1Idem(t.app, '/v1/invoice/create', m.testKey, { phone: '+77012345678', amount: 333, comment: 'c' }));
+    const inv = dataOf(
+      await v1Idem(t.app, '/v1/invoice/create', m.testKey, { phone: '+77012345678', amount: 333, comment: 'c' }),
+    );
     await pay(t.app, m.testKey, v2.operation_id, { sender_name: 'Ерлан' });
 
     const res = await history(m.testKey, { page_size: 2, period: 0 });
@@ -32,7 +37,14 @@ describe('POST /v1/history', () => {
     const d = dataOf(res);
     expect(d.Total).toBe(3);
     expect(d.Items.map((i: { Amount: number }) => i.Amount)).toEqual([333, 222]);
-    expect(d.Items[0]).toMatchObject({ OperationId: inv.OperationId, Type: 'Invoice', Status: 'InvoiceCreated', Phone: '+77012345678', Comment: 'c', PaidAt: null });
+    expect(d.Items[0]).toMatchObject({
+      OperationId: inv.OperationId,
+      Type: 'Invoice',
+      Status: 'InvoiceCreated',
+      Phone: '+77012345678',
+      Comment: 'c',
+      PaidAt: null,
+    });
     expect(d.Items[1]).toMatchObject({ Type: 'Qr', Status: 'Paid', SenderName: 'Ерлан', RefundedAmount: 0 });
     expect(Date.parse(d.Items[1].PaidAt)).toBeGreaterThan(0);
     const all = dataOf(await history(m.testKey, { period: 0 })); // page_size defaults to 20
@@ -59,7 +71,15 @@ describe('POST /v1/history', () => {
 
   it('-400 for a missing or unknown period, a bad page_size or unknown fields; -401 without a key', async () => {
     const m = await newMerchant(t.app);
-    for (const body of [{}, { period: 3 }, { period: '0' }, { period: 0, page_size: 0 }, { period: 0, page_size: 101 }, { period: 0, page_size: 2.5 }, { period: 0, page: 2 }]) {
+    for (const body of [
+      {},
+      { period: 3 },
+      { period: '0' },
+      { period: 0, page_size: 0 },
+      { period: 0, page_size: 101 },
+      { period: 0, page_size: 2.5 },
+      { period: 0, page: 2 },
+    ]) {
       const res = await history(m.testKey, body);
       expectV1Error(res, 400, -400);
       expectV1Headers(res, '/v2/payments');
@@ -83,7 +103,8 @@ describe('GET /v1/client/{phone}', () => {
     expectV1Headers(res, '/v2/client');
     expect(dataOf(res)).toMatchObject({ Phone: '+77012345678', Exists: true });
     expectV1Error(await v1(t.app, 'GET', '/v1/client/87012340000', m.testKey), 404, -404);
-    for (const bad of ['123', 'abc', '%2B1%20202%20555%200100']) expectV1Error(await v1(t.app, 'GET', `/v1/client/${bad}`, m.testKey), 400, -400);
+    for (const bad of ['123', 'abc', '%2B1%20202%20555%200100'])
+      expectV1Error(await v1(t.app, 'GET', `/v1/client/${bad}`, m.testKey), 400, -400);
   });
 
   it('-409 in live mode before a provider account is connected', async () => {
@@ -99,7 +120,10 @@ describe('GET /v1/status', () => {
     const m = await newMerchant(t.app);
     const res = await v1(t.app, 'GET', '/v1/status', m.testKey);
     expectV1Headers(res, '/me');
-    expect(res.json()).toEqual({ Data: { session_alive: true, plan: 'trial', payments_used: 0, payments_limit: 30 }, StatusCode: 0 });
+    expect(res.json()).toEqual({
+      Data: { session_alive: true, plan: 'trial', payments_used: 0, payments_limit: 30 },
+      StatusCode: 0,
+    });
     // Live: no provider account yet means no live session.
     expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.liveKey)).session_alive).toBe(false);
 
@@ -108,7 +132,12 @@ describe('GET /v1/status', () => {
     const { operation_id } = await v2OpOf(t.app, m.liveKey, 4000);
     await payAtProvider(t, operation_id);
     expect(dataOf(await v1(t.app, 'GET', `/v1/qr/status/${d.QrOperationId}`, m.liveKey)).Status).toBe('Paid');
-    expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.liveKey))).toEqual({ session_alive: true, plan: 'trial', payments_used: 1, payments_limit: 30 });
+    expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.liveKey))).toEqual({
+      session_alive: true,
+      plan: 'trial',
+      payments_used: 1,
+      payments_limit: 30,
+    });
     // The counter is the plan's: test-mode keys see the same live usage; test payments never count.
     expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.testKey)).payments_used).toBe(1);
   });
@@ -116,7 +145,13 @@ describe('GET /v1/status', () => {
   it('shows 999999 for an unlimited plan', async () => {
     const m = await newMerchant(t.app);
     const { clientId } = await idsOf(t.runtime.deps.db, m);
-    await t.runtime.deps.db.query(`UPDATE clients SET plan = 'enterprise', plan_expires_at = now() + interval '30 days' WHERE id = $1`, [clientId]);
-    expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.testKey))).toMatchObject({ plan: 'enterprise', payments_limit: 999999 });
+    await t.runtime.deps.db.query(
+      `UPDATE clients SET plan = 'enterprise', plan_expires_at = now() + interval '30 days' WHERE id = $1`,
+      [clientId],
+    );
+    expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.testKey))).toMatchObject({
+      plan: 'enterprise',
+      payments_limit: 999999,
+    });
   });
 });

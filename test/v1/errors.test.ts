@@ -30,7 +30,12 @@ describe('authentication', () => {
   it('-401 on every endpoint without a key, with a malformed, unknown or revoked key, or with a JWT instead', async () => {
     const unknownKey = `kp_test_${'A'.repeat(40)}`;
     const victim = await newMerchant(t.app);
-    await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(victim), payload: { mode: 'test' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/me/api-key/regenerate',
+      headers: bearer(victim),
+      payload: { mode: 'test' },
+    });
     for (const [method, url, successor, body] of ENDPOINTS) {
       const cases: Record<string, string>[] = [{}, key('nope'), key(unknownKey), key(victim.testKey), bearer(victim)];
       for (const headers of cases) {
@@ -56,28 +61,44 @@ describe('provider failures (live mode)', () => {
     const m = await newMerchant(t.app);
     await connectLive(t, m);
     const h = idem();
-    const expired = async () => { throw new ProviderSessionExpired('session over'); };
-    const res = await withLiveProvider(t, { createQr: expired }, () => v1(t.app, 'POST', '/v1/qr/create', m.liveKey, { amount: 100 }, h));
+    const expired = async () => {
+      throw new ProviderSessionExpired('session over');
+    };
+    const res = await withLiveProvider(t, { createQr: expired }, () =>
+      v1(t.app, 'POST', '/v1/qr/create', m.liveKey, { amount: 100 }, h),
+    );
     expect(expectV1Error(res, 503, -999)).toMatch(/session expired/);
     expectV1Headers(res, '/v2/qr');
     expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.liveKey)).session_alive).toBe(false);
     // A 5xx is not stored: the same key creates the QR once the provider answers again.
-    expect(dataOf(await v1(t.app, 'POST', '/v1/qr/create', m.liveKey, { amount: 100 }, h)).Status).toBe('QrTokenCreated');
+    expect(dataOf(await v1(t.app, 'POST', '/v1/qr/create', m.liveKey, { amount: 100 }, h)).Status).toBe(
+      'QrTokenCreated',
+    );
   });
 
   it('-503 when the provider is unavailable, on creates and on status reads', async () => {
     const m = await newMerchant(t.app);
     await connectLive(t, m);
     const d = dataOf(await v1Idem(t.app, '/v1/qr/create', m.liveKey, { amount: 100 }));
-    const down = async () => { throw new ProviderUnavailable('connect ECONNREFUSED'); };
-    await withLiveProvider(t, { createQr: down, createInvoice: down, getStatus: down, findCustomer: down }, async () => {
-      const created = await v1Idem(t.app, '/v1/qr/create', m.liveKey, { amount: 100 });
-      expectV1Error(created, 503, -503);
-      expectV1Headers(created, '/v2/qr');
-      expectV1Error(await v1Idem(t.app, '/v1/invoice/create', m.liveKey, { phone: '+77012345678', amount: 100 }), 503, -503);
-      expectV1Error(await v1(t.app, 'GET', `/v1/qr/status/${d.QrOperationId}`, m.liveKey), 503, -503);
-      expectV1Error(await v1(t.app, 'GET', '/v1/client/87012345678', m.liveKey), 503, -503);
-    });
+    const down = async () => {
+      throw new ProviderUnavailable('connect ECONNREFUSED');
+    };
+    await withLiveProvider(
+      t,
+      { createQr: down, createInvoice: down, getStatus: down, findCustomer: down },
+      async () => {
+        const created = await v1Idem(t.app, '/v1/qr/create', m.liveKey, { amount: 100 });
+        expectV1Error(created, 503, -503);
+        expectV1Headers(created, '/v2/qr');
+        expectV1Error(
+          await v1Idem(t.app, '/v1/invoice/create', m.liveKey, { phone: '+77012345678', amount: 100 }),
+          503,
+          -503,
+        );
+        expectV1Error(await v1(t.app, 'GET', `/v1/qr/status/${d.QrOperationId}`, m.liveKey), 503, -503);
+        expectV1Error(await v1(t.app, 'GET', '/v1/client/87012345678', m.liveKey), 503, -503);
+      },
+    );
     // An unreachable provider is not a dead session: no reconnect signal.
     expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.liveKey)).session_alive).toBe(true);
   });
@@ -86,7 +107,10 @@ describe('provider failures (live mode)', () => {
     const m = await newMerchant(t.app);
     expectV1Error(await v1Idem(t.app, '/v1/qr/create', m.liveKey, { amount: 100 }), 409, -409);
     await connectLive(t, m);
-    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = (SELECT client_id FROM users WHERE email = $1)`, [m.email]);
+    await t.runtime.deps.db.query(
+      `UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = (SELECT client_id FROM users WHERE email = $1)`,
+      [m.email],
+    );
     expectV1Error(await v1Idem(t.app, '/v1/qr/create', m.liveKey, { amount: 100 }), 403, -403);
   });
 });
@@ -106,8 +130,18 @@ describe('requests v1 cannot route or parse', () => {
   it('malformed JSON, other media types and non-object bodies are -400', async () => {
     const m = await newMerchant(t.app);
     const headers = { ...key(m.testKey), ...idem() };
-    for (const [payload, type] of [['{"amount":', 'application/json'], ['amount=5', 'text/plain'], ['[1]', 'application/json'], ['null', 'application/json']]) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/qr/create', headers: { ...headers, 'content-type': type }, payload });
+    for (const [payload, type] of [
+      ['{"amount":', 'application/json'],
+      ['amount=5', 'text/plain'],
+      ['[1]', 'application/json'],
+      ['null', 'application/json'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/qr/create',
+        headers: { ...headers, 'content-type': type },
+        payload,
+      });
       expectV1Error(res, 400, -400);
       expectV1Headers(res, '/v2/qr');
     }
@@ -130,7 +164,9 @@ describe('rate limit', () => {
       // An IDEM call is refused before its key is claimed, so the key stays usable after the window.
       const h = idem();
       expectV1Error(await v1(limited.app, 'POST', '/v1/qr/create', m.testKey, { amount: 1 }, h), 429, -429);
-      const claimed = await limited.runtime.deps.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [h['idempotency-key']]);
+      const claimed = await limited.runtime.deps.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [
+        h['idempotency-key'],
+      ]);
       expect(claimed.rows).toHaveLength(0);
     } finally {
       await limited.close();
@@ -165,7 +201,9 @@ describe('sunset', () => {
         }
       }
       expectV1Error(await v1(app.app, 'GET', '/v1/anything', m.testKey), 410, -410);
-      expect((await app.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).statusCode).toBe(200);
+      expect((await app.app.inject({ method: 'GET', url: '/v2/payments', headers: key(m.testKey) })).statusCode).toBe(
+        200,
+      );
     } finally {
       await app.close();
     }
@@ -176,8 +214,14 @@ describe('GET /openapi.json', () => {
   it('describes every v1 route as deprecated, with the v1 envelopes', async () => {
     const doc = await inlinedDoc(t.app);
     const paths: [string, string][] = [
-      ['post', '/v1/qr/create'], ['get', '/v1/qr/status/{operationId}'], ['post', '/v1/invoice/create'], ['post', '/v1/invoice/cancel'],
-      ['post', '/v1/history'], ['post', '/v1/refund'], ['get', '/v1/client/{phone}'], ['get', '/v1/status'],
+      ['post', '/v1/qr/create'],
+      ['get', '/v1/qr/status/{operationId}'],
+      ['post', '/v1/invoice/create'],
+      ['post', '/v1/invoice/cancel'],
+      ['post', '/v1/history'],
+      ['post', '/v1/refund'],
+      ['get', '/v1/client/{phone}'],
+      ['get', '/v1/status'],
     ];
     for (const [method, path] of paths) {
       const op = doc.paths[path]?.[method];
@@ -185,9 +229,20 @@ describe('GET /openapi.json', () => {
       expect(op.deprecated, path).toBe(true);
       expect(op.tags, path).toEqual(['v1 (deprecated)']);
       expect(op.security, path).toEqual([{ ApiKey: [] }]);
-      expect(Object.keys(op.responses['200'].content['application/json'].schema.properties), path).toEqual(['Data', 'StatusCode']);
-      expect(Object.keys(op.responses['401'].content['application/json'].schema.properties), path).toEqual(['Data', 'StatusCode', 'Message']);
+      expect(Object.keys(op.responses['200'].content['application/json'].schema.properties), path).toEqual([
+        'Data',
+        'StatusCode',
+      ]);
+      expect(Object.keys(op.responses['401'].content['application/json'].schema.properties), path).toEqual([
+        'Data',
+        'StatusCode',
+        'Message',
+      ]);
     }
-    expect(doc.paths['/v1/qr/create'].post.parameters.some((p: { name: string; required: boolean }) => p.name === 'Idempotency-Key' && p.required)).toBe(true);
+    expect(
+      doc.paths['/v1/qr/create'].post.parameters.some(
+        (p: { name: string; required: boolean }) => p.name === 'Idempotency-Key' && p.required,
+      ),
+    ).toBe(true);
   });
 });

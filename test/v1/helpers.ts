@@ -17,15 +17,25 @@ export function buildV1App(overrides: Partial<Config> = {}, opts: { clock?: Cloc
   return buildTestApp({ v1SunsetAt: TEST_SUNSET, ...overrides }, opts);
 }
 
-export function v1(app: FastifyInstance, method: 'GET' | 'POST', url: string, apiKey: string | null, payload?: unknown, headers: Record<string, string> = {}) {
+export function v1(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  url: string,
+  apiKey: string | null,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   return app.inject({
-    method, url, payload: payload as object | undefined,
+    method,
+    url,
+    payload: payload as object | undefined,
     headers: { ...(apiKey ? key(apiKey) : {}), ...headers },
   });
 }
 
 /** POST with a fresh Idempotency-Key (the IDEM calls). */
-export const v1Idem = (app: FastifyInstance, url: string, apiKey: string | null, payload: unknown) => v1(app, 'POST', url, apiKey, payload, idem());
+export const v1Idem = (app: FastifyInstance, url: string, apiKey: string | null, payload: unknown) =>
+  v1(app, 'POST', url, apiKey, payload, idem());
 
 /** Asserts a success envelope and returns Data. */
 export function dataOf(res: LightMyRequestResponse) {
@@ -55,7 +65,11 @@ export function expectV1Headers(res: LightMyRequestResponse, successor: string |
 }
 
 /** The v2 operation behind a v1 seq, found the way an integrator would: through GET /v2/payments. */
-export async function v2OpOf(app: FastifyInstance, apiKey: string, amount: number): Promise<{ operation_id: string; source: string; status: string }> {
+export async function v2OpOf(
+  app: FastifyInstance,
+  apiKey: string,
+  amount: number,
+): Promise<{ operation_id: string; source: string; status: string }> {
   const list = (await app.inject({ method: 'GET', url: '/v2/payments?limit=100', headers: key(apiKey) })).json().data;
   const found = list.filter((p: { amount: number }) => p.amount === amount);
   expect(found, `one payment of ${amount}`).toHaveLength(1);
@@ -66,7 +80,11 @@ export async function v2OpOf(app: FastifyInstance, apiKey: string, amount: numbe
  * Replaces one method of the live provider for the duration of fn. In tests the live driver is the
  * sandbox object that test mode uses too, so it is wrapped, never mutated.
  */
-export async function withLiveProvider<T>(t: TestApp, patch: Partial<PaymentProvider>, fn: () => Promise<T>): Promise<T> {
+export async function withLiveProvider<T>(
+  t: TestApp,
+  patch: Partial<PaymentProvider>,
+  fn: () => Promise<T>,
+): Promise<T> {
   const deps = t.runtime.deps;
   const real = deps.providers.live;
   deps.providers.live = Object.assign(Object.create(real) as PaymentProvider, patch);

@@ -40,8 +40,19 @@ describe('POST /me/webhooks with such an address', () => {
 
   it('is 400 invalid_parameter naming url', async () => {
     const m = await newMerchant(t.app);
-    for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::169.254.169.254]', '[64:ff9b::a9fe:a9fe]', '[2002:a9fe:a9fe::1]']) {
-      const res = await t.app.inject({ method: 'POST', url: '/me/webhooks', headers: bearer(m), payload: { url: `https://${host}/hook`, events: ['payment.completed'] } });
+    for (const host of [
+      '[::127.0.0.1]',
+      '[::7f00:1]',
+      '[::169.254.169.254]',
+      '[64:ff9b::a9fe:a9fe]',
+      '[2002:a9fe:a9fe::1]',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/me/webhooks',
+        headers: bearer(m),
+        payload: { url: `https://${host}/hook`, events: ['payment.completed'] },
+      });
       expect(res.statusCode, host).toBe(400);
       expect(errorOf(res), host).toMatchObject({ code: 'invalid_parameter', param: 'url' });
     }

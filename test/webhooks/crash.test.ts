@@ -76,7 +76,11 @@ const env = () => ({
 });
 
 function startWorker(): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
+    cwd: ROOT,
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
@@ -84,12 +88,14 @@ function startWorker(): { child: ChildProcess; output: () => string } {
   return { child, output: () => out };
 }
 
-const exited = (c: ChildProcess) => new Promise<void>((ok) => (c.exitCode !== null || c.signalCode !== null ? ok() : c.once('exit', () => ok())));
+const exited = (c: ChildProcess) =>
+  new Promise<void>((ok) => (c.exitCode !== null || c.signalCode !== null ? ok() : c.once('exit', () => ok())));
 
 async function until(cond: () => boolean, ms: number, what: string, output: () => string): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n--- worker output ---\n${output().slice(-3000)}`);
+    if (Date.now() > end)
+      throw new Error(`timed out waiting for ${what}\n--- worker output ---\n${output().slice(-3000)}`);
     await sleep(25);
   }
 }
@@ -106,7 +112,12 @@ it('a worker killed with SIGKILL mid-batch and restarted delivers every one of 5
   for (let b = 0; b < N / 50; b++) {
     await runtime.deps.db.tx(async (tx) => {
       for (let i = 0; i < 50; i++) {
-        const e = await appendEvent(tx, { clientId, mode: 'live', type: 'payment.completed', data: { operation_id: `op_${b}_${i}`, amount: 100 } });
+        const e = await appendEvent(tx, {
+          clientId,
+          mode: 'live',
+          type: 'payment.completed',
+          data: { operation_id: `op_${b}_${i}`, amount: 100 },
+        });
         eventIds.push(e.id);
       }
     });
@@ -125,7 +136,12 @@ it('a worker killed with SIGKILL mid-batch and restarted delivers every one of 5
   });
   const firstStartedAt = Date.now();
   const first = startWorker();
-  await until(() => rx.received.length >= KILL_AFTER + 1 || first.child.exitCode !== null, 40_000, 'first deliveries', first.output);
+  await until(
+    () => rx.received.length >= KILL_AFTER + 1 || first.child.exitCode !== null,
+    40_000,
+    'first deliveries',
+    first.output,
+  );
   first.child.kill('SIGKILL');
   await exited(first.child);
   expect(first.child.signalCode).toBe('SIGKILL');
@@ -134,8 +150,12 @@ it('a worker killed with SIGKILL mid-batch and restarted delivers every one of 5
   // What the dead worker left undone, read from the store while no worker holds it: every delivery
   // still pending, whether it was never answered or answered but not recorded, must be sent again.
   const between = await bootstrap(loadConfig(env(), { logLevel: 'silent' }), { migrate: false });
-  const pending = (await between.deps.db.query<{ message_id: string; leased: boolean }>(
-    `SELECT message_id, locked_until > now() AS leased FROM webhook_deliveries WHERE client_id = $1 AND status = 'pending'`, [clientId])).rows;
+  const pending = (
+    await between.deps.db.query<{ message_id: string; leased: boolean }>(
+      `SELECT message_id, locked_until > now() AS leased FROM webhook_deliveries WHERE client_id = $1 AND status = 'pending'`,
+      [clientId],
+    )
+  ).rows;
   await between.close();
   const owed = new Set(pending.map((r) => r.message_id));
   // Those the dead worker held under its lease (the others it never claimed, and are free at once).
@@ -146,8 +166,8 @@ it('a worker killed with SIGKILL mid-batch and restarted delivers every one of 5
   // busy opening the store just now): they are read, answered by the first handler and counted in the
   // first round once every one of its connections is closed, not mistaken for the new worker's resends.
   let quietSince = Date.now();
-  for (const giveUp = Date.now() + 10_000; Date.now() - quietSince < 300;) {
-    if (Date.now() > giveUp) throw new Error('the dead worker\'s connections to the receiver never closed');
+  for (const giveUp = Date.now() + 10_000; Date.now() - quietSince < 300; ) {
+    if (Date.now() > giveUp) throw new Error("the dead worker's connections to the receiver never closed");
     if ((await rx.openConnections()) > 0) quietSince = Date.now();
     await sleep(25);
   }
@@ -166,8 +186,12 @@ it('a worker killed with SIGKILL mid-batch and restarted delivers every one of 5
     // Each owed delivery reaches the receiver again (duplicates of answered ones are the price of
     // at-least-once), then the worker is stopped and records what it sent.
     const resent = () => new Set(rx.received.slice(firstRound).map((r) => String(r.headers['webhook-id'])));
-    await until(() => [...owed].every((id) => resent().has(id)), 60_000,
-      `the ${owed.size} deliveries the dead worker owed (have ${[...owed].filter((id) => resent().has(id)).length})`, second.output);
+    await until(
+      () => [...owed].every((id) => resent().has(id)),
+      60_000,
+      `the ${owed.size} deliveries the dead worker owed (have ${[...owed].filter((id) => resent().has(id)).length})`,
+      second.output,
+    );
     // None it held was sent again before its lease could have run out (it claimed after it started).
     const earliestLeasedResend = Math.min(...leased.map((id) => resentAt.get(id)!));
     expect(earliestLeasedResend).toBeGreaterThanOrEqual(firstStartedAt + LEASE_MS);
@@ -182,7 +206,9 @@ it('a worker killed with SIGKILL mid-batch and restarted delivers every one of 5
   const check = await bootstrap(loadConfig(env(), { logLevel: 'silent' }), { migrate: false });
   try {
     const r = await check.deps.db.query<{ status: string; n: number }>(
-      `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE client_id = $1 GROUP BY status`, [clientId]);
+      `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE client_id = $1 GROUP BY status`,
+      [clientId],
+    );
     expect(r.rows).toEqual([{ status: 'delivered', n: N }]);
   } finally {
     await check.close();

@@ -14,17 +14,32 @@ afterAll(() => t.close());
 
 const URL_OK = 'https://hooks.example.kz/tolem';
 const inject = (m: Merchant, method: string, url: string, payload?: unknown) =>
-  t.app.inject({ method: method as 'GET', url, headers: bearer(m), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: bearer(m),
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 
 describe('POST /me/webhooks', () => {
   it('creates a live webhook with a generated secret shown once', async () => {
     const m = await newMerchant(t.app);
-    const res = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events: ['payment.completed', 'payment.refunded'], description: 'shop' });
+    const res = await inject(m, 'POST', '/me/webhooks', {
+      url: URL_OK,
+      events: ['payment.completed', 'payment.refunded'],
+      description: 'shop',
+    });
     expect(res.statusCode).toBe(201);
     const w = res.json();
     expect(w).toMatchObject({
-      url: URL_OK, events: ['payment.completed', 'payment.refunded'], description: 'shop', is_active: true, mode: 'live',
-      secret_version: 1, failing_since: null, disabled_reason: null,
+      url: URL_OK,
+      events: ['payment.completed', 'payment.refunded'],
+      description: 'shop',
+      is_active: true,
+      mode: 'live',
+      secret_version: 1,
+      failing_since: null,
+      disabled_reason: null,
     });
     expect(Number.isInteger(w.id)).toBe(true);
     expect(w.secret).toMatch(/^whsec_[A-Za-z0-9]{43}=$/);
@@ -33,7 +48,9 @@ describe('POST /me/webhooks', () => {
     expect(w.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(w.secret_revealed_at).toBeTruthy();
     // Stored sealed, never in clear.
-    const row = (await t.runtime.deps.db.query<{ secret_enc: string }>('SELECT secret_enc FROM webhooks WHERE id = $1', [w.id])).rows[0];
+    const row = (
+      await t.runtime.deps.db.query<{ secret_enc: string }>('SELECT secret_enc FROM webhooks WHERE id = $1', [w.id])
+    ).rows[0];
     expect(row.secret_enc).not.toContain(w.secret.slice(6));
     expect(decryptSecret('test-app-secret', row.secret_enc)).toBe(w.secret);
     // Not shown again by reads.
@@ -64,7 +81,13 @@ describe('POST /me/webhooks', () => {
     expect(w.secret).toBe(own);
     const b64url = `whsec_${Buffer.alloc(32, 0xfb).toString('base64url')}`; // '-' and '_', no padding
     const unpadded = `whsec_${Buffer.alloc(32, 7).toString('base64').replace(/=+$/, '')}`;
-    for (const secret of ['plain-secret-value-long-enough', 'whsec_!!!!', `whsec_${Buffer.alloc(8).toString('base64')}`, b64url, unpadded]) {
+    for (const secret of [
+      'plain-secret-value-long-enough',
+      'whsec_!!!!',
+      `whsec_${Buffer.alloc(8).toString('base64')}`,
+      b64url,
+      unpadded,
+    ]) {
       const res = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events: ['webhook.test'], secret });
       expect(res.statusCode, secret).toBe(400);
       expect(errorOf(res)).toMatchObject({ code: 'invalid_parameter', param: 'secret' });
@@ -73,19 +96,34 @@ describe('POST /me/webhooks', () => {
 
   it('validates events: unknown, empty or missing', async () => {
     const m = await newMerchant(t.app);
-    for (const events of [['payment.completed', 'payment.teleported'], ['webhook.delivery_failed'], ['payment_link.paid']]) {
+    for (const events of [
+      ['payment.completed', 'payment.teleported'],
+      ['webhook.delivery_failed'],
+      ['payment_link.paid'],
+    ]) {
       const res = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events });
       expect(res.statusCode, JSON.stringify(events)).toBe(400);
       expect(errorOf(res)).toMatchObject({ code: 'unknown_event', param: 'events' });
       // The message lists the valid names.
-      for (const name of ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded', 'webhook.test']) {
+      for (const name of [
+        'payment.completed',
+        'payment.cancelled',
+        'payment.expired',
+        'payment.refunded',
+        'webhook.test',
+      ]) {
         expect(errorOf(res).message).toContain(name);
       }
     }
     // An empty list is a malformed input, not an unknown name (#16).
     const empty = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events: [] });
     expect(errorOf(empty)).toMatchObject({ code: 'invalid_parameter', param: 'events' });
-    const emptyPatch = await inject(m, 'PATCH', `/me/webhooks/${(await createHook(t.app, m, { url: URL_OK, events: ['payment.completed'] })).id}`, { events: [] });
+    const emptyPatch = await inject(
+      m,
+      'PATCH',
+      `/me/webhooks/${(await createHook(t.app, m, { url: URL_OK, events: ['payment.completed'] })).id}`,
+      { events: [] },
+    );
     expect(errorOf(emptyPatch)).toMatchObject({ code: 'invalid_parameter', param: 'events' });
     const missing = await inject(m, 'POST', '/me/webhooks', { url: URL_OK });
     expect(errorOf(missing)).toMatchObject({ code: 'invalid_parameter', param: 'events' });
@@ -101,14 +139,29 @@ describe('POST /me/webhooks', () => {
     expect((await inject(m, 'POST', '/me/webhooks', { url: exact, events: ['webhook.test'] })).statusCode).toBe(201);
     t.config.webhooksAllowPrivate = false;
     try {
-      for (const url of ['http://example.kz/hook', long, 'not a url', '/relative', 'ftp://example.kz/', 'https://127.0.0.1/x',
-        'https://[::1]/x', 'https://10.0.0.8/x', 'https://169.254.169.254/latest', 'https://[::ffff:127.0.0.1]/x', 'https://localhost/x']) {
+      for (const url of [
+        'http://example.kz/hook',
+        long,
+        'not a url',
+        '/relative',
+        'ftp://example.kz/',
+        'https://127.0.0.1/x',
+        'https://[::1]/x',
+        'https://10.0.0.8/x',
+        'https://169.254.169.254/latest',
+        'https://[::ffff:127.0.0.1]/x',
+        'https://localhost/x',
+      ]) {
         const res = await inject(m, 'POST', '/me/webhooks', { url, events: ['payment.completed'] });
         expect(res.statusCode, url).toBe(400);
         expect(errorOf(res), url).toMatchObject({ code: 'invalid_parameter', param: 'url' });
       }
       // A developer's local receiver is told where to go next.
-      for (const url of ['http://localhost:3000/webhooks', 'https://localhost:3000/webhooks', 'http://127.0.0.1:3000/webhooks']) {
+      for (const url of [
+        'http://localhost:3000/webhooks',
+        'https://localhost:3000/webhooks',
+        'http://127.0.0.1:3000/webhooks',
+      ]) {
         const local = errorOf(await inject(m, 'POST', '/me/webhooks', { url, events: ['payment.completed'] })).message;
         expect(local, url).toContain('tolem listen --forward-to');
         expect(local, url).toContain('WEBHOOKS_ALLOW_PRIVATE=true');
@@ -117,9 +170,14 @@ describe('POST /me/webhooks', () => {
       t.config.webhooksAllowPrivate = true;
     }
     // With WEBHOOKS_ALLOW_PRIVATE, plain http and loopback are accepted (local development).
-    expect((await inject(m, 'POST', '/me/webhooks', { url: 'http://127.0.0.1:9/x', events: ['webhook.test'] })).statusCode).toBe(201);
+    expect(
+      (await inject(m, 'POST', '/me/webhooks', { url: 'http://127.0.0.1:9/x', events: ['webhook.test'] })).statusCode,
+    ).toBe(201);
     // The metadata address stays refused even then.
-    const meta = await inject(m, 'POST', '/me/webhooks', { url: 'http://169.254.169.254/latest', events: ['webhook.test'] });
+    const meta = await inject(m, 'POST', '/me/webhooks', {
+      url: 'http://169.254.169.254/latest',
+      events: ['webhook.test'],
+    });
     expect(errorOf(meta)).toMatchObject({ code: 'invalid_parameter', param: 'url' });
   });
 
@@ -135,7 +193,9 @@ describe('POST /me/webhooks', () => {
     const res = await inject(m, 'POST', '/me/webhooks', { url: URL_OK, events: ['webhook.test'] });
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).code).toBe('webhook_limit_reached');
-    expect((await inject(m, 'POST', '/me/webhooks?mode=test', { url: URL_OK, events: ['webhook.test'] })).statusCode).toBe(201);
+    expect(
+      (await inject(m, 'POST', '/me/webhooks?mode=test', { url: URL_OK, events: ['webhook.test'] })).statusCode,
+    ).toBe(201);
     expect((await inject(m, 'GET', '/me/webhooks')).json().data).toHaveLength(20);
   });
 });
@@ -144,9 +204,18 @@ describe('GET, PATCH, DELETE /me/webhooks/{id}', () => {
   it('edits url, events, description and is_active', async () => {
     const m = await newMerchant(t.app);
     const w = await createHook(t.app, m, { url: URL_OK, events: ['payment.completed'] });
-    const res = await inject(m, 'PATCH', `/me/webhooks/${w.id}`, { url: `${URL_OK}/v2`, events: ['payment.cancelled'], description: 'new' });
+    const res = await inject(m, 'PATCH', `/me/webhooks/${w.id}`, {
+      url: `${URL_OK}/v2`,
+      events: ['payment.cancelled'],
+      description: 'new',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ url: `${URL_OK}/v2`, events: ['payment.cancelled'], description: 'new', is_active: true });
+    expect(res.json()).toMatchObject({
+      url: `${URL_OK}/v2`,
+      events: ['payment.cancelled'],
+      description: 'new',
+      is_active: true,
+    });
     expect(res.json().secret).toBeUndefined();
     const off = await inject(m, 'PATCH', `/me/webhooks/${w.id}`, { is_active: false, description: null });
     expect(off.json()).toMatchObject({ is_active: false, disabled_reason: 'manual', description: null });
@@ -162,7 +231,9 @@ describe('GET, PATCH, DELETE /me/webhooks/{id}', () => {
     const off = await inject(m, 'POST', `/me/webhooks/${w.id}/disable`);
     expect(off.statusCode).toBe(200);
     expect(off.json()).toMatchObject({ is_active: false, disabled_reason: 'manual' });
-    await t.runtime.deps.db.query(`UPDATE webhooks SET failing_since = now() - interval '2 hours' WHERE id = $1`, [w.id]);
+    await t.runtime.deps.db.query(`UPDATE webhooks SET failing_since = now() - interval '2 hours' WHERE id = $1`, [
+      w.id,
+    ]);
     expect((await inject(m, 'GET', `/me/webhooks/${w.id}`)).json().failing_since).not.toBeNull();
     const on = await inject(m, 'POST', `/me/webhooks/${w.id}/enable`);
     expect(on.json()).toMatchObject({ is_active: true, failing_since: null, disabled_reason: null });
@@ -185,10 +256,18 @@ describe('GET, PATCH, DELETE /me/webhooks/{id}', () => {
     const other = await newMerchant(t.app);
     const w = await createHook(t.app, owner, { url: URL_OK, events: ['payment.completed'] });
     const calls: [string, string, unknown?][] = [
-      ['GET', `/me/webhooks/${w.id}`], ['PATCH', `/me/webhooks/${w.id}`, { description: 'x' }], ['DELETE', `/me/webhooks/${w.id}`],
-      ['POST', `/me/webhooks/${w.id}/rotate-secret`, {}], ['POST', `/me/webhooks/${w.id}/enable`], ['POST', `/me/webhooks/${w.id}/disable`],
-      ['POST', `/me/webhooks/${w.id}/test`], ['GET', `/me/webhooks/${w.id}/deliveries`], ['POST', `/me/webhooks/${w.id}/deliveries/1/retry`],
-      ['GET', '/me/webhooks/abc'], ['GET', '/me/webhooks/99999999999999999999'], ['GET', '/me/webhooks/0'],
+      ['GET', `/me/webhooks/${w.id}`],
+      ['PATCH', `/me/webhooks/${w.id}`, { description: 'x' }],
+      ['DELETE', `/me/webhooks/${w.id}`],
+      ['POST', `/me/webhooks/${w.id}/rotate-secret`, {}],
+      ['POST', `/me/webhooks/${w.id}/enable`],
+      ['POST', `/me/webhooks/${w.id}/disable`],
+      ['POST', `/me/webhooks/${w.id}/test`],
+      ['GET', `/me/webhooks/${w.id}/deliveries`],
+      ['POST', `/me/webhooks/${w.id}/deliveries/1/retry`],
+      ['GET', '/me/webhooks/abc'],
+      ['GET', '/me/webhooks/99999999999999999999'],
+      ['GET', '/me/webhooks/0'],
     ];
     for (const [method, url, payload] of calls) {
       const res = await inject(other, method, url, payload);
@@ -197,7 +276,10 @@ describe('GET, PATCH, DELETE /me/webhooks/{id}', () => {
     }
     expect((await inject(other, 'GET', '/me/webhooks')).json().data).toEqual([]);
     // Untouched for its owner.
-    expect((await inject(owner, 'GET', `/me/webhooks/${w.id}`)).json()).toMatchObject({ is_active: true, description: null });
+    expect((await inject(owner, 'GET', `/me/webhooks/${w.id}`)).json()).toMatchObject({
+      is_active: true,
+      description: null,
+    });
   });
 });
 
@@ -215,9 +297,14 @@ describe('roles and impersonation', () => {
       expect((await inject(m, 'GET', `/me/webhooks/${w.id}`)).statusCode, role).toBe(200);
       expect((await inject(m, 'GET', `/me/webhooks/${w.id}/deliveries`)).statusCode, role).toBe(200);
       const changes: [string, string, unknown?][] = [
-        ['POST', '/me/webhooks', { url: URL_OK, events: ['webhook.test'] }], ['PATCH', `/me/webhooks/${w.id}`, { description: 'x' }],
-        ['DELETE', `/me/webhooks/${w.id}`], ['POST', `/me/webhooks/${w.id}/rotate-secret`, {}], ['POST', `/me/webhooks/${w.id}/enable`],
-        ['POST', `/me/webhooks/${w.id}/disable`], ['POST', `/me/webhooks/${w.id}/test`], ['POST', `/me/webhooks/${w.id}/deliveries/1/retry`],
+        ['POST', '/me/webhooks', { url: URL_OK, events: ['webhook.test'] }],
+        ['PATCH', `/me/webhooks/${w.id}`, { description: 'x' }],
+        ['DELETE', `/me/webhooks/${w.id}`],
+        ['POST', `/me/webhooks/${w.id}/rotate-secret`, {}],
+        ['POST', `/me/webhooks/${w.id}/enable`],
+        ['POST', `/me/webhooks/${w.id}/disable`],
+        ['POST', `/me/webhooks/${w.id}/test`],
+        ['POST', `/me/webhooks/${w.id}/deliveries/1/retry`],
       ];
       for (const [method, url, payload] of changes) {
         const res = await inject(m, method, url, payload);
@@ -252,9 +339,15 @@ describe('POST /me/webhooks/{id}/rotate-secret', () => {
     expect(r.secret).toMatch(/^whsec_/);
     expect(r.secret).not.toBe(w.secret);
     expect(r.secret_version).toBe(2);
-    expect(new Date(r.secret_revealed_at).getTime()).toBeGreaterThanOrEqual(new Date(w.secret_revealed_at as string).getTime());
-    const row = (await t.runtime.deps.db.query<{ previous_secret_enc: string; previous_secret_expires_at: Date }>(
-      'SELECT previous_secret_enc, previous_secret_expires_at FROM webhooks WHERE id = $1', [w.id])).rows[0];
+    expect(new Date(r.secret_revealed_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(w.secret_revealed_at as string).getTime(),
+    );
+    const row = (
+      await t.runtime.deps.db.query<{ previous_secret_enc: string; previous_secret_expires_at: Date }>(
+        'SELECT previous_secret_enc, previous_secret_expires_at FROM webhooks WHERE id = $1',
+        [w.id],
+      )
+    ).rows[0];
     expect(decryptSecret('test-app-secret', row.previous_secret_enc)).toBe(w.secret);
     const left = row.previous_secret_expires_at.getTime() - Date.now();
     expect(left).toBeGreaterThan(3500_000);
@@ -275,7 +368,8 @@ describe('POST /me/webhooks/{id}/rotate-secret', () => {
     }
     const zero = await inject(m, 'POST', `/me/webhooks/${w.id}/rotate-secret`, { grace_period_seconds: 0 });
     expect(zero.statusCode).toBe(200);
-    const row = (await t.runtime.deps.db.query('SELECT previous_secret_enc FROM webhooks WHERE id = $1', [w.id])).rows[0];
+    const row = (await t.runtime.deps.db.query('SELECT previous_secret_enc FROM webhooks WHERE id = $1', [w.id]))
+      .rows[0];
     expect(row.previous_secret_enc).toBeNull();
   });
 });
@@ -283,10 +377,18 @@ describe('POST /me/webhooks/{id}/rotate-secret', () => {
 describe('OpenAPI', () => {
   it('documents every webhook route with BearerAuth', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const p of ['/me/webhooks', '/me/webhooks/{id}', '/me/webhooks/{id}/rotate-secret', '/me/webhooks/{id}/test',
-      '/me/webhooks/{id}/deliveries', '/me/webhooks/{id}/deliveries/{delivery_id}/retry', '/me/notifications/unread-count']) {
+    for (const p of [
+      '/me/webhooks',
+      '/me/webhooks/{id}',
+      '/me/webhooks/{id}/rotate-secret',
+      '/me/webhooks/{id}/test',
+      '/me/webhooks/{id}/deliveries',
+      '/me/webhooks/{id}/deliveries/{delivery_id}/retry',
+      '/me/notifications/unread-count',
+    ]) {
       expect(doc.paths[p], p).toBeTruthy();
-      for (const op of Object.values<{ security: unknown[] }>(doc.paths[p])) expect(op.security).toEqual([{ BearerAuth: [] }]);
+      for (const op of Object.values<{ security: unknown[] }>(doc.paths[p]))
+        expect(op.security).toEqual([{ BearerAuth: [] }]);
     }
   });
 });

@@ -39,7 +39,9 @@ async function settle(clientId: number, ms = 20_000): Promise<void> {
   while (Date.now() < end) {
     await deliverAllDue(t.runtime.deps, { clientId });
     const r = await t.runtime.deps.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE client_id = $1 AND status = 'pending'`, [clientId]);
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE client_id = $1 AND status = 'pending'`,
+      [clientId],
+    );
     if (r.rows[0].n === 0) return;
     await sleep(20);
   }
@@ -60,11 +62,13 @@ describe('outbox', () => {
     await emit(t, clientId, 'payment_link.created', { token: 'pl_x' });
     expect(await deliveriesOf(t, hook.id)).toHaveLength(1);
     // A rolled-back event leaves no delivery behind.
-    await expect(t.runtime.deps.db.tx(async (tx) => {
-      const { appendEvent } = await import('../../src/domain/events/append.ts');
-      await appendEvent(tx, { clientId, mode: 'live', type: 'payment.refunded', data: {} });
-      throw new Error('rollback');
-    })).rejects.toThrow('rollback');
+    await expect(
+      t.runtime.deps.db.tx(async (tx) => {
+        const { appendEvent } = await import('../../src/domain/events/append.ts');
+        await appendEvent(tx, { clientId, mode: 'live', type: 'payment.refunded', data: {} });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
     expect(await deliveriesOf(t, hook.id)).toHaveLength(1);
     const d = (await deliveriesOf(t, hook.id))[0];
     expect(d).toMatchObject({ status: 'pending', attempts: 0 });
@@ -96,18 +100,37 @@ describe('a real delivery', () => {
     expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(10);
     // Compact JSON envelope; id is the event id.
     const body = JSON.parse(r.body);
-    expect(body).toEqual({ id: e.id, type: 'payment.completed', created_at: e.created_at.toISOString(), data: { operation_id: 'op_1', amount: 5000, note: 'Сәлем' } });
+    expect(body).toEqual({
+      id: e.id,
+      type: 'payment.completed',
+      created_at: e.created_at.toISOString(),
+      data: { operation_id: 'op_1', amount: 5000, note: 'Сәлем' },
+    });
     expect(r.body).toBe(JSON.stringify(body));
     // Spec scheme: HMAC-SHA256, key = the whole secret string, over "<timestamp>.<raw body>".
     const expected = createHmac('sha256', hook.secret).update(`${h['x-webhook-timestamp']}.${r.body}`).digest('hex');
     expect(h['x-webhook-signature']).toBe(`sha256=${expected}`);
     // Standard Webhooks, verified by the library itself.
     expect(new Webhook(hook.secret).verify(r.body, h as Record<string, string>)).toEqual(body);
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(r.body, h as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(r.body, h as Record<string, string>),
+    ).toThrow();
     const [d] = await deliveriesOf(t, hook.id);
-    expect(d).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, last_error: null, message_id: h['x-webhook-id'] });
+    expect(d).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      last_status: 200,
+      last_error: null,
+      message_id: h['x-webhook-id'],
+    });
     expect(d.delivered_at).toBeInstanceOf(Date);
-    const list = (await t.app.inject({ method: 'GET', url: '/me/webhooks', headers: bearer({ access: (await newMerchantToken(clientId)) }) })).json();
+    const list = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/me/webhooks',
+        headers: bearer({ access: await newMerchantToken(clientId) }),
+      })
+    ).json();
     expect(list.data[0]).toMatchObject({ id: hook.id, last_delivery_status: 'delivered' });
     expect(list.data[0].last_delivery_at).toBeTruthy();
   });
@@ -115,11 +138,26 @@ describe('a real delivery', () => {
   it('a test-mode payment paid through the API reaches the test-mode webhook as payment.completed', async () => {
     const m = await newMerchant(t.app);
     const clientId = await clientIdOf(t.runtime.deps.db, m);
-    const hook = await createHook(t.app, m, { url: rx.url.replace('/hook', '/pay'), events: ['payment.completed'] }, '?mode=test');
-    const qr = await t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(m.testKey), ...idem() }, payload: { amount: 5000 } });
+    const hook = await createHook(
+      t.app,
+      m,
+      { url: rx.url.replace('/hook', '/pay'), events: ['payment.completed'] },
+      '?mode=test',
+    );
+    const qr = await t.app.inject({
+      method: 'POST',
+      url: '/v2/qr',
+      headers: { ...key(m.testKey), ...idem() },
+      payload: { amount: 5000 },
+    });
     expect(qr.statusCode).toBe(201);
     const op = qr.json().operation_id;
-    const paid = await t.app.inject({ method: 'POST', url: `/v2/test/payments/${op}/pay`, headers: key(m.testKey), payload: {} });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${op}/pay`,
+      headers: key(m.testKey),
+      payload: {},
+    });
     expect(paid.statusCode).toBe(200);
     await settle(clientId);
     const got = rx.received.filter((r) => r.url === '/pay');
@@ -132,12 +170,15 @@ describe('a real delivery', () => {
   it('the receiver fails, then recovers: delivered, one X-Webhook-ID across attempts', async () => {
     const { clientId, hook } = await setup();
     const seen: string[] = [];
-    rx.setHandler((r, n) => {
+    rx.setHandler((r) => {
       if (r.url !== '/flaky') return 200;
       seen.push(String(r.headers['x-webhook-id']));
       return seen.length <= 2 ? { status: 500, body: 'boom' } : 200;
     });
-    await t.runtime.deps.db.query('UPDATE webhooks SET url = $2 WHERE id = $1', [hook.id, rx.url.replace('/hook', '/flaky')]);
+    await t.runtime.deps.db.query('UPDATE webhooks SET url = $2 WHERE id = $1', [
+      hook.id,
+      rx.url.replace('/hook', '/flaky'),
+    ]);
     try {
       await emit(t, clientId, 'payment.completed');
       await settle(clientId);
@@ -149,7 +190,13 @@ describe('a real delivery', () => {
     const [d] = await deliveriesOf(t, hook.id);
     expect(d).toMatchObject({ status: 'delivered', attempts: 3, message_id: seen[0], last_error: null });
     // The series of failures ended with a success: failing_since is clear again.
-    const w = (await t.app.inject({ method: 'GET', url: `/me/webhooks/${hook.id}`, headers: bearer({ access: await newMerchantToken(clientId) }) })).json();
+    const w = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/me/webhooks/${hook.id}`,
+        headers: bearer({ access: await newMerchantToken(clientId) }),
+      })
+    ).json();
     expect(w.failing_since).toBeNull();
   });
 
@@ -166,11 +213,24 @@ describe('a real delivery', () => {
       expect(d.last_error).toBe('HTTP 503: down');
       expect(d.last_response).toBe('down');
       const ev = await t.runtime.deps.db.query<{ data: Record<string, unknown>; mode: string }>(
-        `SELECT data, mode FROM events WHERE client_id = $1 AND type = 'webhook.delivery_failed'`, [clientId]);
+        `SELECT data, mode FROM events WHERE client_id = $1 AND type = 'webhook.delivery_failed'`,
+        [clientId],
+      );
       expect(ev.rows).toHaveLength(1);
       expect(ev.rows[0].mode).toBe('live');
-      expect(ev.rows[0].data).toMatchObject({ webhook_id: hook.id, event_id: e.id, url: hook.url, last_status: 503, attempts: 5 });
-      const w = (await t.runtime.deps.db.query<{ failing_since: Date | null; is_active: boolean }>('SELECT failing_since, is_active FROM webhooks WHERE id = $1', [hook.id])).rows[0];
+      expect(ev.rows[0].data).toMatchObject({
+        webhook_id: hook.id,
+        event_id: e.id,
+        url: hook.url,
+        last_status: 503,
+        attempts: 5,
+      });
+      const w = (
+        await t.runtime.deps.db.query<{ failing_since: Date | null; is_active: boolean }>(
+          'SELECT failing_since, is_active FROM webhooks WHERE id = $1',
+          [hook.id],
+        )
+      ).rows[0];
       expect(w.failing_since).toBeInstanceOf(Date);
       expect(w.is_active).toBe(true);
       // Nothing more happens to a failed delivery.
@@ -202,7 +262,10 @@ describe('a real delivery', () => {
     await emit(t, clientId, 'payment.completed');
     await settle(clientId);
     await emit(t, clientId, 'payment.completed'); // not sent yet
-    await t.runtime.deps.db.query(`UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE webhook_id = $1`, [hook.id]);
+    await t.runtime.deps.db.query(
+      `UPDATE webhook_deliveries SET created_at = now() - interval '31 days' WHERE webhook_id = $1`,
+      [hook.id],
+    );
     await pruneDeliveries(t.runtime.deps);
     expect((await deliveriesOf(t, hook.id)).map((d) => d.status)).toEqual(['pending']);
   });
@@ -311,6 +374,10 @@ describe('a real delivery', () => {
 /** A fresh access token for the owner of `clientId` (tests that only kept the client id). */
 async function newMerchantToken(clientId: number): Promise<string> {
   const { signAccessToken } = await import('../../src/domain/accounts/tokens.ts');
-  const u = (await t.runtime.deps.db.query<{ id: number }>(`SELECT id FROM users WHERE client_id = $1 AND role = 'owner'`, [clientId])).rows[0];
+  const u = (
+    await t.runtime.deps.db.query<{ id: number }>(`SELECT id FROM users WHERE client_id = $1 AND role = 'owner'`, [
+      clientId,
+    ])
+  ).rows[0];
   return signAccessToken(t.runtime.deps, { sub: String(u.id), cid: clientId, role: 'owner' });
 }

@@ -18,22 +18,66 @@ afterAll(() => t.close());
 describe('the webhooks section of /openapi.json', () => {
   it('names the five subscribable event types, and each real delivery body matches its schema', async () => {
     const doc = await inlinedDoc(t.app);
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['payment.cancelled', 'payment.completed', 'payment.expired', 'payment.refunded', 'webhook.test']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'payment.cancelled',
+      'payment.completed',
+      'payment.expired',
+      'payment.refunded',
+      'webhook.test',
+    ]);
 
     const m = await newMerchant(t.app);
     const all = ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded'];
-    const hook = (await t.app.inject({ method: 'POST', url: '/me/webhooks?mode=test', headers: bearer(m), payload: { url: 'http://127.0.0.1:9/h', events: all } })).json();
+    const hook = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/me/webhooks?mode=test',
+        headers: bearer(m),
+        payload: { url: 'http://127.0.0.1:9/h', events: all },
+      })
+    ).json();
     const paid = await createQr(t.app, m.testKey, 5000);
     await pay(t.app, m.testKey, paid.operation_id, { sender_name: 'Айгерим' });
-    await t.app.inject({ method: 'POST', url: '/v2/refunds', headers: { ...key(m.testKey), ...idem() }, payload: { operation_id: paid.operation_id, amount: 1000 } });
-    const inv = (await t.app.inject({ method: 'POST', url: '/v2/invoices', headers: { ...key(m.testKey), ...idem() }, payload: { phone: '+77012345678', amount: 700 } })).json();
-    await t.app.inject({ method: 'POST', url: `/v2/invoices/${inv.operation_id}/cancel`, headers: { ...key(m.testKey), ...idem() }, payload: {} });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v2/refunds',
+      headers: { ...key(m.testKey), ...idem() },
+      payload: { operation_id: paid.operation_id, amount: 1000 },
+    });
+    const inv = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v2/invoices',
+        headers: { ...key(m.testKey), ...idem() },
+        payload: { phone: '+77012345678', amount: 700 },
+      })
+    ).json();
+    await t.app.inject({
+      method: 'POST',
+      url: `/v2/invoices/${inv.operation_id}/cancel`,
+      headers: { ...key(m.testKey), ...idem() },
+      payload: {},
+    });
     const late = await createQr(t.app, m.testKey, 300);
-    await t.app.inject({ method: 'POST', url: `/v2/test/payments/${late.operation_id}/expire`, headers: key(m.testKey), payload: {} });
-    await t.app.inject({ method: 'POST', url: `/me/webhooks/${hook.id}/test?mode=test`, headers: bearer(m), payload: {} });
+    await t.app.inject({
+      method: 'POST',
+      url: `/v2/test/payments/${late.operation_id}/expire`,
+      headers: key(m.testKey),
+      payload: {},
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/me/webhooks/${hook.id}/test?mode=test`,
+      headers: bearer(m),
+      payload: {},
+    });
 
-    const bodies = (await t.runtime.deps.db.query<{ event_type: string; body: string }>(
-      'SELECT event_type, body FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id', [hook.id])).rows;
+    const bodies = (
+      await t.runtime.deps.db.query<{ event_type: string; body: string }>(
+        'SELECT event_type, body FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id',
+        [hook.id],
+      )
+    ).rows;
     expect(bodies.map((b) => b.event_type).sort()).toEqual([...all, 'webhook.test'].sort());
     const ajv = new Ajv({ strict: false, allErrors: true });
     const addFormats = addFormatsModule as unknown as (a: Ajv) => void;
@@ -43,7 +87,9 @@ describe('the webhooks section of /openapi.json', () => {
       const valid = ajv.validate({ ...schema, additionalProperties: false }, JSON.parse(body));
       expect(valid, `${event_type}: ${JSON.stringify(ajv.errors)} in ${body}`).toBe(true);
       // Nothing undocumented in data either.
-      expect(Object.keys(JSON.parse(body).data).sort(), event_type).toEqual(Object.keys(schema.properties.data.properties).sort());
+      expect(Object.keys(JSON.parse(body).data).sort(), event_type).toEqual(
+        Object.keys(schema.properties.data.properties).sort(),
+      );
     }
   });
 });

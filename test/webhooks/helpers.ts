@@ -17,7 +17,9 @@ export interface Received {
 }
 
 /** What the receiver answers to the n-th request (0-based); a plain number is the status. */
-export type Answer = number | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; hang?: boolean };
+export type Answer =
+  | number
+  | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; hang?: boolean };
 export type Handler = (r: Received, n: number, res: ServerResponse) => Answer | Promise<Answer>;
 
 export interface Receiver {
@@ -40,7 +42,12 @@ export async function startReceiver(handler: Handler = () => 200): Promise<Recei
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const r: Received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r: Received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       const n = received.push(r) - 1;
       for (const w of waiters.filter((x) => received.length >= x.n)) w.resolve();
       try {
@@ -67,11 +74,15 @@ export async function startReceiver(handler: Handler = () => 200): Promise<Recei
     waitFor(n, ms = 10_000) {
       if (received.length >= n) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${n} requests in ${ms} ms`)), ms);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${n} requests in ${ms} ms`)),
+          ms,
+        );
         waiters.push({ n, resolve: () => (clearTimeout(timer), resolve(received)) });
       });
     },
-    openConnections: () => new Promise<number>((ok, fail) => server.getConnections((err, n) => (err ? fail(err) : ok(n)))),
+    openConnections: () =>
+      new Promise<number>((ok, fail) => server.getConnections((err, n) => (err ? fail(err) : ok(n)))),
     close: () =>
       new Promise<void>((ok) => {
         server.closeAllConnections();
@@ -81,7 +92,9 @@ export async function startReceiver(handler: Handler = () => 200): Promise<Recei
 }
 
 export async function clientIdOf(db: Pick<Db, 'query'>, m: Merchant): Promise<number> {
-  const r = await db.query<{ client_id: number }>('SELECT client_id FROM users WHERE lower(email) = lower($1)', [m.email]);
+  const r = await db.query<{ client_id: number }>('SELECT client_id FROM users WHERE lower(email) = lower($1)', [
+    m.email,
+  ]);
   return r.rows[0].client_id;
 }
 
@@ -112,8 +125,17 @@ export const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 /** Delivery rows of a webhook, oldest first, straight from the store. */
 export async function deliveriesOf(t: TestApp, webhookId: number) {
   const r = await t.runtime.deps.db.query<{
-    id: number; status: string; attempts: number; message_id: string; event_id: string; last_error: string | null;
-    last_status: number | null; last_response: string | null; next_attempt_at: Date | null; last_attempt_at: Date | null; delivered_at: Date | null;
+    id: number;
+    status: string;
+    attempts: number;
+    message_id: string;
+    event_id: string;
+    last_error: string | null;
+    last_status: number | null;
+    last_response: string | null;
+    next_attempt_at: Date | null;
+    last_attempt_at: Date | null;
+    delivered_at: Date | null;
   }>('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id', [webhookId]);
   return r.rows;
 }

@@ -13,7 +13,11 @@ let t: TestApp;
 let rx: Receiver;
 
 beforeAll(async () => {
-  t = await buildTestApp({ webhooksAllowPrivate: true, webhookRetrySchedule: [0, 0.05, 0.05, 0.05, 0.05], webhookTimeoutMs: 1500 });
+  t = await buildTestApp({
+    webhooksAllowPrivate: true,
+    webhookRetrySchedule: [0, 0.05, 0.05, 0.05, 0.05],
+    webhookTimeoutMs: 1500,
+  });
   rx = await startReceiver();
 });
 afterAll(async () => {
@@ -21,7 +25,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (m: Merchant, url: string, payload?: object) => t.app.inject({ method: 'POST', url, headers: bearer(m), ...(payload ? { payload } : {}) });
+const post = (m: Merchant, url: string, payload?: object) =>
+  t.app.inject({ method: 'POST', url, headers: bearer(m), ...(payload ? { payload } : {}) });
 const get = (m: Merchant, url: string) => t.app.inject({ method: 'GET', url, headers: bearer(m) });
 const path = (p: string) => rx.url.replace('/hook', p);
 
@@ -45,7 +50,15 @@ describe('POST /me/webhooks/{id}/test', () => {
     expect(got.headers['x-webhook-event']).toBe('webhook.test');
     expect(new Webhook(hook.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(body);
     const log = (await get(m, `/me/webhooks/${hook.id}/deliveries`)).json();
-    expect(log.data[0]).toMatchObject({ id: r.delivery_id, event_id: body.id, event_type: 'webhook.test', status: 'delivered', attempts: 1, last_error: null, response_preview: r.response_preview });
+    expect(log.data[0]).toMatchObject({
+      id: r.delivery_id,
+      event_id: body.id,
+      event_type: 'webhook.test',
+      status: 'delivered',
+      attempts: 1,
+      last_error: null,
+      response_preview: r.response_preview,
+    });
     expect(log.data[0].delivered_at).toBeTruthy();
   });
 
@@ -64,7 +77,10 @@ describe('POST /me/webhooks/{id}/test', () => {
     // what the name resolved to (no-dns-oracle.test.ts).
     t.config.webhooksAllowPrivate = false;
     try {
-      await t.runtime.deps.db.query('UPDATE webhooks SET url = $2 WHERE id = $1', [hook.id, `https://localhost:${rx.port}/x`]);
+      await t.runtime.deps.db.query('UPDATE webhooks SET url = $2 WHERE id = $1', [
+        hook.id,
+        `https://localhost:${rx.port}/x`,
+      ]);
       const refused = (await post(m, `/me/webhooks/${hook.id}/test`)).json();
       expect(refused.status_code).toBe(0);
       expect(refused.error).toBe(ADDRESS_NOT_ALLOWED);
@@ -103,7 +119,10 @@ describe('rotation grace period', () => {
     const spec = createHmac('sha256', rotated.secret).update(`${h['x-webhook-timestamp']}.${got.body}`).digest('hex');
     expect(h['x-webhook-signature']).toBe(`sha256=${spec}`);
     // Once the grace period is over, only the new secret signs.
-    await t.runtime.deps.db.query(`UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [hook.id]);
+    await t.runtime.deps.db.query(
+      `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+      [hook.id],
+    );
     await post(m, `/me/webhooks/${hook.id}/test`);
     const later = rx.received.filter((x) => x.url === '/rot').at(-1)!;
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -129,12 +148,17 @@ describe('deliveries log and retry', () => {
     expect(p3.data.map((d: { event_id: string }) => d.event_id)).toEqual([ids[0]]);
     const tampered = await get(m, `/me/webhooks/${hook.id}/deliveries?limit=2&cursor=${p1.next_cursor}x`);
     expect(errorOf(tampered).code).toBe('invalid_cursor');
-    for (const [q, code] of [['0', 'invalid_limit'], ['101', 'limit_too_large']]) {
+    for (const [q, code] of [
+      ['0', 'invalid_limit'],
+      ['101', 'limit_too_large'],
+    ]) {
       expect(errorOf(await get(m, `/me/webhooks/${hook.id}/deliveries?limit=${q}`)).code).toBe(code);
     }
     // A cursor of another webhook's list is not valid here.
     const other = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] });
-    expect(errorOf(await get(m, `/me/webhooks/${other.id}/deliveries?cursor=${p1.next_cursor}`)).code).toBe('invalid_cursor');
+    expect(errorOf(await get(m, `/me/webhooks/${other.id}/deliveries?cursor=${p1.next_cursor}`)).code).toBe(
+      'invalid_cursor',
+    );
   });
 
   it('retries a failed delivery by hand: delivered on success, same message id', async () => {
@@ -159,13 +183,21 @@ describe('deliveries log and retry', () => {
       expect(again.json()).toMatchObject({ status: 'failed', attempts: 6, last_status: 500 });
       up = true;
       const ok = await post(m, `/me/webhooks/${hook.id}/deliveries/${failed.id}/retry`);
-      expect(ok.json()).toMatchObject({ id: failed.id, status: 'delivered', attempts: 7, last_status: 200, last_error: null });
+      expect(ok.json()).toMatchObject({
+        id: failed.id,
+        status: 'delivered',
+        attempts: 7,
+        last_status: 200,
+        last_error: null,
+      });
       const ids = rx.received.filter((r) => r.url === '/r1').map((r) => r.headers['x-webhook-id']);
       expect(new Set(ids)).toEqual(new Set([failed.message_id]));
     } finally {
       rx.setHandler(() => 200);
     }
-    expect(errorOf(await post(m, `/me/webhooks/${hook.id}/deliveries/999999999/retry`)).code).toBe('delivery_not_found');
+    expect(errorOf(await post(m, `/me/webhooks/${hook.id}/deliveries/999999999/retry`)).code).toBe(
+      'delivery_not_found',
+    );
     expect(errorOf(await post(m, `/me/webhooks/${hook.id}/deliveries/abc/retry`)).code).toBe('delivery_not_found');
   });
 
@@ -175,7 +207,10 @@ describe('deliveries log and retry', () => {
     const hook = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] });
     await emit(t, clientId, 'payment.completed');
     const [d] = await deliveriesOf(t, hook.id);
-    await t.runtime.deps.db.query(`UPDATE webhook_deliveries SET locked_until = now() + interval '1 minute', lease_token = 'w' WHERE id = $1`, [d.id]);
+    await t.runtime.deps.db.query(
+      `UPDATE webhook_deliveries SET locked_until = now() + interval '1 minute', lease_token = 'w' WHERE id = $1`,
+      [d.id],
+    );
     const res = await post(m, `/me/webhooks/${hook.id}/deliveries/${d.id}/retry`);
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).code).toBe('delivery_in_progress');
@@ -198,7 +233,9 @@ describe('failure series, auto-disable and automatic re-enable', () => {
       const since = w.failing_since;
       await deliverAllDue(t.runtime.deps, { clientId, max: 1 });
       expect((await get(m, `/me/webhooks/${hook.id}`)).json().failing_since).toBe(since); // set at the first failure only
-      await t.runtime.deps.db.query(`UPDATE webhooks SET failing_since = now() - interval '25 hours' WHERE id = $1`, [hook.id]);
+      await t.runtime.deps.db.query(`UPDATE webhooks SET failing_since = now() - interval '25 hours' WHERE id = $1`, [
+        hook.id,
+      ]);
       await new Promise((ok) => setTimeout(ok, 80));
       await deliverAllDue(t.runtime.deps, { clientId });
       w = (await get(m, `/me/webhooks/${hook.id}`)).json();
@@ -214,7 +251,9 @@ describe('failure series, auto-disable and automatic re-enable', () => {
       w = (await get(m, `/me/webhooks/${hook.id}`)).json();
       expect(w).toMatchObject({ is_active: true, disabled_reason: null, failing_since: null });
       const ev = await t.runtime.deps.db.query<{ data: Record<string, unknown> }>(
-        `SELECT data FROM events WHERE client_id = $1 AND type = 'webhook.auto_reactivated'`, [clientId]);
+        `SELECT data FROM events WHERE client_id = $1 AND type = 'webhook.auto_reactivated'`,
+        [clientId],
+      );
       expect(ev.rows).toHaveLength(1);
       expect(ev.rows[0].data).toMatchObject({ webhook_id: hook.id, via: 'test' });
     } finally {
@@ -228,15 +267,24 @@ describe('failure series, auto-disable and automatic re-enable', () => {
     const hook = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] });
     await emit(t, clientId, 'payment.completed');
     const [d] = await deliveriesOf(t, hook.id);
-    await t.runtime.deps.db.query(`UPDATE webhooks SET is_active = false, disabled_reason = 'auto', failing_since = now() - interval '30 hours' WHERE id = $1`, [hook.id]);
+    await t.runtime.deps.db.query(
+      `UPDATE webhooks SET is_active = false, disabled_reason = 'auto', failing_since = now() - interval '30 hours' WHERE id = $1`,
+      [hook.id],
+    );
     const res = (await post(m, `/me/webhooks/${hook.id}/deliveries/${d.id}/retry`)).json();
     expect(res).toMatchObject({ status: 'delivered', attempts: 1 });
     expect((await get(m, `/me/webhooks/${hook.id}`)).json()).toMatchObject({ is_active: true, failing_since: null });
-    const ev = await t.runtime.deps.db.query(`SELECT data FROM events WHERE client_id = $1 AND type = 'webhook.auto_reactivated'`, [clientId]);
+    const ev = await t.runtime.deps.db.query(
+      `SELECT data FROM events WHERE client_id = $1 AND type = 'webhook.auto_reactivated'`,
+      [clientId],
+    );
     expect(ev.rows[0].data).toMatchObject({ via: 'retry' });
 
     await post(m, `/me/webhooks/${hook.id}/disable`);
     expect((await post(m, `/me/webhooks/${hook.id}/test`)).json().status_code).toBe(200);
-    expect((await get(m, `/me/webhooks/${hook.id}`)).json()).toMatchObject({ is_active: false, disabled_reason: 'manual' });
+    expect((await get(m, `/me/webhooks/${hook.id}`)).json()).toMatchObject({
+      is_active: false,
+      disabled_reason: 'manual',
+    });
   });
 });

@@ -38,7 +38,12 @@ function routes(deliveryId: number): [string, string, object | undefined][] {
 
 async function hookWithDelivery(m: Merchant, mode: 'live' | 'test') {
   const clientId = await clientIdOf(t.runtime.deps.db, m);
-  const hook = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] }, mode === 'test' ? '?mode=test' : '');
+  const hook = await createHook(
+    t.app,
+    m,
+    { url: rx.url, events: ['payment.completed'] },
+    mode === 'test' ? '?mode=test' : '',
+  );
   await emit(t, clientId, 'payment.completed', { operation_id: 'op_mode', amount: 100 }, mode);
   await deliverAllDue(t.runtime.deps, { clientId });
   const [d] = await deliveriesOf(t, hook.id);
@@ -69,7 +74,11 @@ describe('by-id webhook routes and ?mode', () => {
       expect(res.statusCode, `${method} ${path}`).toBe(404);
       expect(errorOf(res).code, `${method} ${path}`).toBe('webhook_not_found');
     }
-    expect((await call(m, 'GET', `/me/webhooks/${hook.id}?mode=test`)).json()).toMatchObject({ mode: 'test', description: null, secret_version: 1 });
+    expect((await call(m, 'GET', `/me/webhooks/${hook.id}?mode=test`)).json()).toMatchObject({
+      mode: 'test',
+      description: null,
+      secret_version: 1,
+    });
     for (const [method, path, body] of routes(deliveryId)) {
       const res = await call(m, method, `/me/webhooks/${hook.id}${path}?mode=test`, body);
       expect(res.statusCode, `${method} ${path}`).toBe(method === 'DELETE' ? 204 : 200);
@@ -85,7 +94,11 @@ describe('by-id webhook routes and ?mode', () => {
     for (let i = 0; i < 3; i++) await emit(t, clientId, 'payment.completed', { n: i });
     const p1 = (await call(m, 'GET', `/me/webhooks/${a.id}/deliveries?limit=1`)).json();
     expect(p1.next_cursor).toBeTruthy();
-    const other = await call(m, 'GET', `/me/webhooks/${b.id}/deliveries?limit=1&cursor=${encodeURIComponent(p1.next_cursor)}`);
+    const other = await call(
+      m,
+      'GET',
+      `/me/webhooks/${b.id}/deliveries?limit=1&cursor=${encodeURIComponent(p1.next_cursor)}`,
+    );
     expect(other.statusCode).toBe(400);
     expect(errorOf(other).code).toBe('invalid_cursor');
   });

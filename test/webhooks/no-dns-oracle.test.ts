@@ -31,7 +31,8 @@ const destinations = () => [
 ];
 
 /** Words of a resolver's answer or of an address classification that a caller must never read. */
-const LEAKS = /127\.0\.0\.1|::1|10\.20\.30\.40|loopback|private|ENOTFOUND|EAI_AGAIN|getaddrinfo|resolves|no-such-host|localhost/i;
+const LEAKS =
+  /127\.0\.0\.1|::1|10\.20\.30\.40|loopback|private|ENOTFOUND|EAI_AGAIN|getaddrinfo|resolves|no-such-host|localhost/i;
 
 const PUBLIC_TEXT = 'address not allowed';
 

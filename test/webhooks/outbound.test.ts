@@ -9,7 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { classifyAddress, validateWebhookUrl } from '../../src/domain/webhooks/address-policy.ts';
-import { ADDRESS_NOT_ALLOWED, AddressRefusedError, MAX_RESPONSE_BYTES, guardedConnector, postJson, resolveChecked } from '../../src/domain/webhooks/outbound.ts';
+import {
+  ADDRESS_NOT_ALLOWED,
+  AddressRefusedError,
+  MAX_RESPONSE_BYTES,
+  guardedConnector,
+  postJson,
+  resolveChecked,
+} from '../../src/domain/webhooks/outbound.ts';
 import { nextDelaySeconds, parseRetryAfter } from '../../src/domain/webhooks/attempt.ts';
 import { startReceiver, type Receiver } from './helpers.ts';
 
@@ -29,13 +36,35 @@ afterAll(() => rx.close());
 
 describe('classifyAddress', () => {
   const refused: [string, string][] = [
-    ['127.0.0.1', 'loopback'], ['127.8.9.1', 'loopback'], ['10.1.2.3', 'private'], ['172.16.0.1', 'private'], ['192.168.1.1', 'private'],
-    ['169.254.1.1', 'linkLocal'], ['169.254.169.254', 'metadata'], ['100.64.0.1', 'carrierGradeNat'], ['0.0.0.0', 'unspecified'],
-    ['224.0.0.1', 'multicast'], ['255.255.255.255', 'broadcast'], ['240.0.0.1', 'reserved'], ['192.0.2.5', 'reserved'],
-    ['::1', 'loopback'], ['::', 'unspecified'], ['fe80::1', 'linkLocal'], ['fc00::1', 'uniqueLocal'], ['fd12:3456::1', 'uniqueLocal'],
-    ['fd00:ec2::254', 'metadata'], ['ff02::1', 'multicast'], ['::ffff:127.0.0.1', 'loopback'], ['::ffff:10.0.0.1', 'private'],
-    ['::ffff:169.254.169.254', 'metadata'], ['::ffff:7f00:1', 'loopback'], ['64:ff9b::7f00:1', 'rfc6052'], ['2002:7f00:1::', '6to4'],
-    ['2001::1', 'teredo'], ['2001:db8::1', 'reserved'], ['not-an-ip', 'invalid'],
+    ['127.0.0.1', 'loopback'],
+    ['127.8.9.1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.16.0.1', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.1.1', 'linkLocal'],
+    ['169.254.169.254', 'metadata'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['224.0.0.1', 'multicast'],
+    ['255.255.255.255', 'broadcast'],
+    ['240.0.0.1', 'reserved'],
+    ['192.0.2.5', 'reserved'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fe80::1', 'linkLocal'],
+    ['fc00::1', 'uniqueLocal'],
+    ['fd12:3456::1', 'uniqueLocal'],
+    ['fd00:ec2::254', 'metadata'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:169.254.169.254', 'metadata'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['64:ff9b::7f00:1', 'rfc6052'],
+    ['2002:7f00:1::', '6to4'],
+    ['2001::1', 'teredo'],
+    ['2001:db8::1', 'reserved'],
+    ['not-an-ip', 'invalid'],
   ];
   it.each(refused)('%s is refused (%s)', (ip, range) => {
     expect(classifyAddress(ip, false)).toMatchObject({ allowed: false, range });
@@ -46,14 +75,21 @@ describe('classifyAddress', () => {
   });
 
   it('WEBHOOKS_ALLOW_PRIVATE opens loopback and private ranges, never metadata, multicast or unspecified', () => {
-    for (const ip of ['127.0.0.1', '10.0.0.1', '::1', 'fd00::1', '::ffff:127.0.0.1', '100.64.0.1']) expect(classifyAddress(ip, true).allowed, ip).toBe(true);
-    for (const ip of ['169.254.169.254', 'fd00:ec2::254', '0.0.0.0', '224.0.0.1', '::']) expect(classifyAddress(ip, true).allowed, ip).toBe(false);
+    for (const ip of ['127.0.0.1', '10.0.0.1', '::1', 'fd00::1', '::ffff:127.0.0.1', '100.64.0.1'])
+      expect(classifyAddress(ip, true).allowed, ip).toBe(true);
+    for (const ip of ['169.254.169.254', 'fd00:ec2::254', '0.0.0.0', '224.0.0.1', '::'])
+      expect(classifyAddress(ip, true).allowed, ip).toBe(false);
   });
 });
 
 describe('validateWebhookUrl', () => {
   it('normalizes tricky spellings before judging literal addresses', () => {
-    for (const url of ['https://2130706433/', 'https://0x7f.1/', 'https://[0:0:0:0:0:ffff:7f00:1]/', 'https://127.1/']) {
+    for (const url of [
+      'https://2130706433/',
+      'https://0x7f.1/',
+      'https://[0:0:0:0:0:ffff:7f00:1]/',
+      'https://127.1/',
+    ]) {
       expect(() => validateWebhookUrl(url, false), url).toThrow(/address/);
     }
     expect(validateWebhookUrl('https://example.kz/hook?x=1', false)).toBe('https://example.kz/hook?x=1');
@@ -69,15 +105,25 @@ describe('resolveChecked and the guarded connector', () => {
   };
 
   it('refuses a name that resolves only to private addresses, and picks an allowed one otherwise', async () => {
-    const dns = fakeDns({ 'internal.example': ['10.0.0.7'], 'rebind.example': ['::ffff:127.0.0.1'], 'mixed.example': ['192.168.0.1', '93.184.216.34'] });
+    const dns = fakeDns({
+      'internal.example': ['10.0.0.7'],
+      'rebind.example': ['::ffff:127.0.0.1'],
+      'mixed.example': ['192.168.0.1', '93.184.216.34'],
+    });
     await expect(resolveChecked('internal.example', false, dns)).rejects.toBeInstanceOf(AddressRefusedError);
-    await expect(resolveChecked('rebind.example', false, dns)).rejects.toMatchObject({ message: ADDRESS_NOT_ALLOWED, detail: expect.stringMatching(/loopback/) });
+    await expect(resolveChecked('rebind.example', false, dns)).rejects.toMatchObject({
+      message: ADDRESS_NOT_ALLOWED,
+      detail: expect.stringMatching(/loopback/),
+    });
     await expect(resolveChecked('mixed.example', false, dns)).resolves.toBe('93.184.216.34');
     await expect(resolveChecked('internal.example', true, dns)).resolves.toBe('10.0.0.7');
-    await expect(resolveChecked('[::1]', false, dns)).rejects.toMatchObject({ message: ADDRESS_NOT_ALLOWED, detail: expect.stringMatching(/loopback/) });
+    await expect(resolveChecked('[::1]', false, dns)).rejects.toMatchObject({
+      message: ADDRESS_NOT_ALLOWED,
+      detail: expect.stringMatching(/loopback/),
+    });
   });
 
-  it('a name that does not resolve is refused like a private one; the resolver\'s answer is in the detail only', async () => {
+  it("a name that does not resolve is refused like a private one; the resolver's answer is in the detail only", async () => {
     const dns = fakeDns({ 'internal.example': ['10.0.0.7'] });
     const missing = await resolveChecked('missing.example', false, dns).catch((e: AddressRefusedError) => e);
     const internal = await resolveChecked('internal.example', false, dns).catch((e: AddressRefusedError) => e);
@@ -85,7 +131,9 @@ describe('resolveChecked and the guarded connector', () => {
     expect(internal).toBeInstanceOf(AddressRefusedError);
     expect((missing as AddressRefusedError).message).toBe((internal as AddressRefusedError).message);
     expect((missing as AddressRefusedError).detail).toMatch(/missing\.example did not resolve: ENOTFOUND/);
-    expect((internal as AddressRefusedError).detail).toBe('internal.example resolves to 10.0.0.7 (private), which webhooks may not reach');
+    expect((internal as AddressRefusedError).detail).toBe(
+      'internal.example resolves to 10.0.0.7 (private), which webhooks may not reach',
+    );
   });
 
   it('connects to the checked address, not to a second answer (no rebinding window)', async () => {
@@ -97,7 +145,9 @@ describe('resolveChecked and the guarded connector', () => {
     };
     const agent = new Agent({ connect: guardedConnector({ allowPrivate: false, timeoutMs: 1000, lookup: dns }) });
     const before = rx.received.length;
-    await expect(request(`http://rebind.example:${rx.port}/x`, { dispatcher: agent, method: 'POST', body: '{}' })).rejects.toThrow(ADDRESS_NOT_ALLOWED);
+    await expect(
+      request(`http://rebind.example:${rx.port}/x`, { dispatcher: agent, method: 'POST', body: '{}' }),
+    ).rejects.toThrow(ADDRESS_NOT_ALLOWED);
     expect(lookups).toBe(1);
     expect(rx.received.length).toBe(before);
     // Allowed: the connector dials the address it resolved (the name itself is never resolved again).
@@ -111,10 +161,16 @@ describe('resolveChecked and the guarded connector', () => {
   });
 
   it('postJson refuses a real name that resolves to loopback unless private addresses are allowed', async () => {
-    const refused = await postJson(`https://localhost:${rx.port}/x`, {}, '{}', { allowPrivate: false, timeoutMs: 1000 });
+    const refused = await postJson(`https://localhost:${rx.port}/x`, {}, '{}', {
+      allowPrivate: false,
+      timeoutMs: 1000,
+    });
     expect(refused).toMatchObject({ status: 0, error: ADDRESS_NOT_ALLOWED });
     expect(refused.detail).toMatch(/^localhost resolves to 127\.0\.0\.1 \(loopback\)/);
-    const missing = await postJson('https://no-such-host-for-tolem-tests.invalid/x', {}, '{}', { allowPrivate: false, timeoutMs: 3000 });
+    const missing = await postJson('https://no-such-host-for-tolem-tests.invalid/x', {}, '{}', {
+      allowPrivate: false,
+      timeoutMs: 3000,
+    });
     expect(missing).toMatchObject({ status: 0, error: ADDRESS_NOT_ALLOWED });
     expect(missing.detail).toMatch(/^no-such-host-for-tolem-tests\.invalid did not resolve/);
     const http = await postJson(`http://example.kz/x`, {}, '{}', { allowPrivate: false, timeoutMs: 1000 });
@@ -127,13 +183,36 @@ describe('resolveChecked and the guarded connector', () => {
     // A self-signed certificate for "localhost": the server sees SNI "localhost" although the socket
     // goes to 127.0.0.1, and the client rejects the certificate as untrusted (not as a name mismatch).
     const dir = mkdtempSync(path.join(tmpdir(), 'tolem-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        path.join(dir, 'k.pem'),
+        '-out',
+        path.join(dir, 'c.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     let sni: string | undefined;
-    const server = createServer({
-      key: readFileSync(path.join(dir, 'k.pem')), cert: readFileSync(path.join(dir, 'c.pem')),
-      SNICallback: (name, cb) => ((sni = name), cb(null)),
-    }, (_req, res) => res.end('x'));
+    const server = createServer(
+      {
+        key: readFileSync(path.join(dir, 'k.pem')),
+        cert: readFileSync(path.join(dir, 'c.pem')),
+        SNICallback: (name, cb) => ((sni = name), cb(null)),
+      },
+      (_req, res) => res.end('x'),
+    );
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const port = (server.address() as { port: number }).port;
     const r = await postJson(`https://localhost:${port}/`, {}, '{}', { allowPrivate: true, timeoutMs: 2000 });
@@ -147,7 +226,9 @@ describe('resolveChecked and the guarded connector', () => {
 
 describe('postJson', () => {
   it('does not follow redirects', async () => {
-    rx.setHandler((r) => (r.url === '/from' ? { status: 301, headers: { location: rx.url.replace('/hook', '/to') } } : 200));
+    rx.setHandler((r) =>
+      r.url === '/from' ? { status: 301, headers: { location: rx.url.replace('/hook', '/to') } } : 200,
+    );
     const r = await postJson(rx.url.replace('/hook', '/from'), {}, '{}', { allowPrivate: true, timeoutMs: 1000 });
     rx.setHandler(() => 200);
     expect(r.status).toBe(301);
@@ -192,7 +273,12 @@ describe('postJson', () => {
   });
 
   it('sends the path with its query string, the headers and the body as given', async () => {
-    const r = await postJson(`${rx.url}?a=1&b=2`, { 'x-one': '1', 'content-type': 'application/json' }, '{"k":"значение"}', { allowPrivate: true, timeoutMs: 1000 });
+    const r = await postJson(
+      `${rx.url}?a=1&b=2`,
+      { 'x-one': '1', 'content-type': 'application/json' },
+      '{"k":"значение"}',
+      { allowPrivate: true, timeoutMs: 1000 },
+    );
     expect(r.status).toBe(200);
     const got = rx.received.at(-1)!;
     expect(got.url).toBe('/hook?a=1&b=2');
@@ -203,7 +289,13 @@ describe('postJson', () => {
 
 describe('retry timing', () => {
   const res = (status: number, retryAfter?: string) => ({
-    status, body: '', truncated: false, headers: (retryAfter ? { 'retry-after': retryAfter } : {}) as Record<string, string>, durationMs: 1, error: null, detail: null,
+    status,
+    body: '',
+    truncated: false,
+    headers: (retryAfter ? { 'retry-after': retryAfter } : {}) as Record<string, string>,
+    durationMs: 1,
+    error: null,
+    detail: null,
   });
   const schedule = [0, 60, 300, 1800, 7200];
 

@@ -13,7 +13,11 @@ const errors: unknown[] = [];
 const log = { error: (o: unknown) => void errors.push(o) };
 
 beforeAll(async () => {
-  t = await buildTestApp({ webhooksAllowPrivate: true, webhookRetrySchedule: [0, 60, 60, 60, 60], webhookTimeoutMs: 5000 });
+  t = await buildTestApp({
+    webhooksAllowPrivate: true,
+    webhookRetrySchedule: [0, 60, 60, 60, 60],
+    webhookTimeoutMs: 5000,
+  });
   rx = await startReceiver();
 });
 afterAll(async () => {
@@ -25,7 +29,8 @@ async function merchantWithHooks(paths: string[]) {
   const m = await newMerchant(t.app);
   const clientId = await clientIdOf(t.runtime.deps.db, m);
   const hooks = [];
-  for (const p of paths) hooks.push(await createHook(t.app, m, { url: `${rx.url}/${p}`, events: ['payment.completed'] }));
+  for (const p of paths)
+    hooks.push(await createHook(t.app, m, { url: `${rx.url}/${p}`, events: ['payment.completed'] }));
   return { clientId, hooks };
 }
 
@@ -49,7 +54,8 @@ describe('delivery worker', () => {
     const worker = new DeliveryWorker(t.runtime.deps, log, 10, clientId);
     worker.start();
     try {
-      const fastCount = () => rx.received.filter((r) => r.url.endsWith('/fast') && JSON.parse(r.body).data.client === clientId).length;
+      const fastCount = () =>
+        rx.received.filter((r) => r.url.endsWith('/fast') && JSON.parse(r.body).data.client === clientId).length;
       for (let i = 0; i < 3; i++) {
         await emit(t, clientId, 'payment.completed', { operation_id: `op_${i}`, client: clientId });
         // Each fast delivery lands while every hanging one is still unanswered.
@@ -69,14 +75,18 @@ describe('delivery worker', () => {
 
   it('records each success once, as one attempt, and ends the failure series of its webhook', async () => {
     const { clientId, hooks } = await merchantWithHooks(['a', 'b']);
-    await t.runtime.deps.db.query(`UPDATE webhooks SET failing_since = now() - interval '1 hour' WHERE id = $1`, [hooks[0].id]);
+    await t.runtime.deps.db.query(`UPDATE webhooks SET failing_since = now() - interval '1 hour' WHERE id = $1`, [
+      hooks[0].id,
+    ]);
     for (let i = 0; i < 30; i++) await emit(t, clientId, 'payment.completed', { operation_id: `op_${i}` });
     const worker = new DeliveryWorker(t.runtime.deps, log, 8, clientId);
     worker.start();
     try {
       await until(async () => {
         const r = await t.runtime.deps.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE client_id = $1 AND status = 'delivered'`, [clientId]);
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE client_id = $1 AND status = 'delivered'`,
+          [clientId],
+        );
         return r.rows[0].n === 60;
       });
     } finally {
@@ -84,14 +94,25 @@ describe('delivery worker', () => {
     }
     for (const h of hooks) {
       for (const d of await deliveriesOf(t, h.id)) {
-        expect(d).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, last_error: null, last_response: '' });
+        expect(d).toMatchObject({
+          status: 'delivered',
+          attempts: 1,
+          last_status: 200,
+          last_error: null,
+          last_response: '',
+        });
         expect(d.delivered_at).toBeInstanceOf(Date);
         expect(d.last_attempt_at).toEqual(d.delivered_at);
       }
     }
-    const w = await t.runtime.deps.db.query<{ failing_since: Date | null }>('SELECT failing_since FROM webhooks WHERE id = $1', [hooks[0].id]);
+    const w = await t.runtime.deps.db.query<{ failing_since: Date | null }>(
+      'SELECT failing_since FROM webhooks WHERE id = $1',
+      [hooks[0].id],
+    );
     expect(w.rows[0].failing_since).toBeNull();
-    const ids = new Set(rx.received.filter((r) => r.url.endsWith('/a') || r.url.endsWith('/b')).map((r) => r.headers['x-webhook-id']));
+    const ids = new Set(
+      rx.received.filter((r) => r.url.endsWith('/a') || r.url.endsWith('/b')).map((r) => r.headers['x-webhook-id']),
+    );
     expect(ids.size).toBeGreaterThanOrEqual(60);
   });
 

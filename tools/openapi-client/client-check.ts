@@ -22,7 +22,8 @@ export async function firstPayment(): Promise<number> {
 
   const read = await api.GET('/v2/qr/{op_id}', { params: { path: { op_id: opId } } });
   if (!read.data) throw new Error(read.error?.error.message ?? 'no answer');
-  const status: 'created' | 'paid' | 'expired' | 'cancelled' | 'declined' | 'partially_refunded' | 'refunded' = read.data.status;
+  const status: 'created' | 'paid' | 'expired' | 'cancelled' | 'declined' | 'partially_refunded' | 'refunded' =
+    read.data.status;
 
   const list = await api.GET('/v2/payments', { params: { query: { limit: 5, status: 'paid' } } });
   const payments: Payment[] = list.data?.data ?? [];
@@ -40,5 +41,14 @@ export async function firstPayment(): Promise<number> {
   const failure: ApiError | undefined = refund.error;
   const code: string | undefined = failure?.error.code;
   const paidEvent: EventType = 'payment.completed';
-  return [qrToken.length, status.length, amounts.length, next?.length ?? 0, left, refundStatus?.length ?? 0, code?.length ?? 0, paidEvent].length;
+  return [
+    qrToken.length,
+    status.length,
+    amounts.length,
+    next?.length ?? 0,
+    left,
+    refundStatus?.length ?? 0,
+    code?.length ?? 0,
+    paidEvent,
+  ].length;
 }

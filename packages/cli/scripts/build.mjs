@@ -20,7 +20,9 @@ const result = await build({
   sourcemap: true,
   legalComments: 'none',
   // commander is CommonJS: its require('node:events') needs a real require in an ES module.
-  banner: { js: "import { createRequire as __tolemRequire } from 'node:module'; const require = __tolemRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __tolemRequire } from 'node:module'; const require = __tolemRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   metafile: true,
 });
@@ -38,4 +40,7 @@ const licences = [...roots].sort().map((dir) => {
   const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
   return `${name}@${version} (${license})\n\n${file ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no licence file in the package)'}\n`;
 });
-writeFileSync(path.join(here, 'dist/THIRD_PARTY_LICENSES'), `The tolem CLI bundles these packages:\n\n${licences.join('\n---\n\n')}`);
+writeFileSync(
+  path.join(here, 'dist/THIRD_PARTY_LICENSES'),
+  `The tolem CLI bundles these packages:\n\n${licences.join('\n---\n\n')}`,
+);

@@ -11,7 +11,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { signWebhook, TolemError, type Tolem } from '@tolem/sdk';
 import type { Out } from './output.js';
 
-interface JournalEvent { id: string; type: string; created_at: string; data: Record<string, unknown> }
+interface JournalEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
 
 export interface ListenOptions {
   forwardTo: string;
@@ -26,16 +31,24 @@ const LOOKBACK_MS = 10_000;
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** The webhook-id a forwarded event carries: derived from the event, so stable across runs. */
-export const messageIdOf = (e: { id: string }) => `msg_${createHash('sha256').update(`tolem-listen:${e.id}`).digest('base64url').slice(0, 26)}`;
+export const messageIdOf = (e: { id: string }) =>
+  `msg_${createHash('sha256').update(`tolem-listen:${e.id}`).digest('base64url').slice(0, 26)}`;
 
 /** What a webhook delivery of this event carries (the server's deliveryBody). */
-export const deliveryBody = (e: JournalEvent) => JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
+export const deliveryBody = (e: JournalEvent) =>
+  JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
 
-const permanent = (err: unknown) => err instanceof TolemError && err.status >= 400 && err.status < 500 && err.status !== 429;
+const permanent = (err: unknown) =>
+  err instanceof TolemError && err.status >= 400 && err.status < 500 && err.status !== 429;
 
 export async function listen(api: Tolem, out: Out, o: ListenOptions): Promise<void> {
   const secret = o.secret ?? newSecret();
-  const query = (since: string, limit: number) => ({ mode: 'test' as const, since, limit, ...(o.events?.length ? { type: o.events.join(',') } : {}) });
+  const query = (since: string, limit: number) => ({
+    mode: 'test' as const,
+    since,
+    limit,
+    ...(o.events?.length ? { type: o.events.join(',') } : {}),
+  });
   // The mark: the newest event already known. Everything after it (or up to LOOKBACK_MS before it and
   // not yet forwarded) is new.
   // (The client throws a TolemError for an error answer: what comes back is the page.)
@@ -49,15 +62,19 @@ export async function listen(api: Tolem, out: Out, o: ListenOptions): Promise<vo
   // Everything in the window before the mark happened before this run, too: known, so never forwarded
   // (the window is there for events that commit late, after the start).
   if (first) {
-    for await (const e of api.paginate('/v2/events', { query: query(new Date(Date.parse(mark) - LOOKBACK_MS).toISOString(), 100) })) {
+    for await (const e of api.paginate('/v2/events', {
+      query: query(new Date(Date.parse(mark) - LOOKBACK_MS).toISOString(), 100),
+    })) {
       const ev = e as unknown as JournalEvent;
       known.set(ev.id, ev.created_at);
     }
   }
   let forwarded = 0;
   let failures = 0;
-  out.result({ ready: true, forward_to: o.forwardTo, secret, since: mark }, () =>
-    `Ready. Forwarding test-mode events to ${o.forwardTo}\nSigning secret: ${secret}\n(Ctrl-C to stop)`);
+  out.result(
+    { ready: true, forward_to: o.forwardTo, secret, since: mark },
+    () => `Ready. Forwarding test-mode events to ${o.forwardTo}\nSigning secret: ${secret}\n(Ctrl-C to stop)`,
+  );
   for (;;) {
     try {
       const from = new Date(Date.parse(mark) - LOOKBACK_MS).toISOString();
@@ -75,7 +92,8 @@ export async function listen(api: Tolem, out: Out, o: ListenOptions): Promise<vo
         const headers = await signWebhook(body, secret, messageIdOf(ev));
         let status = 0;
         try {
-          status = (await fetch(o.forwardTo, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) })).status;
+          status = (await fetch(o.forwardTo, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) }))
+            .status;
         } catch (err) {
           out.progress(`! ${ev.type} ${ev.id}: ${(err as Error).message}`);
         }
@@ -93,6 +111,6 @@ export async function listen(api: Tolem, out: Out, o: ListenOptions): Promise<vo
       failures++;
       out.progress(`! connection lost (${(err as Error).message}); retrying from ${mark}`);
     }
-    await new Promise((ok) => setTimeout(ok, failures ? Math.min(10_000, 500 * 2 ** failures) : o.intervalMs ?? 500));
+    await new Promise((ok) => setTimeout(ok, failures ? Math.min(10_000, 500 * 2 ** failures) : (o.intervalMs ?? 500)));
   }
 }

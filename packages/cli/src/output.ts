@@ -26,7 +26,11 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
   if (!rows.length) return '(none)';
   const cell = (v: unknown) => (v === null || v === undefined ? '—' : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
 }
 
@@ -34,7 +38,10 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
 export function fail(err: unknown, json: boolean): never {
   if (err instanceof TolemError) {
     if (json) process.stdout.write(`${JSON.stringify({ error: err.body, status: err.status })}\n`);
-    else process.stderr.write(`Error: ${err.code}: ${err.body.message}${err.requestId ? ` (request ${err.requestId})` : ''}\n`);
+    else
+      process.stderr.write(
+        `Error: ${err.code}: ${err.body.message}${err.requestId ? ` (request ${err.requestId})` : ''}\n`,
+      );
   } else {
     const message = err instanceof Error ? err.message : String(err);
     if (json) process.stdout.write(`${JSON.stringify({ error: { type: 'cli_error', code: 'cli_error', message } })}\n`);

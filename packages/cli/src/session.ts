@@ -15,7 +15,13 @@ export function apiUrl(flag?: string): string {
 export async function login(url: string, email: string, password: string): Promise<void> {
   const anon = createTolem({ baseUrl: url, maxRetries: 0 });
   const { data } = await anon.POST('/auth/login', { body: { email, password } });
-  writeConfig({ api_url: url, email, refresh_token: data!.refresh_token, access_token: data!.access_token, access_expires_at: Date.now() + data!.expires_in * 1000 });
+  writeConfig({
+    api_url: url,
+    email,
+    refresh_token: data!.refresh_token,
+    access_token: data!.access_token,
+    access_expires_at: Date.now() + data!.expires_in * 1000,
+  });
 }
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
@@ -30,7 +36,9 @@ async function withLock<T>(fn: () => Promise<T>): Promise<T> {
       // A lock older than 30 s was left by a killed process.
       try {
         if (Date.now() - statSync(lock).mtimeMs > 30_000) rmSync(lock, { force: true });
-      } catch { /* gone meanwhile */ }
+      } catch {
+        /* gone meanwhile */
+      }
       if (i > 200) throw new Error('another tolem command holds the session lock');
       await sleep(50);
     }
@@ -52,7 +60,12 @@ async function accessToken(): Promise<string> {
     if (fresh(s)) return s.access_token!; // another command refreshed while this one waited
     const anon = createTolem({ baseUrl: s.api_url, maxRetries: 1 });
     const { data } = await anon.POST('/auth/refresh', { body: { refresh_token: s.refresh_token! } });
-    writeConfig({ ...s, refresh_token: data!.refresh_token, access_token: data!.access_token, access_expires_at: Date.now() + data!.expires_in * 1000 });
+    writeConfig({
+      ...s,
+      refresh_token: data!.refresh_token,
+      access_token: data!.access_token,
+      access_expires_at: Date.now() + data!.expires_in * 1000,
+    });
     return data!.access_token;
   });
 }

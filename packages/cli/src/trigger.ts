@@ -5,11 +5,20 @@ import type { Out } from './output.js';
 
 export const TRIGGERS = ['payment.completed', 'payment.refunded', 'payment.expired', 'payment.cancelled'] as const;
 
-export async function trigger(api: Tolem, out: Out, event: string, amount: number): Promise<{ operation_id: string; status: string }> {
-  if (!(TRIGGERS as readonly string[]).includes(event)) throw new Error(`unknown event "${event}": one of ${TRIGGERS.join(', ')}`);
+export async function trigger(
+  api: Tolem,
+  out: Out,
+  event: string,
+  amount: number,
+): Promise<{ operation_id: string; status: string }> {
+  if (!(TRIGGERS as readonly string[]).includes(event))
+    throw new Error(`unknown event "${event}": one of ${TRIGGERS.join(', ')}`);
   const test = { query: { mode: 'test' as const } };
   out.progress('Creating a test QR…');
-  const { data: qr } = await api.POST('/me/payments/create-qr', { params: test, body: { amount, description: `tolem trigger ${event}` } });
+  const { data: qr } = await api.POST('/me/payments/create-qr', {
+    params: test,
+    body: { amount, description: `tolem trigger ${event}` },
+  });
   const op = { path: { op_id: qr!.operation_id }, ...test };
   const action = event === 'payment.expired' ? 'expire' : event === 'payment.cancelled' ? 'decline' : 'pay';
   out.progress(`The customer: ${action}…`);

@@ -18,10 +18,19 @@ import { adminRoutes } from './pages/admin/routes.ts';
 import type { PageRoute } from './pages/types.ts';
 
 // Shade 8 of blue keeps links and buttons above WCAG AA contrast (4.5:1) on white.
-const theme = createTheme({ primaryColor: 'blue', primaryShade: 8, defaultRadius: 'md', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' });
+const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: 8,
+  defaultRadius: 'md',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+});
 
 // Mantine's dimmed text (gray 6) is below WCAG AA contrast on white; gray 7 is well above it.
-const cssVariables = () => ({ variables: {}, light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' }, dark: {} });
+const cssVariables = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  dark: {},
+});
 
 const queries = new QueryClient({
   defaultOptions: {
@@ -37,32 +46,48 @@ function RequireSession({ children }: { children: ReactNode }) {
   const [signedIn, set] = useState(hasSession());
   const location = useLocation();
   useEffect(() => onSessionChange(() => set(hasSession())), []);
-  if (!signedIn) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (!signedIn)
+    return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   return <>{children}</>;
 }
 
-const pending = <Center p="xl"><Loader aria-label="…" /></Center>;
+const pending = (
+  <Center p="xl">
+    <Loader aria-label="…" />
+  </Center>
+);
 const page = (base: string, r: PageRoute) => ({
   path: [base, r.path].filter(Boolean).join('/') || undefined,
   index: !base && r.path === '',
-  element: <Suspense fallback={pending}><r.Component /></Suspense>,
+  element: (
+    <Suspense fallback={pending}>
+      <r.Component />
+    </Suspense>
+  ),
 });
 
-const router = createBrowserRouter([
-  { path: '/login', element: <SignIn /> },
-  { path: '/register', element: <Register /> },
-  { path: '/magic', element: <Magic /> },
-  {
-    path: '/',
-    element: <RequireSession><Shell /></RequireSession>,
-    children: [
-      ...merchantRoutes.map((r) => page('', r)),
-      ...partnerRoutes.map((r) => page('partner', r)),
-      ...adminRoutes.map((r) => page('admin', r)),
-      { path: '*', element: <Navigate to="/" replace /> },
-    ],
-  },
-], { basename: '/dashboard' });
+const router = createBrowserRouter(
+  [
+    { path: '/login', element: <SignIn /> },
+    { path: '/register', element: <Register /> },
+    { path: '/magic', element: <Magic /> },
+    {
+      path: '/',
+      element: (
+        <RequireSession>
+          <Shell />
+        </RequireSession>
+      ),
+      children: [
+        ...merchantRoutes.map((r) => page('', r)),
+        ...partnerRoutes.map((r) => page('partner', r)),
+        ...adminRoutes.map((r) => page('admin', r)),
+        { path: '*', element: <Navigate to="/" replace /> },
+      ],
+    },
+  ],
+  { basename: '/dashboard' },
+);
 
 export function App() {
   return (

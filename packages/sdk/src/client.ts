@@ -36,7 +36,10 @@ type ListPathParams<P extends ListPath> = Get<paths[P]> extends { parameters: { 
 
 export interface Tolem extends Client<paths> {
   /** Every item of a cursor list, page after page: `for await (const p of tolem.paginate('/v2/payments'))`. */
-  paginate<P extends ListPath>(path: P, params?: { query?: Omit<NonNullable<ListQuery<P>>, 'cursor'>; path?: ListPathParams<P> }): AsyncGenerator<ListItem<P>>;
+  paginate<P extends ListPath>(
+    path: P,
+    params?: { query?: Omit<NonNullable<ListQuery<P>>, 'cursor'>; path?: ListPathParams<P> },
+  ): AsyncGenerator<ListItem<P>>;
 }
 
 const newKey = () => globalThis.crypto.randomUUID();
@@ -60,20 +63,34 @@ export function createTolem(o: TolemOptions = {}): Tolem {
     onError({ error }) {
       if (error instanceof TolemError) return error;
       const message = error instanceof Error ? error.message : String(error);
-      return new TolemError(0, { type: 'connection_error', code: error instanceof DOMException && error.name === 'TimeoutError' ? 'timeout' : 'connection_failed', message });
+      return new TolemError(0, {
+        type: 'connection_error',
+        code: error instanceof DOMException && error.name === 'TimeoutError' ? 'timeout' : 'connection_failed',
+        message,
+      });
     },
   };
   const client = createClient<paths>({
     baseUrl: (o.baseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
-    fetch: retryingFetch({ maxRetries: o.maxRetries ?? 2, timeoutMs: o.timeoutMs ?? 30_000, fetch: o.fetch ?? globalThis.fetch.bind(globalThis) }),
+    fetch: retryingFetch({
+      maxRetries: o.maxRetries ?? 2,
+      timeoutMs: o.timeoutMs ?? 30_000,
+      fetch: o.fetch ?? globalThis.fetch.bind(globalThis),
+    }),
   });
   client.use(credentials);
-  const paginate = async function* (path: string, params: { query?: Record<string, unknown>; path?: Record<string, unknown> } = {}) {
+  const paginate = async function* (
+    path: string,
+    params: { query?: Record<string, unknown>; path?: Record<string, unknown> } = {},
+  ) {
     let cursor: string | undefined;
     do {
-      const { data } = await (client as unknown as Client<Record<string, { get: unknown }>>).GET(path as never, {
-        params: { ...params, query: { ...params.query, ...(cursor ? { cursor } : {}) } },
-      } as never);
+      const { data } = await (client as unknown as Client<Record<string, { get: unknown }>>).GET(
+        path as never,
+        {
+          params: { ...params, query: { ...params.query, ...(cursor ? { cursor } : {}) } },
+        } as never,
+      );
       const page = data as unknown as { data: unknown[]; next_cursor: string | null; has_more: boolean };
       yield* page.data;
       cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;

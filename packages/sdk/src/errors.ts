@@ -38,8 +38,13 @@ export async function errorFromResponse(res: Response): Promise<TolemError> {
   } catch {
     body = undefined;
   }
-  return new TolemError(res.status, body ?? {
-    type: 'api_error', code: `http_${res.status}`, message: text.slice(0, 200) || res.statusText,
-    request_id: res.headers.get('x-request-id') ?? undefined,
-  });
+  return new TolemError(
+    res.status,
+    body ?? {
+      type: 'api_error',
+      code: `http_${res.status}`,
+      message: text.slice(0, 200) || res.statusText,
+      request_id: res.headers.get('x-request-id') ?? undefined,
+    },
+  );
 }

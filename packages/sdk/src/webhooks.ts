@@ -8,7 +8,11 @@
 import type { webhooks } from './schema.js';
 
 export type WebhookEventType = keyof webhooks;
-type Payload<K extends WebhookEventType> = webhooks[K] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+type Payload<K extends WebhookEventType> = webhooks[K] extends {
+  post: { requestBody?: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
 /** A delivered event, typed by its `type`. */
 export type WebhookEvent = { [K in WebhookEventType]: Payload<K> }[WebhookEventType];
 
@@ -41,7 +45,13 @@ function header(h: HeaderBag, name: string): string | undefined {
 const encoder = new TextEncoder();
 
 async function hmac(key: Uint8Array, text: string): Promise<Uint8Array> {
-  const k = await globalThis.crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const k = await globalThis.crypto.subtle.importKey(
+    'raw',
+    key as BufferSource,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', k, encoder.encode(text)));
 }
 
@@ -64,14 +74,20 @@ function sameText(a: string, b: string): boolean {
 function checkTime(ts: string | undefined, o: VerifyOptions): void {
   if (!ts || !/^\d+$/.test(ts)) throw new WebhookVerificationError('the timestamp header is missing or malformed');
   const skew = Math.abs((o.now ?? Date.now()) / 1000 - Number(ts));
-  if (skew > (o.tolerance ?? 300)) throw new WebhookVerificationError('the timestamp is outside the tolerance: a replay, or a clock far off');
+  if (skew > (o.tolerance ?? 300))
+    throw new WebhookVerificationError('the timestamp is outside the tolerance: a replay, or a clock far off');
 }
 
 /**
  * The event of a delivery whose signature is good; else WebhookVerificationError. `rawBody` is the body
  * exactly as received (not re-serialized JSON).
  */
-export async function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, o: VerifyOptions = {}): Promise<WebhookEvent> {
+export async function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string,
+  o: VerifyOptions = {},
+): Promise<WebhookEvent> {
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   if (!secret.startsWith('whsec_')) throw new WebhookVerificationError('the secret must start with whsec_');
   const standard = header(headers, 'webhook-signature');
@@ -100,7 +116,12 @@ export async function verifyWebhook(rawBody: string | Uint8Array, headers: Heade
 }
 
 /** Signs a body as Tolem does (both schemes): for forwarding events (the CLI's listen) and for tests. */
-export async function signWebhook(body: string, secret: string, id: string, timestamp = Math.floor(Date.now() / 1000)): Promise<Record<string, string>> {
+export async function signWebhook(
+  body: string,
+  secret: string,
+  id: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Promise<Record<string, string>> {
   const ts = String(timestamp);
   return {
     'content-type': 'application/json',

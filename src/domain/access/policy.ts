@@ -100,11 +100,16 @@ export function denial(p: Principal, action: Action): AppError | null {
   if (p.kind === 'impersonation' && rule.blockedUnderImpersonation) {
     return new AppError('impersonation_blocked_action', 'not allowed while a partner acts in this account');
   }
-  if (rule.grant === 'platform_admin') return p.kind === 'admin' ? null : new AppError('forbidden_role', 'the admin API needs a user with is_admin');
-  if (rule.grant === 'partner_integration') return p.kind === 'partner_key' ? null : new AppError('forbidden_role', 'the partner API needs a partner key');
+  if (rule.grant === 'platform_admin')
+    return p.kind === 'admin' ? null : new AppError('forbidden_role', 'the admin API needs a user with is_admin');
+  if (rule.grant === 'partner_integration')
+    return p.kind === 'partner_key' ? null : new AppError('forbidden_role', 'the partner API needs a partner key');
   if (p.kind === 'admin') return new AppError('forbidden_role', 'an admin token acts on the admin API only');
-  if (p.kind === 'operator') return rule.grant === 'operator' ? null : new AppError('forbidden_role', 'this credential may not act in a client account');
-  if (rule.grant === 'operator') return new AppError('forbidden_role', 'only the operator\'s token may do this');
+  if (p.kind === 'operator')
+    return rule.grant === 'operator'
+      ? null
+      : new AppError('forbidden_role', 'this credential may not act in a client account');
+  if (rule.grant === 'operator') return new AppError('forbidden_role', "only the operator's token may do this");
   switch (p.kind) {
     case 'api_key':
       // An API key acts for its whole client, like the owner's integration; owner-only actions are

@@ -66,7 +66,13 @@ export interface OperatorPrincipal {
   kind: 'operator';
 }
 
-export type Principal = ApiKeyPrincipal | UserPrincipal | ImpersonationPrincipal | PartnerKeyPrincipal | AdminPrincipal | OperatorPrincipal;
+export type Principal =
+  | ApiKeyPrincipal
+  | UserPrincipal
+  | ImpersonationPrincipal
+  | PartnerKeyPrincipal
+  | AdminPrincipal
+  | OperatorPrincipal;
 export type TenantPrincipal = ApiKeyPrincipal | UserPrincipal | ImpersonationPrincipal;
 
 export const isTenantPrincipal = (p: Principal): p is TenantPrincipal =>

@@ -63,6 +63,9 @@ export async function findApiKey(db: Queryable, caches: Caches, key: string): Pr
  * subscriber without the caches at hand leaves this instance's to the notification, like the others'.
  */
 export async function forgetClientKeys(tx: Queryable, clientId: number, caches?: Caches): Promise<void> {
-  const keys = await tx.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE client_id = $1 AND revoked_at IS NULL', [clientId]);
+  const keys = await tx.query<{ key_hash: string }>(
+    'SELECT key_hash FROM api_keys WHERE client_id = $1 AND revoked_at IS NULL',
+    [clientId],
+  );
   for (const k of keys.rows) await invalidate(tx, `key:${k.key_hash}`, caches);
 }

@@ -43,7 +43,8 @@ const OPENER_ROLES = rolesFor('partner.manage');
 export const mayOpenSessions = (role: Role): boolean => OPENER_ROLES.includes(role);
 
 /** The partner team member of the token's `act.sub`; 0 (nobody) when the claim is not a user id. */
-const actorId = (act: Actor): number => (typeof act.sub === 'string' && /^[1-9]\d{0,15}$/.test(act.sub) ? Number(act.sub) : 0);
+const actorId = (act: Actor): number =>
+  typeof act.sub === 'string' && /^[1-9]\d{0,15}$/.test(act.sub) ? Number(act.sub) : 0;
 
 /**
  * Every call of an impersonation token: its session must be open, unexpired and still allowed by the
@@ -99,7 +100,11 @@ export async function endSessionsOpenedBy(tx: Queryable, userId: number): Promis
  * PATCH /me/allow-partner-impersonation: turning it off ends every open session at once, and unbinds
  * the messenger chats bound while a session was open (the partner may hold them).
  */
-export async function setImpersonationAllowed(deps: Deps, clientId: number, allow: boolean): Promise<{ allow: boolean; ended_sessions: number }> {
+export async function setImpersonationAllowed(
+  deps: Deps,
+  clientId: number,
+  allow: boolean,
+): Promise<{ allow: boolean; ended_sessions: number }> {
   return deps.db.tx(async (tx) => {
     await tx.query('UPDATE clients SET allow_partner_impersonation = $2 WHERE id = $1', [clientId, allow]);
     if (allow) return { allow, ended_sessions: 0 };
@@ -112,13 +117,24 @@ export async function setImpersonationAllowed(deps: Deps, clientId: number, allo
   });
 }
 
-export async function listImpersonationSessions(deps: Deps, clientId: number, q: { cursor?: string; limit: number }): Promise<PageResult<ImpersonationSession & { created_at: Date }>> {
+export async function listImpersonationSessions(
+  deps: Deps,
+  clientId: number,
+  q: { cursor?: string; limit: number },
+): Promise<PageResult<ImpersonationSession & { created_at: Date }>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/me/partner-impersonation/sessions', filters: {}, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/me/partner-impersonation/sessions',
+      filters: {},
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [clientId];
       let where = 'client_id = $1';
-      if (after) where += ` AND (started_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`;
+      if (after)
+        where += ` AND (started_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`;
       const r = await deps.db.query<ImpersonationSession & { created_at: Date }>(
         `SELECT id, partner_id, partner_name, actor_email, started_at, started_at AS created_at, expires_at, ended_at, ip, requests
            FROM impersonation_sessions WHERE ${where} ORDER BY started_at DESC, id DESC LIMIT ${take}`,

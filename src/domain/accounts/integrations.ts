@@ -65,7 +65,14 @@ export async function integrationsOf(deps: Deps, clientId: number, userId: numbe
     {
       id: 'api_keys',
       status: liveKey?.last_used_at ? 'connected' : 'off',
-      details: { keys: keys.rows.map((k) => ({ mode: k.mode, prefix: k.prefix, created_at: k.created_at, last_used_at: k.last_used_at })) },
+      details: {
+        keys: keys.rows.map((k) => ({
+          mode: k.mode,
+          prefix: k.prefix,
+          created_at: k.created_at,
+          last_used_at: k.last_used_at,
+        })),
+      },
     },
     {
       id: 'partner',

@@ -20,7 +20,9 @@ export async function login(deps: Deps, input: LoginInput): Promise<TokenPair> {
   let user: UserRow | undefined;
   if (input.id_token !== undefined || input.provider !== undefined) {
     if (!input.provider || !input.id_token) {
-      throw new AppError('invalid_parameter', 'provider and id_token go together', { param: input.provider ? 'id_token' : 'provider' });
+      throw new AppError('invalid_parameter', 'provider and id_token go together', {
+        param: input.provider ? 'id_token' : 'provider',
+      });
     }
     const identity = await verifyIdToken(deps.config, input.provider, input.id_token);
     const r = await deps.db.query<UserRow>(
@@ -31,7 +33,8 @@ export async function login(deps: Deps, input: LoginInput): Promise<TokenPair> {
     if (!user) throw new AppError('invalid_credentials', 'no account is linked to this identity');
   } else {
     if (!input.email) throw new AppError('invalid_parameter', 'email is required', { param: 'email' });
-    if (input.password === undefined) throw new AppError('invalid_parameter', 'password is required', { param: 'password' });
+    if (input.password === undefined)
+      throw new AppError('invalid_parameter', 'password is required', { param: 'password' });
     const r = await deps.db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = $1 AND disabled_at IS NULL`,
       [input.email.toLowerCase()],
@@ -46,7 +49,9 @@ export async function login(deps: Deps, input: LoginInput): Promise<TokenPair> {
     if (!user || !ok) throw new AppError('invalid_credentials', 'e-mail or password is wrong');
   }
   const found = user;
-  const client = await deps.db.query('SELECT 1 FROM clients WHERE id = $1 AND disabled_at IS NOT NULL', [found.client_id]);
+  const client = await deps.db.query('SELECT 1 FROM clients WHERE id = $1 AND disabled_at IS NOT NULL', [
+    found.client_id,
+  ]);
   if (client.rows.length) throw new AppError('account_disabled', 'this account is disabled; contact support');
   // ADMIN_EMAILS may change between starts: keep is_admin in step at login.
   const admin = deps.config.adminEmails.includes(found.email.toLowerCase());

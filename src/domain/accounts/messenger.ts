@@ -15,7 +15,10 @@ export async function issueMessengerLink(deps: Deps, userId: number): Promise<{ 
   const token = randomToken(24);
   return deps.db.tx(async (tx) => {
     // A new link replaces the user's earlier ones.
-    await tx.query('UPDATE magic_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [userId, PURPOSE]);
+    await tx.query('UPDATE magic_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL', [
+      userId,
+      PURPOSE,
+    ]);
     const r = await tx.query<{ expires_at: Date }>(
       `INSERT INTO magic_tokens (user_id, token_hash, purpose, expires_at) VALUES ($1, $2, $3, now() + make_interval(mins => ${LINK_MINUTES}))
        RETURNING expires_at`,
@@ -30,7 +33,10 @@ const reply = (tx: Queryable, chatId: string, body: string, clientId: number | n
   enqueueMessage(tx, { channel: 'messenger', recipient: chatId, body, clientId, purpose });
 
 /** An inbound bot update, already authenticated by its secret token. Unknown updates change nothing. */
-export async function handleBotUpdate(deps: Deps, update: { chatId: string; text: string }): Promise<'bound' | 'unbound' | 'refused' | 'ignored'> {
+export async function handleBotUpdate(
+  deps: Deps,
+  update: { chatId: string; text: string },
+): Promise<'bound' | 'unbound' | 'refused' | 'ignored'> {
   const [command, arg] = update.text.trim().split(/\s+/, 2);
   // "/start@bot_name" is how group chats address a bot; the command is the part before "@".
   const name = command.split('@')[0];
@@ -45,20 +51,44 @@ export async function handleBotUpdate(deps: Deps, update: { chatId: string; text
       );
       const bound = r.rows[0];
       if (!bound) {
-        await reply(tx, update.chatId, 'This link is not valid or has expired. Open the cabinet and create a new one.', null, 'messenger_refused');
+        await reply(
+          tx,
+          update.chatId,
+          'This link is not valid or has expired. Open the cabinet and create a new one.',
+          null,
+          'messenger_refused',
+        );
         return 'refused';
       }
       // When it was bound: turning partner impersonation off unbinds chats bound while a session was open.
-      await tx.query('UPDATE users SET messenger_chat_id = $2, messenger_bound_at = now() WHERE id = $1', [bound.user_id, update.chatId]);
-      await reply(tx, update.chatId, `Connected: notifications of ${bound.client_name} for ${bound.email} come here. Send /stop to disconnect.`, bound.client_id, 'messenger_bound');
+      await tx.query('UPDATE users SET messenger_chat_id = $2, messenger_bound_at = now() WHERE id = $1', [
+        bound.user_id,
+        update.chatId,
+      ]);
+      await reply(
+        tx,
+        update.chatId,
+        `Connected: notifications of ${bound.client_name} for ${bound.email} come here. Send /stop to disconnect.`,
+        bound.client_id,
+        'messenger_bound',
+      );
       return 'bound';
     });
   }
   if (name === '/stop') {
     return deps.db.tx(async (tx) => {
-      const r = await tx.query<{ client_id: number }>('UPDATE users SET messenger_chat_id = NULL WHERE messenger_chat_id = $1 RETURNING client_id', [update.chatId]);
+      const r = await tx.query<{ client_id: number }>(
+        'UPDATE users SET messenger_chat_id = NULL WHERE messenger_chat_id = $1 RETURNING client_id',
+        [update.chatId],
+      );
       if (!r.rows.length) return 'ignored';
-      await reply(tx, update.chatId, 'Disconnected: no more notifications here.', r.rows[0].client_id, 'messenger_unbound');
+      await reply(
+        tx,
+        update.chatId,
+        'Disconnected: no more notifications here.',
+        r.rows[0].client_id,
+        'messenger_unbound',
+      );
       return 'unbound';
     });
   }
@@ -84,7 +114,13 @@ export async function unbindChatsBoundInSessions(tx: Queryable, clientId: number
     [clientId],
   );
   for (const { chat_id } of r.rows) {
-    await reply(tx, chat_id, 'Disconnected: this chat was connected while a partner had access to the account, and that access is now off. If the chat is yours, connect it again from the cabinet.', clientId, 'messenger_unbound');
+    await reply(
+      tx,
+      chat_id,
+      'Disconnected: this chat was connected while a partner had access to the account, and that access is now off. If the chat is yours, connect it again from the cabinet.',
+      clientId,
+      'messenger_unbound',
+    );
   }
   return r.rowCount;
 }

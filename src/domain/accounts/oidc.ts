@@ -13,7 +13,8 @@ export interface OidcIdentity {
 
 export function findIssuer(config: Config, provider: string): OidcIssuer {
   const issuer = config.oidcIssuers.find((i) => i.name === provider);
-  if (!issuer) throw new AppError('provider_not_enabled', `identity provider "${provider}" is not enabled`, { param: 'provider' });
+  if (!issuer)
+    throw new AppError('provider_not_enabled', `identity provider "${provider}" is not enabled`, { param: 'provider' });
   return issuer;
 }
 

@@ -36,28 +36,40 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Regist
     if (input.id_token !== undefined || input.provider !== undefined) {
       throw new AppError('invalid_parameter', 'an invitation is accepted with a password', { param: 'id_token' });
     }
-    return acceptInvite(deps, { token: input.invite_token, name: input.name, password: input.password, email: input.email });
+    return acceptInvite(deps, {
+      token: input.invite_token,
+      name: input.name,
+      password: input.password,
+      email: input.email,
+    });
   }
   let email: string;
   let passwordHash: string | null = null;
   let oidc: { issuer: string; subject: string } | null = null;
   if (input.id_token !== undefined || input.provider !== undefined) {
-    if (!input.provider) throw new AppError('invalid_parameter', 'provider is required with id_token', { param: 'provider' });
-    if (!input.id_token) throw new AppError('invalid_parameter', 'id_token is required with provider', { param: 'id_token' });
-    if (input.password !== undefined) throw new AppError('invalid_parameter', 'send either password or id_token', { param: 'password' });
+    if (!input.provider)
+      throw new AppError('invalid_parameter', 'provider is required with id_token', { param: 'provider' });
+    if (!input.id_token)
+      throw new AppError('invalid_parameter', 'id_token is required with provider', { param: 'id_token' });
+    if (input.password !== undefined)
+      throw new AppError('invalid_parameter', 'send either password or id_token', { param: 'password' });
     const identity = await verifyIdToken(deps.config, input.provider, input.id_token);
     email = identity.email;
     oidc = { issuer: identity.issuer, subject: identity.subject };
   } else {
     if (!input.email) throw new AppError('invalid_parameter', 'email is required', { param: 'email' });
-    if (input.password === undefined) throw new AppError('invalid_parameter', 'password is required', { param: 'password' });
+    if (input.password === undefined)
+      throw new AppError('invalid_parameter', 'password is required', { param: 'password' });
     email = input.email.toLowerCase();
     passwordHash = await hashPassword(input.password);
   }
   const isAdmin = deps.config.adminEmails.includes(email);
   return deps.db.tx(async (tx) => {
     const opened = await openClient(tx, { name: input.name, email, passwordHash, oidc, isAdmin });
-    await attributeNewClient(tx, opened.clientId, email, { referralCode: input.referral_code, partnerInviteToken: partnerInvite });
+    await attributeNewClient(tx, opened.clientId, email, {
+      referralCode: input.referral_code,
+      partnerInviteToken: partnerInvite,
+    });
     const pair = await issueTokenPair(deps, tx, { id: opened.userId, client_id: opened.clientId, role: 'owner' });
     return { ...pair, api_keys: opened.api_keys };
   });
@@ -76,7 +88,10 @@ export interface NewClient {
  * A new client on the trial plan with its owner, its live and test API keys and its test-mode sandbox
  * account, in the caller's transaction: registration and the partner API's upsert make clients alike.
  */
-export async function openClient(tx: Queryable, c: NewClient): Promise<{ clientId: number; userId: number; api_keys: { live: string; test: string } }> {
+export async function openClient(
+  tx: Queryable,
+  c: NewClient,
+): Promise<{ clientId: number; userId: number; api_keys: { live: string; test: string } }> {
   const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = $1', [c.email]);
   if (taken.rows.length) throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
   const client = await tx.query<{ id: number }>(
@@ -92,12 +107,19 @@ export async function openClient(tx: Queryable, c: NewClient): Promise<{ clientI
       [clientId, c.email, c.name, c.passwordHash, c.oidc?.issuer ?? null, c.oidc?.subject ?? null, c.isAdmin ?? false],
     )
     .catch((err: { code?: string }) => {
-      if (err.code === '23505') throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
+      if (err.code === '23505')
+        throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
       throw err;
     });
   const live = await issueApiKey(tx, clientId, 'live');
   const test = await issueApiKey(tx, clientId, 'test');
   // Test mode works from the first minute: its sandbox provider account exists from registration.
-  await createProviderAccount(tx, { clientId, mode: 'test', driver: 'sandbox', displayName: 'Sandbox', isDefault: true });
+  await createProviderAccount(tx, {
+    clientId,
+    mode: 'test',
+    driver: 'sandbox',
+    displayName: 'Sandbox',
+    isDefault: true,
+  });
   return { clientId, userId: user.rows[0].id, api_keys: { live: live.api_key, test: test.api_key } };
 }

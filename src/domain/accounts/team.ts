@@ -36,7 +36,8 @@ export async function listTeam(deps: Deps, clientId: number): Promise<Member[]> 
   return r.rows;
 }
 
-export const inviteUrl = (dashboardUrl: string, token: string) => `${dashboardUrl}/register?invite_token=${encodeURIComponent(token)}`;
+export const inviteUrl = (dashboardUrl: string, token: string) =>
+  `${dashboardUrl}/register?invite_token=${encodeURIComponent(token)}`;
 
 export async function inviteMember(
   deps: Deps,
@@ -48,7 +49,10 @@ export async function inviteMember(
   return deps.db.tx(async (tx) => {
     // Serialize invites of one client, so two at once cannot pass the size check together.
     const client = await tx.query<{ name: string }>('SELECT name FROM clients WHERE id = $1 FOR UPDATE', [clientId]);
-    const size = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE client_id = $1 AND status <> 'revoked'`, [clientId]);
+    const size = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM users WHERE client_id = $1 AND status <> 'revoked'`,
+      [clientId],
+    );
     if (size.rows[0].n >= TEAM_MAX) throw new AppError('team_limit_reached', `a team has at most ${TEAM_MAX} members`);
     const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
     if (taken.rows.length) throw new AppError('email_taken', 'a user with this e-mail exists', { param: 'email' });
@@ -60,30 +64,46 @@ export async function inviteMember(
         [clientId, email, input.name?.trim() || email.split('@')[0], input.role, sha256Hex(token)],
       )
       .catch((err: { code?: string }) => {
-        if (err.code === '23505') throw new AppError('email_taken', 'a user with this e-mail exists', { param: 'email' });
+        if (err.code === '23505')
+          throw new AppError('email_taken', 'a user with this e-mail exists', { param: 'email' });
         throw err;
       });
     const url = inviteUrl(deps.config.dashboardUrl, token);
-    await enqueueMessage(tx, {
-      channel: 'email', recipient: email, clientId, purpose: 'team_invite',
-      subject: `Invitation to ${client.rows[0].name} on Tolem`,
-      body: `You are invited to join ${client.rows[0].name} on Tolem as ${input.role}.\n\nAccept the invitation (valid ${INVITE_DAYS} days):\n${url}\n`,
-      secrets: [token],
-    }, deps.secrets.sealer);
+    await enqueueMessage(
+      tx,
+      {
+        channel: 'email',
+        recipient: email,
+        clientId,
+        purpose: 'team_invite',
+        subject: `Invitation to ${client.rows[0].name} on Tolem`,
+        body: `You are invited to join ${client.rows[0].name} on Tolem as ${input.role}.\n\nAccept the invitation (valid ${INVITE_DAYS} days):\n${url}\n`,
+        secrets: [token],
+      },
+      deps.secrets.sealer,
+    );
     return { ...r.rows[0], invite_token: token, invite_url: url };
   });
 }
 
 async function memberOf(tx: Queryable, clientId: number, memberId: number): Promise<Member> {
-  const r = await tx.query<Member>(`SELECT ${MEMBER} FROM users WHERE id = $1 AND client_id = $2 FOR UPDATE`, [memberId, clientId]);
+  const r = await tx.query<Member>(`SELECT ${MEMBER} FROM users WHERE id = $1 AND client_id = $2 FOR UPDATE`, [
+    memberId,
+    clientId,
+  ]);
   if (!r.rows[0]) throw new AppError('member_not_found', 'no such team member');
   return r.rows[0];
 }
 
-export async function changeRole(deps: Deps, clientId: number, memberId: number, role: Exclude<Role, 'owner'>): Promise<Member> {
+export async function changeRole(
+  deps: Deps,
+  clientId: number,
+  memberId: number,
+  role: Exclude<Role, 'owner'>,
+): Promise<Member> {
   return deps.db.tx(async (tx) => {
     const m = await memberOf(tx, clientId, memberId);
-    if (m.role === 'owner') throw new AppError('owner_immutable', 'the owner\'s role cannot be changed');
+    if (m.role === 'owner') throw new AppError('owner_immutable', "the owner's role cannot be changed");
     if (m.status === 'revoked') throw new AppError('member_not_found', 'this member was revoked; invite again');
     const r = await tx.query<Member>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${MEMBER}`, [memberId, role]);
     // A partner's team member whose new role may not open sessions in clients' accounts: the ones it
@@ -102,15 +122,21 @@ export async function revokeMember(deps: Deps, clientId: number, memberId: numbe
       `UPDATE users SET status = 'revoked', disabled_at = now(), invite_token_hash = NULL, messenger_chat_id = NULL WHERE id = $1`,
       [memberId],
     );
-    await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [memberId]);
+    await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [
+      memberId,
+    ]);
     // A partner's team member: the sessions it opened in clients' accounts end with it.
     await endSessionsOpenedBy(tx, memberId);
   });
 }
 
 /** POST /auth/register with invite_token: the invited user sets its name and password and is signed in. */
-export async function acceptInvite(deps: Deps, input: { token: string; name: string; password?: string; email?: string }): Promise<TokenPair> {
-  if (input.password === undefined) throw new AppError('invalid_parameter', 'password is required', { param: 'password' });
+export async function acceptInvite(
+  deps: Deps,
+  input: { token: string; name: string; password?: string; email?: string },
+): Promise<TokenPair> {
+  if (input.password === undefined)
+    throw new AppError('invalid_parameter', 'password is required', { param: 'password' });
   const passwordHash = await hashPassword(input.password);
   return deps.db.tx(async (tx) => {
     const r = await tx.query<{ id: number; client_id: number; role: Role; email: string }>(
@@ -120,7 +146,10 @@ export async function acceptInvite(deps: Deps, input: { token: string; name: str
       [sha256Hex(input.token), input.name, passwordHash],
     );
     const user = r.rows[0];
-    if (!user) throw new AppError('invite_invalid', 'this invitation is not valid, was used, revoked or has expired', { param: 'invite_token' });
+    if (!user)
+      throw new AppError('invite_invalid', 'this invitation is not valid, was used, revoked or has expired', {
+        param: 'invite_token',
+      });
     if (input.email !== undefined && input.email.toLowerCase() !== user.email) {
       throw new AppError('invalid_parameter', 'email differs from the invited address', { param: 'email' });
     }

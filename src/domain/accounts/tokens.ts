@@ -54,7 +54,8 @@ function checkClaims(p: JWTPayload, nowS: number): void {
   const bad = (why: string) => new AppError('invalid_token', `access token is not valid (${why})`);
   if (typeof p.iat !== 'number' || p.iat > nowS + IAT_SKEW_S) throw bad('issued in the future');
   if (typeof p.exp !== 'number' || p.exp - p.iat > ACCESS_TTL_S) throw bad('lifetime over the allowed one');
-  if (typeof p.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(p.sub) || !Number.isSafeInteger(Number(p.sub))) throw bad('subject');
+  if (typeof p.sub !== 'string' || !/^[1-9]\d{0,15}$/.test(p.sub) || !Number.isSafeInteger(Number(p.sub)))
+    throw bad('subject');
   const cid = (p as { cid?: unknown }).cid;
   if (typeof cid !== 'number' || !Number.isSafeInteger(cid) || cid < 1) throw bad('client');
 }
@@ -76,7 +77,8 @@ export async function verifyAccessToken(deps: Deps, token: string): Promise<JWTP
     return payload as JWTPayload & AccessClaims;
   } catch (err) {
     if (err instanceof AppError) throw err;
-    if (err instanceof joseErrors.JWTExpired) throw new AppError('token_expired', 'access token expired; use POST /auth/refresh');
+    if (err instanceof joseErrors.JWTExpired)
+      throw new AppError('token_expired', 'access token expired; use POST /auth/refresh');
     throw new AppError('invalid_token', 'access token is not valid');
   }
 }
@@ -96,7 +98,12 @@ export interface TokenUser {
   role: string;
 }
 
-export async function issueTokenPair(deps: Deps, tx: Queryable, user: TokenUser, familyId = ulid()): Promise<TokenPair> {
+export async function issueTokenPair(
+  deps: Deps,
+  tx: Queryable,
+  user: TokenUser,
+  familyId = ulid(),
+): Promise<TokenPair> {
   const refresh = await storeRefresh(tx, user.id, familyId);
   const access = await signAccessToken(deps, { sub: String(user.id), cid: user.client_id, role: user.role });
   return { access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: ACCESS_TTL_S };
@@ -171,7 +178,11 @@ export async function revokeClientRefreshTokens(tx: Queryable, clientId: number)
 /** The purpose of a sign-in magic token; other magic tokens (the messenger binding's) never sign in. */
 export const LOGIN_LINK_PURPOSE = 'login_link';
 
-export async function issueMagicToken(tx: Queryable, userId: number, purpose: string): Promise<{ token: string; expires_at: Date }> {
+export async function issueMagicToken(
+  tx: Queryable,
+  userId: number,
+  purpose: string,
+): Promise<{ token: string; expires_at: Date }> {
   const token = `mt_${randomToken(32)}`;
   const r = await tx.query<{ expires_at: Date }>(
     `INSERT INTO magic_tokens (user_id, token_hash, purpose, expires_at)

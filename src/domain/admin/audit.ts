@@ -26,7 +26,9 @@ export async function listAudit(deps: Deps, q: { cursor?: string; limit: number 
     { secret: deps.secrets.appSecret, endpoint: '/admin/audit', filters: {}, cursor: q.cursor, limit: q.limit },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
-      const where = after ? `WHERE (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})` : '';
+      const where = after
+        ? `WHERE (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`
+        : '';
       const r = await deps.db.query<AuditEntry>(
         `SELECT id, admin_user_id, admin_email, method, path, status, request_id, created_at FROM admin_audit ${where}
           ORDER BY created_at DESC, id DESC LIMIT ${take}`,

@@ -20,13 +20,23 @@ export interface AdminClient {
   created_at: Date;
 }
 
-const COLUMNS = 'id, name, email, plan, trial_ends_at, plan_expires_at, disabled_at IS NOT NULL AS disabled, disabled_at, created_at';
+const COLUMNS =
+  'id, name, email, plan, trial_ends_at, plan_expires_at, disabled_at IS NOT NULL AS disabled, disabled_at, created_at';
 
 /** `q`: a client id, or a part of its name or e-mail (case-insensitive). */
-export async function searchClients(deps: Deps, q: { q?: string; cursor?: string; limit: number }): Promise<PageResult<AdminClient>> {
+export async function searchClients(
+  deps: Deps,
+  q: { q?: string; cursor?: string; limit: number },
+): Promise<PageResult<AdminClient>> {
   const text = q.q?.trim() || undefined;
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/admin/clients', filters: { q: text }, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/admin/clients',
+      filters: { q: text },
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
@@ -47,14 +57,17 @@ export async function searchClients(deps: Deps, q: { q?: string; cursor?: string
 }
 
 export async function updateClient(
-  deps: Deps, id: number, patch: { plan?: string; plan_expires_at?: Date | null; disabled?: boolean },
+  deps: Deps,
+  id: number,
+  patch: { plan?: string; plan_expires_at?: Date | null; disabled?: boolean },
 ): Promise<AdminClient> {
   return deps.db.tx(async (tx) => {
     const sets: string[] = [];
     const params: unknown[] = [id];
     if (patch.plan !== undefined) sets.push(`plan = $${params.push(patch.plan)}`);
     if (patch.plan_expires_at !== undefined) sets.push(`plan_expires_at = $${params.push(patch.plan_expires_at)}`);
-    if (patch.disabled !== undefined) sets.push(patch.disabled ? 'disabled_at = COALESCE(disabled_at, now())' : 'disabled_at = NULL');
+    if (patch.disabled !== undefined)
+      sets.push(patch.disabled ? 'disabled_at = COALESCE(disabled_at, now())' : 'disabled_at = NULL');
     const r = await tx.query<AdminClient>(
       `UPDATE clients SET ${sets.length ? sets.join(', ') : 'id = id'} WHERE id = $1 RETURNING ${COLUMNS}`,
       params,

@@ -15,7 +15,11 @@ export async function adminSandboxPay(deps: Deps, opId: string): Promise<Operati
   const op = r.rows[0];
   if (!op) throw new AppError('payment_not_found', `no payment ${opId}`);
   if (op.mode !== 'live' || op.driver !== 'sandbox') {
-    throw new AppError('provider_not_enabled', 'only live payments of a sandbox provider account can be paid by an admin', { param: 'op_id' });
+    throw new AppError(
+      'provider_not_enabled',
+      'only live payments of a sandbox provider account can be paid by an admin',
+      { param: 'op_id' },
+    );
   }
   await deps.providers.sandbox.simulate(op.provider_ref, 'pay', { senderName: 'Admin (sandbox)' });
   return syncOperation(deps, op);

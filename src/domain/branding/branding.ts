@@ -30,7 +30,8 @@ export async function getBranding(db: Queryable, clientId: number): Promise<Bran
 function checkDisplayName(v: unknown): string {
   if (typeof v !== 'string') throw invalidParam('display_name', 'display_name must be a string');
   const s = v.trim();
-  if (!s || [...s].length > DISPLAY_NAME_MAX) throw invalidParam('display_name', `display_name must be 1 to ${DISPLAY_NAME_MAX} characters`);
+  if (!s || [...s].length > DISPLAY_NAME_MAX)
+    throw invalidParam('display_name', `display_name must be 1 to ${DISPLAY_NAME_MAX} characters`);
   return s;
 }
 
@@ -62,7 +63,11 @@ const CHECKS: Record<keyof Branding, (v: unknown) => string> = {
   support_email: (v) => checkEmail(v, 'support_email'),
 };
 
-export async function updateBranding(deps: Pick<Deps, 'db' | 'caches'>, clientId: number, patch: BrandingPatch): Promise<Branding> {
+export async function updateBranding(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  clientId: number,
+  patch: BrandingPatch,
+): Promise<Branding> {
   const values: Partial<Branding> = {};
   for (const field of Object.keys(CHECKS) as (keyof Branding)[]) {
     const v = patch[field];
@@ -90,7 +95,7 @@ export type PublicMerchant = Branding & { display_name: string };
  * What the public checkout shows of a merchant: branding, with the client's registered name as the
  * display name when none is set. Never the client id, its keys or the account's e-mail.
  */
-export function toPublicMerchant(row: Partial<Branding> & { name?: string | null } | undefined): PublicMerchant {
+export function toPublicMerchant(row: (Partial<Branding> & { name?: string | null }) | undefined): PublicMerchant {
   return {
     display_name: row?.display_name ?? row?.name ?? '',
     logo_url: row?.logo_url ?? null,

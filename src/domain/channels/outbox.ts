@@ -32,7 +32,15 @@ export async function enqueueMessage(tx: Queryable, m: NewMessage, sealer?: Seal
   if (secrets.length && !sealer) throw new Error('a message carrying secrets needs the sealer');
   const r = await tx.query<{ id: number }>(
     `INSERT INTO outbox_messages (channel, recipient, subject, body, body_sealed, client_id, purpose) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [m.channel, m.recipient, m.subject ?? null, masked(m.body, secrets), secrets.length ? sealer!.seal(m.body) : null, m.clientId ?? null, m.purpose],
+    [
+      m.channel,
+      m.recipient,
+      m.subject ?? null,
+      masked(m.body, secrets),
+      secrets.length ? sealer!.seal(m.body) : null,
+      m.clientId ?? null,
+      m.purpose,
+    ],
   );
   return r.rows[0].id;
 }
@@ -102,7 +110,13 @@ async function sendOne(deps: Deps, m: Claimed): Promise<void> {
     await deps.db.query(
       `UPDATE outbox_messages SET status = $2, last_error = $3, driver = $4, locked_until = NULL,
               next_attempt_at = now() + make_interval(secs => $5) WHERE id = $1`,
-      [m.id, last ? 'failed' : 'pending', String((err as Error).message ?? err).slice(0, 500), driver.name, backoffSeconds(m.attempts)],
+      [
+        m.id,
+        last ? 'failed' : 'pending',
+        String((err as Error).message ?? err).slice(0, 500),
+        driver.name,
+        backoffSeconds(m.attempts),
+      ],
     );
     return;
   }
@@ -163,7 +177,10 @@ export interface OutboxRecord {
  * The operator's view (GET /admin/outbox), newest first. `body` is the masked copy; a message written
  * in clear before sealing (a legacy credential purpose with no sealed text) shows a note instead.
  */
-export async function listOutbox(deps: Deps, q: { cursor?: string; limit: number; channel?: Channel; status?: string }): Promise<PageResult<OutboxRecord>> {
+export async function listOutbox(
+  deps: Deps,
+  q: { cursor?: string; limit: number; channel?: Channel; status?: string },
+): Promise<PageResult<OutboxRecord>> {
   const filters = { channel: q.channel, status: q.status };
   return page(
     { secret: deps.secrets.appSecret, endpoint: '/admin/outbox', filters, cursor: q.cursor, limit: q.limit },

@@ -14,7 +14,12 @@ const NO_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 function parseInstant(value: string, param: 'since' | 'until'): Date {
   const d = new Date(DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : NO_ZONE.test(value) ? `${value}Z` : value);
   // Years 1 to 9999 only: what both stores take (JavaScript reads year 0 and years past 9999 too).
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
+  if (
+    Number.isNaN(d.getTime()) ||
+    !/^\d{4}-\d{2}-\d{2}/.test(value) ||
+    d.getUTCFullYear() < 1 ||
+    d.getUTCFullYear() > 9999
+  ) {
     throw new AppError('invalid_parameter', `${param} must be an ISO date or timestamp`, { param });
   }
   // until=2026-11-22 means the whole of that day.
@@ -23,7 +28,14 @@ function parseInstant(value: string, param: 'since' | 'until'): Date {
 
 export function parseTypes(value: string | undefined): string[] | undefined {
   if (value === undefined || value === '') return undefined;
-  const types = [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  const types = [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = types.find((t) => !(JOURNAL_EVENT_TYPES as readonly string[]).includes(t));
   if (unknown) throw new AppError('invalid_parameter', `unknown event type "${unknown}"`, { param: 'type' });
   return types.sort();
@@ -40,17 +52,28 @@ export async function listEvents(
   const until = q.until ? parseInstant(q.until, 'until') : undefined;
   return page(
     {
-      secret: deps.secrets.appSecret, endpoint: 'v2.events', cursor: q.cursor, limit,
-      filters: { mode: scope.mode, type: types?.join(','), since: since?.toISOString(), until: until?.toISOString(), op: q.operation_id },
+      secret: deps.secrets.appSecret,
+      endpoint: 'v2.events',
+      cursor: q.cursor,
+      limit,
+      filters: {
+        mode: scope.mode,
+        type: types?.join(','),
+        since: since?.toISOString(),
+        until: until?.toISOString(),
+        op: q.operation_id,
+      },
     },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];
       const params: unknown[] = [scope.clientId, scope.mode];
       // One type by equality: events_type_page_idx (client, mode, type, created_at) then yields the page
       // in order, where `= ANY` would read and sort every event of the type. (Several types are rarer.)
-      if (types) where.push(types.length === 1 ? `type = $${params.push(types[0])}` : `type = ANY($${params.push(types)})`);
+      if (types)
+        where.push(types.length === 1 ? `type = $${params.push(types[0])}` : `type = ANY($${params.push(types)})`);
       // events_operation_idx: its predicate (data ? 'operation_id') is implied by the equality.
-      if (q.operation_id) where.push(`data ? 'operation_id' AND data->>'operation_id' = $${params.push(q.operation_id)}`);
+      if (q.operation_id)
+        where.push(`data ? 'operation_id' AND data->>'operation_id' = $${params.push(q.operation_id)}`);
       if (since) where.push(`created_at >= $${params.push(since)}`);
       if (until) where.push(`created_at <= $${params.push(until)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
@@ -64,4 +87,3 @@ export async function listEvents(
     (e) => e.id,
   );
 }
-

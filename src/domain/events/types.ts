@@ -18,7 +18,13 @@ export const JOURNAL_EVENT_TYPES = [
 
 export type JournalEventType = (typeof JOURNAL_EVENT_TYPES)[number];
 
-export const WEBHOOK_EVENT_TYPES = ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded', 'webhook.test'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'payment.completed',
+  'payment.cancelled',
+  'payment.expired',
+  'payment.refunded',
+  'webhook.test',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export interface JournalEvent {

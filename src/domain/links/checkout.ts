@@ -4,7 +4,6 @@
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { OP_COLUMNS, OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
-import { isPaid } from '../payments/state.ts';
 import { syncOperation } from '../payments/sync.ts';
 import { simulate } from '../payments/test-actions.ts';
 import { publicMerchant, type PublicMerchant } from '../branding/branding.ts';
@@ -15,7 +14,10 @@ import { lockActive } from './update.ts';
 import { paidMeanwhile } from './paid-meanwhile.ts';
 
 const prefixed = (cols: string, table: string, prefix: string) =>
-  cols.split(',').map((c) => `${table}.${c.trim()} AS ${prefix}${c.trim()}`).join(', ');
+  cols
+    .split(',')
+    .map((c) => `${table}.${c.trim()} AS ${prefix}${c.trim()}`)
+    .join(', ');
 
 /**
  * What an opening of the checkout reads, in one round trip (the page is the busiest public read): the
@@ -34,7 +36,8 @@ SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, v.email AS v_email, ${prefixed(SHOW
  WHERE l.token = $1`;
 
 /** Reads one record back out of a row of prefixed columns (the pairs computed once, not per row). */
-const columnPairs = (cols: string, prefix: string) => cols.split(',').map((c) => [c.trim(), prefix + c.trim()] as const);
+const columnPairs = (cols: string, prefix: string) =>
+  cols.split(',').map((c) => [c.trim(), prefix + c.trim()] as const);
 const LINK_PAIRS = columnPairs(LINK_COLUMNS, 'l_');
 const QR_PAIRS = columnPairs(SHOWN_QR_COLUMNS, 'o_');
 function unprefix<T>(row: Record<string, unknown>, pairs: readonly (readonly [string, string])[]): T {
@@ -50,7 +53,12 @@ async function loadCheckout(deps: Deps, token: string, visitorId: string): Promi
   if (!row) throw notFound(token);
   const op = row.o_id === null ? null : unprefix<ShownQr>(row, QR_PAIRS);
   const link = await expireIfDue(deps.db, unprefix<Link>(row, LINK_PAIRS));
-  return { link, op, email: (row.v_email as string | null) ?? null, merchant: await publicMerchant(deps, link.client_id) };
+  return {
+    link,
+    op,
+    email: (row.v_email as string | null) ?? null,
+    merchant: await publicMerchant(deps, link.client_id),
+  };
 }
 
 /** A QR with less life left than this is not shown again: the payer needs time to scan and confirm. */
@@ -66,12 +74,15 @@ export interface CheckoutState {
 
 /** A public refresh of any link that is not active, a paid one included, is 409 payment_link_not_active (decisions). */
 function refreshRefusal(link: Link): AppError | null {
-  return link.status === 'active' ? null : new AppError('payment_link_not_active', `this payment link is ${link.status}`);
+  return link.status === 'active'
+    ? null
+    : new AppError('payment_link_not_active', `this payment link is ${link.status}`);
 }
 
 /** Why a payer cannot pay this link now, or null when it is payable. */
 export function refusal(link: Link): AppError | null {
-  if (link.status === 'paid') return new AppError('payment_link_already_paid', 'this payment link has already been paid');
+  if (link.status === 'paid')
+    return new AppError('payment_link_already_paid', 'this payment link has already been paid');
   if (link.status !== 'active') return new AppError('payment_link_not_active', `this payment link is ${link.status}`);
   return null;
 }
@@ -82,9 +93,12 @@ export function refusal(link: Link): AppError | null {
  */
 export function publicError(err: unknown): unknown {
   if (!(err instanceof AppError)) return err;
-  if (err.code.startsWith('payment_link_') || err.code === 'payment_not_found' || err.code === 'payment_not_pending') return err;
+  if (err.code.startsWith('payment_link_') || err.code === 'payment_not_found' || err.code === 'payment_not_pending')
+    return err;
   if (err.code === 'test_mode_only' || err.status === 400) return err;
-  return new AppError('payment_unavailable', 'payments to this merchant are temporarily unavailable; try again later', { cause: err });
+  return new AppError('payment_unavailable', 'payments to this merchant are temporarily unavailable; try again later', {
+    cause: err,
+  });
 }
 
 /** The visitor's newest QR of the link's current QR cycle, whatever its status. */
@@ -124,7 +138,12 @@ async function issueFor(deps: Deps, link: Link, visitorId: string, email: string
       visitorId,
       email,
       // The link may have been paid, cancelled or expired while the provider was asked.
-      inTx: (tx) => lockActive(tx, link.token, (status) => refusal({ ...link, status: status as Link['status'] }) ?? new AppError('payment_link_not_active')),
+      inTx: (tx) =>
+        lockActive(
+          tx,
+          link.token,
+          (status) => refusal({ ...link, status: status as Link['status'] }) ?? new AppError('payment_link_not_active'),
+        ),
     });
   } catch (err) {
     throw publicError(err);
@@ -135,7 +154,12 @@ async function issueFor(deps: Deps, link: Link, visitorId: string, email: string
  * Opening the checkout (GET, and POST refresh-qr with `fresh`): the link's data and the QR to show.
  * Paid links are 409 payment_link_already_paid; expired or cancelled ones 409 payment_link_not_active.
  */
-export async function openCheckout(deps: Deps, token: string, visitorId: string, opts: { fresh?: boolean } = {}): Promise<CheckoutState> {
+export async function openCheckout(
+  deps: Deps,
+  token: string,
+  visitorId: string,
+  opts: { fresh?: boolean } = {},
+): Promise<CheckoutState> {
   const state = await loadCheckout(deps, token, visitorId);
   const { link, op, email } = state;
   const refused = opts.fresh ? refreshRefusal(link) : refusal(link);
@@ -150,14 +174,21 @@ export async function openCheckout(deps: Deps, token: string, visitorId: string,
   // Learn it first, so a one-time link is not paid twice (a link allowing repeats takes another payment).
   if ((await paidMeanwhile(deps, link, visitorId)) && !link.allow_repeat) {
     const now = await findPublicLink(deps.db, token);
-    throw (opts.fresh ? refreshRefusal(now) : refusal(now)) ?? new AppError('payment_link_already_paid', 'this payment link has already been paid');
+    throw (
+      (opts.fresh ? refreshRefusal(now) : refusal(now)) ??
+      new AppError('payment_link_already_paid', 'this payment link has already been paid')
+    );
   }
   return { ...state, op: await issueFor(deps, link, visitorId, email) };
 }
 
-
 /** Stores the payer's e-mail for this visitor (400 bad_email, param email), then opens the checkout. */
-export async function setVisitorEmail(deps: Deps, token: string, visitorId: string, raw: unknown): Promise<CheckoutState> {
+export async function setVisitorEmail(
+  deps: Deps,
+  token: string,
+  visitorId: string,
+  raw: unknown,
+): Promise<CheckoutState> {
   const link = await findPublicLink(deps.db, token);
   const refused = refusal(link);
   if (refused) throw refused;
@@ -211,7 +242,8 @@ export async function checkoutStatus(deps: Deps, token: string, opId: string | u
   const link = await findPublicLink(deps.db, token);
   let op: Operation | null;
   if (opId) op = await linkOperation(deps, link, opId);
-  else if (link.allow_repeat) throw new AppError('invalid_parameter', 'op is required for links that allow repeated payments', { param: 'op' });
+  else if (link.allow_repeat)
+    throw new AppError('invalid_parameter', 'op is required for links that allow repeated payments', { param: 'op' });
   else op = await currentOperation(deps, link);
   if (!op) return { status: 'waiting', operation_id: null, paid_at: null };
   if (op.status === 'created') {
@@ -228,13 +260,20 @@ export async function checkoutStatus(deps: Deps, token: string, opId: string | u
  * Test-mode demo: the payer "pays" the visitor's QR (or `op`) through the same simulate() path as the
  * test helpers, so the link, journal and webhooks behave exactly as with a real payment.
  */
-export async function simulateCheckoutPayment(deps: Deps, token: string, visitorId: string, opId: string | undefined): Promise<CheckoutStatus & { operation_id: string }> {
+export async function simulateCheckoutPayment(
+  deps: Deps,
+  token: string,
+  visitorId: string,
+  opId: string | undefined,
+): Promise<CheckoutStatus & { operation_id: string }> {
   const link = await findPublicLink(deps.db, token);
   if (link.mode !== 'test') throw new AppError('test_mode_only', 'simulated payments exist only for test-mode links');
   const refused = refusal(link);
   if (refused) throw refused;
   const op = opId ? await linkOperation(deps, link, opId) : await visitorOperation(deps, link, visitorId);
   if (!op) throw new AppError('payment_not_found', 'open the checkout first: there is no QR to pay');
-  const paid = await simulate(deps, { clientId: link.client_id, mode: link.mode }, op.id, 'pay', { sender_name: 'Test Customer' });
+  const paid = await simulate(deps, { clientId: link.client_id, mode: link.mode }, op.id, 'pay', {
+    sender_name: 'Test Customer',
+  });
   return { status: paid.status, operation_id: paid.id, paid_at: paid.paid_at };
 }

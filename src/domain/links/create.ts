@@ -42,12 +42,25 @@ export async function createLink(
                                   allow_repeat, email_required, metadata)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8::int), $9, $10, $11)
        RETURNING ${LINK_COLUMNS}`,
-      [randomBase62(TOKEN_LENGTH), ctx.clientId, ctx.mode, amount, description, successUrl, cancelUrl, minutes,
-        input.allow_repeat ?? false, input.email_required ?? false, metadata ? JSON.stringify(metadata) : null],
+      [
+        randomBase62(TOKEN_LENGTH),
+        ctx.clientId,
+        ctx.mode,
+        amount,
+        description,
+        successUrl,
+        cancelUrl,
+        minutes,
+        input.allow_repeat ?? false,
+        input.email_required ?? false,
+        metadata ? JSON.stringify(metadata) : null,
+      ],
     );
     const link = r.rows[0];
     await appendEvent(tx, {
-      clientId: link.client_id, mode: link.mode, type: 'payment_link.created',
+      clientId: link.client_id,
+      mode: link.mode,
+      type: 'payment_link.created',
       data: { token: eventToken(link.token), amount: link.amount, description: link.description },
     });
     if (ctx.inTx) await ctx.inTx(tx, link);
@@ -70,7 +83,13 @@ export async function listLinks(
     [scope.clientId, scope.mode],
   );
   return page(
-    { secret: deps.secrets.appSecret, endpoint: 'v2.payment_links', filters: { mode: scope.mode, ...filters }, cursor, limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: 'v2.payment_links',
+      filters: { mode: scope.mode, ...filters },
+      cursor,
+      limit,
+    },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];
       const params: unknown[] = [scope.clientId, scope.mode];

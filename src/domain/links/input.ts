@@ -43,13 +43,17 @@ export function checkRedirectUrl(value: string | null | undefined, param: string
 
 export function checkDescription(value: string, param = 'description'): string {
   if (value.trim() === '') throw invalidParam(param, `${param} must not be empty`);
-  if ([...value].length > DESCRIPTION_MAX) throw invalidParam(param, `${param} must be at most ${DESCRIPTION_MAX} characters`);
+  if ([...value].length > DESCRIPTION_MAX)
+    throw invalidParam(param, `${param} must be at most ${DESCRIPTION_MAX} characters`);
   return value;
 }
 
 export function checkExpiresIn(minutes: number): number {
   if (!Number.isInteger(minutes) || minutes < EXPIRES_MIN || minutes > EXPIRES_MAX) {
-    throw invalidParam('expires_in_minutes', `expires_in_minutes must be an integer from ${EXPIRES_MIN} to ${EXPIRES_MAX}`);
+    throw invalidParam(
+      'expires_in_minutes',
+      `expires_in_minutes must be an integer from ${EXPIRES_MIN} to ${EXPIRES_MAX}`,
+    );
   }
   return minutes;
 }
@@ -59,9 +63,11 @@ export function checkMetadata(value: Record<string, unknown> | undefined | null)
   if (value === undefined || value === null) return null;
   if (typeof value !== 'object' || Array.isArray(value)) throw invalidParam('metadata', 'metadata must be an object');
   const keys = Object.keys(value);
-  if (keys.length > METADATA_MAX_KEYS) throw invalidParam('metadata', `metadata may have at most ${METADATA_MAX_KEYS} keys`);
+  if (keys.length > METADATA_MAX_KEYS)
+    throw invalidParam('metadata', `metadata may have at most ${METADATA_MAX_KEYS} keys`);
   const long = keys.find((k) => k.length === 0 || k.length > METADATA_MAX_KEY_LENGTH);
-  if (long !== undefined) throw invalidParam('metadata', `metadata keys must be 1 to ${METADATA_MAX_KEY_LENGTH} characters`);
+  if (long !== undefined)
+    throw invalidParam('metadata', `metadata keys must be 1 to ${METADATA_MAX_KEY_LENGTH} characters`);
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > METADATA_MAX_BYTES) {
     throw invalidParam('metadata', `metadata must be at most ${METADATA_MAX_BYTES} bytes of JSON`);
   }

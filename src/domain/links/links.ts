@@ -65,7 +65,13 @@ export async function expireIfDue(db: Queryable, link: Link): Promise<Link> {
 }
 
 /** A link of this tenant, flipped to expired when due. `lock` takes a row lock (use inside a tx). */
-export async function findLink(db: Queryable, clientId: number, mode: Mode, rawToken: string, lock = false): Promise<Link> {
+export async function findLink(
+  db: Queryable,
+  clientId: number,
+  mode: Mode,
+  rawToken: string,
+  lock = false,
+): Promise<Link> {
   const token = normalizeToken(rawToken);
   if (!token) throw notFound(rawToken);
   const r = await db.query<Link>(

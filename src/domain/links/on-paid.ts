@@ -20,7 +20,10 @@ export async function onLinkPaymentPaid(tx: Queryable, op: Operation): Promise<v
   );
   const link = r.rows[0];
   if (!link) return;
-  const payer = await tx.query<{ email: string | null }>('SELECT email FROM checkout_operations WHERE operation_id = $1', [op.id]);
+  const payer = await tx.query<{ email: string | null }>(
+    'SELECT email FROM checkout_operations WHERE operation_id = $1',
+    [op.id],
+  );
   await appendEvent(tx, {
     clientId: op.client_id,
     mode: op.mode,

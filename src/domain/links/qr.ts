@@ -23,20 +23,25 @@ export async function issueLinkQr(deps: Deps, link: Link, opts: IssueOptions): P
   const lifetime = Math.max(1, Math.min(QR_LIFETIME_S, left));
   const chars = [...link.description];
   const comment = chars.length > COMMENT_MAX ? chars.slice(0, COMMENT_MAX - 1).join('') + '…' : link.description;
-  return createQr(deps, {
-    clientId: link.client_id,
-    mode: link.mode,
-    source: 'payment_link',
-    linkToken: link.token,
-    metadata: link.metadata,
-    inTx: async (tx, op) => {
-      await tx.query(
-        `INSERT INTO checkout_operations (operation_id, link_token, visitor_id, email) VALUES ($1, $2, $3, $4)`,
-        [op.id, link.token, opts.visitorId, opts.email ?? null],
-      );
-      if (opts.inTx) await opts.inTx(tx, op);
+  return createQr(
+    deps,
+    {
+      clientId: link.client_id,
+      mode: link.mode,
+      source: 'payment_link',
+      linkToken: link.token,
+      metadata: link.metadata,
+      inTx: async (tx, op) => {
+        await tx.query(
+          `INSERT INTO checkout_operations (operation_id, link_token, visitor_id, email) VALUES ($1, $2, $3, $4)`,
+          [op.id, link.token, opts.visitorId, opts.email ?? null],
+        );
+        if (opts.inTx) await opts.inTx(tx, op);
+      },
     },
-  }, { amount: link.amount, comment }, lifetime);
+    { amount: link.amount, comment },
+    lifetime,
+  );
 }
 
 /** What showing a QR needs of its operation. */

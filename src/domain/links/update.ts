@@ -23,13 +23,19 @@ export interface LinkPatch {
 
 type Scope = { clientId: number; mode: Mode };
 
-const immutable = (link: Link) => new AppError('payment_link_immutable', `payment link is ${link.status}; only active links can change`);
+const immutable = (link: Link) =>
+  new AppError('payment_link_immutable', `payment link is ${link.status}; only active links can change`);
 
 /**
  * Runs `change` on the locked link when it is active. A link found past its expiry is flipped to
  * expired and that flip is committed before the 409 is thrown (so it is not rolled back with it).
  */
-async function whileActive<T>(deps: Deps, scope: Scope, rawToken: string, change: (tx: Queryable, link: Link) => Promise<T>): Promise<T> {
+async function whileActive<T>(
+  deps: Deps,
+  scope: Scope,
+  rawToken: string,
+  change: (tx: Queryable, link: Link) => Promise<T>,
+): Promise<T> {
   const out = await deps.db.tx(async (tx) => {
     const link = await findLink(tx, scope.clientId, scope.mode, rawToken, true);
     if (link.status !== 'active') return { refused: link };
@@ -40,7 +46,8 @@ async function whileActive<T>(deps: Deps, scope: Scope, rawToken: string, change
 }
 
 export async function updateLink(deps: Deps, scope: Scope, rawToken: string, patch: LinkPatch): Promise<Link> {
-  if (patch.amount !== undefined) throw invalidParam('amount', 'the amount of a payment link cannot be changed; create a new link');
+  if (patch.amount !== undefined)
+    throw invalidParam('amount', 'the amount of a payment link cannot be changed; create a new link');
   // Column -> new value; expires_in_minutes counts from now and is stored as expires_at.
   const sets: Record<string, unknown> = {};
   if (patch.description !== undefined) sets.description = checkDescription(patch.description);
@@ -54,7 +61,8 @@ export async function updateLink(deps: Deps, scope: Scope, rawToken: string, pat
     if (!cols.length && minutes === undefined) return link;
     const params: unknown[] = [link.token];
     const assigns = cols.map((c) => `${c} = $${params.push(sets[c])}`);
-    if (minutes !== undefined) assigns.push(`expires_at = now() + make_interval(mins => $${params.push(minutes)}::int)`);
+    if (minutes !== undefined)
+      assigns.push(`expires_at = now() + make_interval(mins => $${params.push(minutes)}::int)`);
     // A link that already took payments and stops allowing repeats is done: it becomes paid.
     if (sets.allow_repeat === false && link.paid_count > 0) assigns.push(`status = 'paid'`);
     const r = await tx.query<Link>(
@@ -66,7 +74,12 @@ export async function updateLink(deps: Deps, scope: Scope, rawToken: string, pat
     for (const c of cols) changes[c] = next[c as keyof Link];
     if (minutes !== undefined) changes.expires_at = next.expires_at;
     if (next.status !== link.status) changes.status = next.status;
-    await appendEvent(tx, { clientId: next.client_id, mode: next.mode, type: 'payment_link.updated', data: { token: eventToken(next.token), changes } });
+    await appendEvent(tx, {
+      clientId: next.client_id,
+      mode: next.mode,
+      type: 'payment_link.updated',
+      data: { token: eventToken(next.token), changes },
+    });
     return next;
   });
 }
@@ -79,8 +92,15 @@ export async function cancelLink(deps: Deps, scope: Scope, rawToken: string): Pr
     );
     const next = r.rows[0];
     await appendEvent(tx, {
-      clientId: next.client_id, mode: next.mode, type: 'payment_link.cancelled',
-      data: { token: eventToken(next.token), amount: next.amount, paid_count: next.paid_count, cancelled_at: next.updated_at },
+      clientId: next.client_id,
+      mode: next.mode,
+      type: 'payment_link.cancelled',
+      data: {
+        token: eventToken(next.token),
+        amount: next.amount,
+        paid_count: next.paid_count,
+        cancelled_at: next.updated_at,
+      },
     });
     return next;
   });
@@ -93,7 +113,8 @@ export async function lockActive(tx: Queryable, token: string, refuse: (status: 
     [token],
   );
   const row = r.rows[0];
-  if (!row || row.status !== 'active' || row.due) throw refuse(row?.status === 'active' ? 'expired' : row?.status ?? 'missing');
+  if (!row || row.status !== 'active' || row.due)
+    throw refuse(row?.status === 'active' ? 'expired' : (row?.status ?? 'missing'));
 }
 
 /**
@@ -118,7 +139,10 @@ export async function refreshLinkQr(
     visitorId: null,
     inTx: async (tx, op) => {
       await lockActive(tx, link.token, (status) => new AppError('payment_link_immutable', `payment link is ${status}`));
-      const r = await tx.query<Link>(`UPDATE payment_links SET qr_cycle_at = now() WHERE token = $1 RETURNING ${LINK_COLUMNS}`, [link.token]);
+      const r = await tx.query<Link>(
+        `UPDATE payment_links SET qr_cycle_at = now() WHERE token = $1 RETURNING ${LINK_COLUMNS}`,
+        [link.token],
+      );
       cycled = r.rows[0];
       if (inTx) await inTx(tx, cycled, op);
     },

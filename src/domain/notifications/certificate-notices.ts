@@ -7,7 +7,13 @@ import { notify } from './notify.ts';
 export const CERTIFICATE_NOTICE_DAYS = 30;
 
 export async function noticeExpiringCertificates(db: Queryable, now: Date): Promise<number> {
-  const r = await db.query<{ id: number; client_id: number; display_name: string; certificate_expires_at: Date; days: number }>(
+  const r = await db.query<{
+    id: number;
+    client_id: number;
+    display_name: string;
+    certificate_expires_at: Date;
+    days: number;
+  }>(
     `SELECT id, client_id, display_name, certificate_expires_at,
             floor(extract(epoch FROM certificate_expires_at - $1::timestamptz) / 86400)::int AS days
        FROM provider_accounts
@@ -20,9 +26,14 @@ export async function noticeExpiringCertificates(db: Queryable, now: Date): Prom
     const date = a.certificate_expires_at.toISOString().slice(0, 10);
     const stage = a.days <= 1 ? 'last_day' : 'month';
     const when = a.days < 0 ? `expired on ${date}` : `expires on ${date}`;
-    const id = await notify(db, a.client_id, 'provider.certificate_expiring', `Provider certificate of "${a.display_name}" ${when}`,
+    const id = await notify(
+      db,
+      a.client_id,
+      'provider.certificate_expiring',
+      `Provider certificate of "${a.display_name}" ${when}`,
       'Request a new client certificate from the provider and reconnect the account before then; live payments through it stop when it expires.',
-      `certificate:${a.id}:${date}:${stage}`);
+      `certificate:${a.id}:${date}:${stage}`,
+    );
     if (id !== null) sent++;
   }
   return sent;

@@ -72,6 +72,8 @@ export async function unreadCount(deps: Deps, clientId: number): Promise<{ count
 }
 
 export async function markAllRead(deps: Deps, clientId: number): Promise<{ updated: number }> {
-  const r = await deps.db.query('UPDATE notifications SET read_at = now() WHERE client_id = $1 AND read_at IS NULL', [clientId]);
+  const r = await deps.db.query('UPDATE notifications SET read_at = now() WHERE client_id = $1 AND read_at IS NULL', [
+    clientId,
+  ]);
   return { updated: r.rowCount };
 }

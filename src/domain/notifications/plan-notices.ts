@@ -34,14 +34,24 @@ export async function noticePlanUsage(tx: Queryable, clientId: number, paidAt: D
   const row = r.rows[0];
   const month = from.toISOString().slice(0, 7);
   if (row.used >= limit) {
-    await notify(tx, clientId, 'plan.limit_reached', 'Monthly limit reached',
+    await notify(
+      tx,
+      clientId,
+      'plan.limit_reached',
+      'Monthly limit reached',
       `The ${row.plan} plan allows ${limit} live payments a month and all ${limit} are used for ${month}. ` +
-      'New live payments are refused until next month or until you move to a larger plan.',
-      `plan_limit_reached:${month}`);
+        'New live payments are refused until next month or until you move to a larger plan.',
+      `plan_limit_reached:${month}`,
+    );
   } else if (row.used >= Math.ceil(limit * LIMIT_NEAR_SHARE)) {
-    await notify(tx, clientId, 'plan.limit_near', 'Monthly limit nearly reached',
+    await notify(
+      tx,
+      clientId,
+      'plan.limit_near',
+      'Monthly limit nearly reached',
       `${row.used} of the ${limit} live payments of the ${row.plan} plan are used for ${month}.`,
-      `plan_limit_near:${month}`);
+      `plan_limit_near:${month}`,
+    );
   }
 }
 

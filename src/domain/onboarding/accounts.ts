@@ -15,37 +15,81 @@ import { deleteReleasedDevices } from './device-deletion.ts';
 export const HEALTH_CHECKS_PER_MINUTE = 6;
 
 interface Row {
-  id: number; client_id: number; mode: Mode; driver: string; display_name: string; org_type: string | null; org_bin: string | null;
-  is_default: boolean; session_alive: boolean; scheme: string | null; trade_point_id: number | null; trade_point_name: string | null;
-  certificate_expires_at: Date | null; last_health: LastHealth | string | null; created_at: Date; credentials_sealed: string | null; device_id: string | null;
+  id: number;
+  client_id: number;
+  mode: Mode;
+  driver: string;
+  display_name: string;
+  org_type: string | null;
+  org_bin: string | null;
+  is_default: boolean;
+  session_alive: boolean;
+  scheme: string | null;
+  trade_point_id: number | null;
+  trade_point_name: string | null;
+  certificate_expires_at: Date | null;
+  last_health: LastHealth | string | null;
+  created_at: Date;
+  credentials_sealed: string | null;
+  device_id: string | null;
   device_token: string | null;
 }
 
 export interface AccountRecord {
-  id: number; mode: Mode; driver: string; display_name: string; org_type: string | null; org_bin: string | null; is_default: boolean;
-  session_alive: boolean; status: 'connected' | 'needs_reconnect'; scheme: string | null; trade_point: { id: number; name: string } | null;
-  certificate_expires_at: Date | null; last_health: LastHealth | null; created_at: Date;
+  id: number;
+  mode: Mode;
+  driver: string;
+  display_name: string;
+  org_type: string | null;
+  org_bin: string | null;
+  is_default: boolean;
+  session_alive: boolean;
+  status: 'connected' | 'needs_reconnect';
+  scheme: string | null;
+  trade_point: { id: number; name: string } | null;
+  certificate_expires_at: Date | null;
+  last_health: LastHealth | null;
+  created_at: Date;
 }
 
-export interface LastHealth { ok: boolean; checked_at: string; latency_ms: number; error_code: string | null }
+export interface LastHealth {
+  ok: boolean;
+  checked_at: string;
+  latency_ms: number;
+  error_code: string | null;
+}
 
 const toRecord = (r: Row): AccountRecord => ({
-  id: r.id, mode: r.mode, driver: r.driver, display_name: r.display_name, org_type: r.org_type, org_bin: r.org_bin, is_default: r.is_default,
-  session_alive: r.session_alive, status: r.session_alive ? 'connected' : 'needs_reconnect', scheme: r.scheme,
+  id: r.id,
+  mode: r.mode,
+  driver: r.driver,
+  display_name: r.display_name,
+  org_type: r.org_type,
+  org_bin: r.org_bin,
+  is_default: r.is_default,
+  session_alive: r.session_alive,
+  status: r.session_alive ? 'connected' : 'needs_reconnect',
+  scheme: r.scheme,
   trade_point: r.trade_point_id === null ? null : { id: Number(r.trade_point_id), name: r.trade_point_name ?? '' },
   certificate_expires_at: r.certificate_expires_at,
   // jsonb comes back parsed from PostgreSQL and PGlite alike; text from older drivers is parsed here.
-  last_health: typeof r.last_health === 'string' ? JSON.parse(r.last_health) : r.last_health ?? null, created_at: r.created_at,
+  last_health: typeof r.last_health === 'string' ? JSON.parse(r.last_health) : (r.last_health ?? null),
+  created_at: r.created_at,
 });
 
 export async function listAccounts(deps: Deps, clientId: number, mode: Mode): Promise<AccountRecord[]> {
   const r = await deps.db.query<Row>(
-    'SELECT * FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id LIMIT 100', [clientId, mode]);
+    'SELECT * FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id LIMIT 100',
+    [clientId, mode],
+  );
   return r.rows.map(toRecord);
 }
 
 async function find(deps: Deps, clientId: number, id: number): Promise<Row> {
-  const r = await deps.db.query<Row>('SELECT * FROM provider_accounts WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL', [id, clientId]);
+  const r = await deps.db.query<Row>(
+    'SELECT * FROM provider_accounts WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL',
+    [id, clientId],
+  );
   if (!r.rows[0]) throw new AppError('provider_account_not_found', `provider account ${id} not found`);
   return r.rows[0];
 }
@@ -53,7 +97,10 @@ async function find(deps: Deps, clientId: number, id: number): Promise<Row> {
 export const getAccount = async (deps: Deps, clientId: number, id: number) => toRecord(await find(deps, clientId, id));
 
 export async function patchAccount(
-  deps: Deps, clientId: number, id: number, p: { display_name?: string; org_type?: string | null; org_bin?: string | null },
+  deps: Deps,
+  clientId: number,
+  id: number,
+  p: { display_name?: string; org_type?: string | null; org_bin?: string | null },
 ): Promise<AccountRecord> {
   await find(deps, clientId, id);
   let bin: string | null | undefined = p.org_bin;
@@ -75,8 +122,14 @@ export async function patchAccount(
 export async function setDefault(deps: Deps, clientId: number, id: number): Promise<AccountRecord> {
   const a = await find(deps, clientId, id);
   await deps.db.tx(async (tx) => {
-    await tx.query('SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 FOR UPDATE', [clientId, a.mode]);
-    await tx.query('UPDATE provider_accounts SET is_default = false WHERE client_id = $1 AND mode = $2 AND is_default AND id <> $3', [clientId, a.mode, id]);
+    await tx.query('SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 FOR UPDATE', [
+      clientId,
+      a.mode,
+    ]);
+    await tx.query(
+      'UPDATE provider_accounts SET is_default = false WHERE client_id = $1 AND mode = $2 AND is_default AND id <> $3',
+      [clientId, a.mode, id],
+    );
     await tx.query('UPDATE provider_accounts SET is_default = true WHERE id = $1', [id]);
     await invalidate(tx, `account:${clientId}:`, deps.caches);
   });
@@ -90,10 +143,14 @@ export async function setDefault(deps: Deps, clientId: number, id: number): Prom
  */
 export async function deleteAccount(deps: Deps, clientId: number, id: number): Promise<void> {
   const a = await find(deps, clientId, id);
-  if (a.mode === 'test' && a.driver === 'sandbox') throw new AppError('sandbox_account_required', 'the test-mode sandbox account cannot be deleted');
+  if (a.mode === 'test' && a.driver === 'sandbox')
+    throw new AppError('sandbox_account_required', 'the test-mode sandbox account cannot be deleted');
   await deps.db.tx(async (tx) => {
     if (a.is_default) {
-      const others = await tx.query('SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL AND id <> $3', [clientId, a.mode, id]);
+      const others = await tx.query(
+        'SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL AND id <> $3',
+        [clientId, a.mode, id],
+      );
       if (others.rows.length) throw new AppError('default_account', 'make another account the default first');
     }
     await tx.query('UPDATE provider_accounts SET deleted_at = now(), is_default = false WHERE id = $1', [id]);
@@ -121,21 +178,32 @@ export async function wipeReleasedCredentials(deps: Deps, onlyId?: number): Prom
       await deps.db.query('UPDATE provider_accounts SET credentials_sealed = NULL WHERE id = $1', [id]);
       continue;
     }
-    await deps.db.query('UPDATE provider_accounts SET device_delete_next_at = now() WHERE id = $1 AND device_delete_next_at IS NULL', [id]);
+    await deps.db.query(
+      'UPDATE provider_accounts SET device_delete_next_at = now() WHERE id = $1 AND device_delete_next_at IS NULL',
+      [id],
+    );
     await deleteReleasedDevices(deps, 1, id);
   }
   return r.rows.length;
 }
 
 export interface Health {
-  ok: boolean; session_alive: boolean; checked_at: Date; latency_ms: number;
+  ok: boolean;
+  session_alive: boolean;
+  checked_at: Date;
+  latency_ms: number;
   checks: { name: 'ping' | 'credentials' | 'certificate' | 'trade_point' | 'device'; ok: boolean; detail: string }[];
 }
 
 export async function healthCheck(deps: Deps, clientId: number, id: number): Promise<Health> {
   const a = await find(deps, clientId, id);
   const limit = await deps.limiter.consume('provider_health', HEALTH_CHECKS_PER_MINUTE, String(id));
-  if (!limit.allowed) throw new AppError('rate_limit_exceeded', `at most ${HEALTH_CHECKS_PER_MINUTE} health checks a minute per account`, { headers: { 'Retry-After': limit.reset } });
+  if (!limit.allowed)
+    throw new AppError(
+      'rate_limit_exceeded',
+      `at most ${HEALTH_CHECKS_PER_MINUTE} health checks a minute per account`,
+      { headers: { 'Retry-After': limit.reset } },
+    );
   const started = Date.now();
   const checks: Health['checks'] = [];
   const check = async (name: Health['checks'][number]['name'], fn: () => Promise<string>) => {
@@ -157,18 +225,24 @@ export async function healthCheck(deps: Deps, clientId: number, id: number): Pro
     let points: { id: number; name: string }[] = [];
     await check('credentials', async () => ((points = await calls.tradePoints()), 'accepted'));
     await check('trade_point', async () => {
-      if (!points.some((p) => p.id === Number(a.trade_point_id))) throw new Error(`trade point ${a.trade_point_id} is not among the organization's`);
+      if (!points.some((p) => p.id === Number(a.trade_point_id)))
+        throw new Error(`trade point ${a.trade_point_id} is not among the organization's`);
       return `${a.trade_point_name} (${a.trade_point_id})`;
     });
     await check('device', async () => {
       const token = await calls.registerDevice(a.device_id ?? `tolem-${id}`, Number(a.trade_point_id));
-      if (token !== a.device_token) await deps.db.query('UPDATE provider_accounts SET device_token = $2 WHERE id = $1', [id, token]);
+      if (token !== a.device_token)
+        await deps.db.query('UPDATE provider_accounts SET device_token = $2 WHERE id = $1', [id, token]);
       return 'registered on the trade point';
     });
   } else {
     const alive = await provider.checkSession().catch(() => false);
     for (const name of ['ping', 'credentials', 'certificate', 'trade_point', 'device'] as const) {
-      checks.push({ name, ok: alive, detail: alive ? `${provider.name}: nothing to check` : `${provider.name}: no session` });
+      checks.push({
+        name,
+        ok: alive,
+        detail: alive ? `${provider.name}: nothing to check` : `${provider.name}: no session`,
+      });
     }
   }
   const ok = checks.every((c) => c.ok);
@@ -177,10 +251,27 @@ export async function healthCheck(deps: Deps, clientId: number, id: number): Pro
     // Turning false tells the client (once: only the check that turns it).
     const turned = await tx.query(
       'UPDATE provider_accounts SET session_alive = $2, last_health = $3 WHERE id = $1 AND session_alive IS DISTINCT FROM $2 RETURNING id',
-      [id, ok, JSON.stringify({ ok, checked_at: health.checked_at, latency_ms: health.latency_ms, error_code: ok ? null : checks.find((c) => !c.ok)?.name ?? null })],
+      [
+        id,
+        ok,
+        JSON.stringify({
+          ok,
+          checked_at: health.checked_at,
+          latency_ms: health.latency_ms,
+          error_code: ok ? null : (checks.find((c) => !c.ok)?.name ?? null),
+        }),
+      ],
     );
     if (!turned.rows.length) {
-      await tx.query('UPDATE provider_accounts SET last_health = $2 WHERE id = $1', [id, JSON.stringify({ ok, checked_at: health.checked_at, latency_ms: health.latency_ms, error_code: ok ? null : checks.find((c) => !c.ok)?.name ?? null })]);
+      await tx.query('UPDATE provider_accounts SET last_health = $2 WHERE id = $1', [
+        id,
+        JSON.stringify({
+          ok,
+          checked_at: health.checked_at,
+          latency_ms: health.latency_ms,
+          error_code: ok ? null : (checks.find((c) => !c.ok)?.name ?? null),
+        }),
+      ]);
     } else if (!ok) {
       await afterSessionLost.run(tx, { clientId, displayName: a.display_name });
     }

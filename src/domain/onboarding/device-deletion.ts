@@ -10,7 +10,13 @@ import { openCredentials } from '../payments/provider-accounts.ts';
 
 const MAX_BACKOFF_S = 6 * 3600;
 
-interface Due { id: number; credentials_sealed: string; org_bin: string | null; device_token: string; scheme: string | null }
+interface Due {
+  id: number;
+  credentials_sealed: string;
+  org_bin: string | null;
+  device_token: string;
+  scheme: string | null;
+}
 
 /** Claims up to `batch` due deletions (pushing each one's next attempt out first) and tries each once. */
 export async function deleteReleasedDevices(deps: Deps, batch = 20, onlyId?: number): Promise<number> {
@@ -33,7 +39,12 @@ async function deleteOne(deps: Deps, row: Due): Promise<void> {
     const credentials = openCredentials(deps, row.credentials_sealed);
     const client = registry.clientFor(credentials);
     try {
-      const driver = new QrapiDriver({ client, orgBin: credentials.scheme === 'r3' ? row.org_bin : null, deviceToken: row.device_token, allowClientInfo: async () => false });
+      const driver = new QrapiDriver({
+        client,
+        orgBin: credentials.scheme === 'r3' ? row.org_bin : null,
+        deviceToken: row.device_token,
+        allowClientInfo: async () => false,
+      });
       await driver.deleteDevice();
     } catch {
       return; // tried again at its next attempt, already scheduled
@@ -43,5 +54,7 @@ async function deleteOne(deps: Deps, row: Due): Promise<void> {
   }
   // Confirmed (or nothing to delete here: no qrapi driver configured any more): the credentials go.
   await deps.db.query(
-    `UPDATE provider_accounts SET credentials_sealed = NULL, device_token = NULL, device_delete_next_at = NULL WHERE id = $1`, [row.id]);
+    `UPDATE provider_accounts SET credentials_sealed = NULL, device_token = NULL, device_delete_next_at = NULL WHERE id = $1`,
+    [row.id],
+  );
 }

@@ -21,14 +21,35 @@ function required<T>(value: T | undefined, param: string, what: string): T {
 export async function startOnboarding(deps: Deps, clientId: number, mode: Mode, b: StartInput) {
   if (mechanismFor(deps, mode) === 'sandbox') {
     const phone = required(b.phone, 'phone', 'for the one-time-code mechanism');
-    if (b.credentials) throw new AppError('invalid_parameter', 'credentials are for the official API (PROVIDER_DRIVER=qrapi, live mode)', { param: 'credentials' });
-    return startSandbox(deps, clientId, mode, { phone, display_name: b.display_name, org_bin: b.org_bin, force: b.force });
+    if (b.credentials)
+      throw new AppError(
+        'invalid_parameter',
+        'credentials are for the official API (PROVIDER_DRIVER=qrapi, live mode)',
+        { param: 'credentials' },
+      );
+    return startSandbox(deps, clientId, mode, {
+      phone,
+      display_name: b.display_name,
+      org_bin: b.org_bin,
+      force: b.force,
+    });
   }
   const orgBin = required(b.org_bin, 'org_bin', 'by the official API');
-  return startQrapi(deps, clientId, { org_bin: orgBin, display_name: b.display_name, credentials: b.credentials as QrapiStart['credentials'], force: b.force });
+  return startQrapi(deps, clientId, {
+    org_bin: orgBin,
+    display_name: b.display_name,
+    credentials: b.credentials as QrapiStart['credentials'],
+    force: b.force,
+  });
 }
 
-export async function verifyOnboarding(deps: Deps, clientId: number, mode: Mode, b: { code?: string; trade_point_id?: number }) {
-  if (mechanismFor(deps, mode) === 'sandbox') return verifySandbox(deps, clientId, mode, required(b.code, 'code', 'for the one-time-code mechanism'));
+export async function verifyOnboarding(
+  deps: Deps,
+  clientId: number,
+  mode: Mode,
+  b: { code?: string; trade_point_id?: number },
+) {
+  if (mechanismFor(deps, mode) === 'sandbox')
+    return verifySandbox(deps, clientId, mode, required(b.code, 'code', 'for the one-time-code mechanism'));
   return verifyQrapi(deps, clientId, required(b.trade_point_id, 'trade_point_id', 'by the official API'));
 }

@@ -39,26 +39,60 @@ export interface Organization {
 }
 
 interface Row {
-  legal_name: string | null; org_type: string | null; bin: string | null; legal_address: string | null; actual_address: string | null;
-  director_name: string | null; phone: string | null; email: string | null; kbe: string | null; vat_payer: boolean | null;
+  legal_name: string | null;
+  org_type: string | null;
+  bin: string | null;
+  legal_address: string | null;
+  actual_address: string | null;
+  director_name: string | null;
+  phone: string | null;
+  email: string | null;
+  kbe: string | null;
+  vat_payer: boolean | null;
   /** written before sealing, until `reseal` seals it (reseal.ts); new writes leave it null */
   bank_iban: string | null;
-  bank_iban_sealed: string | null; bank_bik: string | null; bank_name: string | null; updated_at: Date | null;
+  bank_iban_sealed: string | null;
+  bank_bik: string | null;
+  bank_name: string | null;
+  updated_at: Date | null;
 }
 
 const EMPTY: Row = {
-  legal_name: null, org_type: null, bin: null, legal_address: null, actual_address: null, director_name: null, phone: null,
-  email: null, kbe: null, vat_payer: null, bank_iban: null, bank_iban_sealed: null, bank_bik: null, bank_name: null, updated_at: null,
+  legal_name: null,
+  org_type: null,
+  bin: null,
+  legal_address: null,
+  actual_address: null,
+  director_name: null,
+  phone: null,
+  email: null,
+  kbe: null,
+  vat_payer: null,
+  bank_iban: null,
+  bank_iban_sealed: null,
+  bank_bik: null,
+  bank_name: null,
+  updated_at: null,
 };
 
 // A value in clear is the newer one when both are there: an older instance writes the clear column
 // during a rolling upgrade and leaves the sealed one as it was.
-const ibanOf = (deps: Deps, r: Row) => r.bank_iban ?? (r.bank_iban_sealed === null ? null : deps.secrets.sealer.open(r.bank_iban_sealed));
+const ibanOf = (deps: Deps, r: Row) =>
+  r.bank_iban ?? (r.bank_iban_sealed === null ? null : deps.secrets.sealer.open(r.bank_iban_sealed));
 
 const toOrganization = (deps: Deps, r: Row): Organization => ({
-  legal_name: r.legal_name, org_type: r.org_type, bin: r.bin, legal_address: r.legal_address, actual_address: r.actual_address,
-  director_name: r.director_name, phone: r.phone, email: r.email, kbe: r.kbe, vat_payer: r.vat_payer,
-  bank: { iban: ibanOf(deps, r), bik: r.bank_bik, bank_name: r.bank_name }, updated_at: r.updated_at,
+  legal_name: r.legal_name,
+  org_type: r.org_type,
+  bin: r.bin,
+  legal_address: r.legal_address,
+  actual_address: r.actual_address,
+  director_name: r.director_name,
+  phone: r.phone,
+  email: r.email,
+  kbe: r.kbe,
+  vat_payer: r.vat_payer,
+  bank: { iban: ibanOf(deps, r), bik: r.bank_bik, bank_name: r.bank_name },
+  updated_at: r.updated_at,
 });
 
 export async function getOrganization(deps: Deps, clientId: number): Promise<Organization> {
@@ -89,7 +123,11 @@ export async function putOrganization(deps: Deps, clientId: number, input: Organ
     actual_address: text(input.actual_address),
     director_name: text(input.director_name),
     phone: checked(input.phone, 'phone', checkPhone),
-    email: checked(input.email, 'email', (v) => (EMAIL.test(v.trim()) ? { ok: true, value: v.trim().toLowerCase() } : { ok: false, why: 'is not an e-mail address' })),
+    email: checked(input.email, 'email', (v) =>
+      EMAIL.test(v.trim())
+        ? { ok: true, value: v.trim().toLowerCase() }
+        : { ok: false, why: 'is not an e-mail address' },
+    ),
     kbe: checked(input.kbe, 'kbe', checkKbe),
     vat_payer: input.vat_payer ?? null,
     bank_iban: null,

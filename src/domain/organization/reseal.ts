@@ -9,7 +9,11 @@ import type { Sealer } from '../../secrets.ts';
 const BATCH = 200;
 
 /** Runs `step` over a table's rows in key order, a batch per transaction, until a batch comes back short. */
-async function inBatches<R extends { k: number }>(db: Db, select: (after: number) => [string, unknown[]], step: (tx: Queryable, row: R) => Promise<void>) {
+async function inBatches<R extends { k: number }>(
+  db: Db,
+  select: (after: number) => [string, unknown[]],
+  step: (tx: Queryable, row: R) => Promise<void>,
+) {
   let after = 0;
   for (;;) {
     const done = await db.tx(async (tx) => {
@@ -25,21 +29,32 @@ async function inBatches<R extends { k: number }>(db: Db, select: (after: number
 }
 
 /** `onlyClientId` narrows it to one client (the tests, on a shared store). */
-export async function resealOrganizationIbans(db: Db, sealer: Sealer, onlyClientId?: number): Promise<{ sealed: number; resealed: number }> {
+export async function resealOrganizationIbans(
+  db: Db,
+  sealer: Sealer,
+  onlyClientId?: number,
+): Promise<{ sealed: number; resealed: number }> {
   const n = { sealed: 0, resealed: 0 };
-  await inBatches<{ k: number; iban: string | null; iban_sealed: string | null }>(db, (after) => [
-    `SELECT client_id AS k, bank_iban AS iban, bank_iban_sealed AS iban_sealed FROM organizations
+  await inBatches<{ k: number; iban: string | null; iban_sealed: string | null }>(
+    db,
+    (after) => [
+      `SELECT client_id AS k, bank_iban AS iban, bank_iban_sealed AS iban_sealed FROM organizations
       WHERE (bank_iban IS NOT NULL OR bank_iban_sealed IS NOT NULL) AND client_id > $1 AND ($3::bigint IS NULL OR client_id = $3)
       ORDER BY client_id LIMIT $2 FOR UPDATE`,
-    [after, BATCH, onlyClientId ?? null],
-  ], async (tx, row) => {
-    // One in clear is the newer value (organization.ts): it replaces the sealed one.
-    if (row.iban !== null) n.sealed++;
-    else if (sealer.isCurrent(row.iban_sealed!)) return;
-    else n.resealed++;
-    const plain = row.iban ?? sealer.open(row.iban_sealed!);
-    await tx.query('UPDATE organizations SET bank_iban = NULL, bank_iban_sealed = $2 WHERE client_id = $1', [row.k, sealer.seal(plain)]);
-  });
+      [after, BATCH, onlyClientId ?? null],
+    ],
+    async (tx, row) => {
+      // One in clear is the newer value (organization.ts): it replaces the sealed one.
+      if (row.iban !== null) n.sealed++;
+      else if (sealer.isCurrent(row.iban_sealed!)) return;
+      else n.resealed++;
+      const plain = row.iban ?? sealer.open(row.iban_sealed!);
+      await tx.query('UPDATE organizations SET bank_iban = NULL, bank_iban_sealed = $2 WHERE client_id = $1', [
+        row.k,
+        sealer.seal(plain),
+      ]);
+    },
+  );
   return n;
 }
 
@@ -53,14 +68,21 @@ const SEALED = [
 
 async function resealColumn(db: Db, sealer: Sealer, [table, key, column]: (typeof SEALED)[number]): Promise<number> {
   let resealed = 0;
-  await inBatches<{ k: number; sealed: string }>(db, (after) => [
-    `SELECT ${key} AS k, ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL AND ${key} > $1 ORDER BY ${key} LIMIT $2 FOR UPDATE`,
-    [after, BATCH],
-  ], async (tx, row) => {
-    if (sealer.isCurrent(row.sealed)) return;
-    await tx.query(`UPDATE ${table} SET ${column} = $2 WHERE ${key} = $1`, [row.k, sealer.seal(sealer.open(row.sealed))]);
-    resealed++;
-  });
+  await inBatches<{ k: number; sealed: string }>(
+    db,
+    (after) => [
+      `SELECT ${key} AS k, ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL AND ${key} > $1 ORDER BY ${key} LIMIT $2 FOR UPDATE`,
+      [after, BATCH],
+    ],
+    async (tx, row) => {
+      if (sealer.isCurrent(row.sealed)) return;
+      await tx.query(`UPDATE ${table} SET ${column} = $2 WHERE ${key} = $1`, [
+        row.k,
+        sealer.seal(sealer.open(row.sealed)),
+      ]);
+      resealed++;
+    },
+  );
   return resealed;
 }
 

@@ -44,8 +44,15 @@ export async function summary(deps: Deps, partner: Partner, period: Period) {
   const r = await deps.db.query<Record<string, string>>(SUMMARY_SQL, [partner.id, from, to]);
   const n = (k: string) => Number(r.rows[0][k] ?? 0);
   return {
-    period, from, to, clients_total: n('clients_total'), clients_new: n('clients_new'), clients_active: n('clients_active'),
-    clients_paying: n('clients_paying'), revenue_kzt: n('revenue_kzt'), commissions_kzt: n('commissions_kzt'),
+    period,
+    from,
+    to,
+    clients_total: n('clients_total'),
+    clients_new: n('clients_new'),
+    clients_active: n('clients_active'),
+    clients_paying: n('clients_paying'),
+    revenue_kzt: n('revenue_kzt'),
+    commissions_kzt: n('commissions_kzt'),
     balance: { available_kzt: n('available_kzt'), pending_kzt: n('pending_kzt') },
   };
 }
@@ -71,12 +78,16 @@ export const FUNNEL_SQL = `WITH reg AS (
 export async function funnel(deps: Deps, partner: Partner, period: Period) {
   const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
   const r = await deps.db.query<Record<string, string>>(FUNNEL_SQL, [partner.id, from, to]);
-  return ['link_clicks', 'registered', 'provider_connected', 'first_live_payment', 'paid_subscription'].map((step) => ({ step, value: Number(r.rows[0][step]) }));
+  return ['link_clicks', 'registered', 'provider_connected', 'first_live_payment', 'paid_subscription'].map((step) => ({
+    step,
+    value: Number(r.rows[0][step]),
+  }));
 }
 
 /** Commissions earned and plan revenue per UTC day, ISO week (from Monday) or month, zero-filled. */
 export async function incomeGraph(deps: Deps, partner: Partner, period: Period, interval: Interval) {
-  if (!INTERVALS.includes(interval)) throw new AppError('invalid_parameter', 'interval is day, week or month', { param: 'interval' });
+  if (!INTERVALS.includes(interval))
+    throw new AppError('invalid_parameter', 'interval is day, week or month', { param: 'interval' });
   const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
   const r = await deps.db.query<{ date: string; commissions_kzt: string; revenue_kzt: string }>(
     `WITH buckets AS (
@@ -88,5 +99,11 @@ export async function incomeGraph(deps: Deps, partner: Partner, period: Period, 
        FROM buckets LEFT JOIN com ON com.b = buckets.b LEFT JOIN rev ON rev.b = buckets.b ORDER BY buckets.b`,
     [partner.id, from, to, interval],
   );
-  return { data: r.rows.map((x) => ({ date: x.date, commissions_kzt: Number(x.commissions_kzt), revenue_kzt: Number(x.revenue_kzt) })) };
+  return {
+    data: r.rows.map((x) => ({
+      date: x.date,
+      commissions_kzt: Number(x.commissions_kzt),
+      revenue_kzt: Number(x.revenue_kzt),
+    })),
+  };
 }

@@ -28,11 +28,19 @@ export const placeholderEmail = (partnerId: number, externalId: string) =>
  * Creates the client the first time (`created`, with its key of `mode`), else updates its name, phone and
  * metadata. Upserts of one partner queue on its row, so two at once for one external id make one client.
  */
-export async function upsertApiClient(deps: Deps, partnerId: number, mode: Mode, input: UpsertInput): Promise<{ clientId: number; created: boolean; apiKey?: string }> {
+export async function upsertApiClient(
+  deps: Deps,
+  partnerId: number,
+  mode: Mode,
+  input: UpsertInput,
+): Promise<{ clientId: number; created: boolean; apiKey?: string }> {
   const metadata = input.metadata === undefined ? undefined : JSON.stringify(input.metadata);
   return deps.db.tx(async (tx) => {
     await tx.query('SELECT 1 FROM partners WHERE id = $1 FOR UPDATE', [partnerId]);
-    const found = await tx.query<{ id: number }>('SELECT id FROM clients WHERE partner_id = $1 AND external_id = $2', [partnerId, input.external_id]);
+    const found = await tx.query<{ id: number }>('SELECT id FROM clients WHERE partner_id = $1 AND external_id = $2', [
+      partnerId,
+      input.external_id,
+    ]);
     if (found.rows[0]) {
       const id = found.rows[0].id;
       // Absent fields stay as they are; e-mail is the owner's login, set once (the owner changes it).
@@ -56,15 +64,25 @@ export async function upsertApiClient(deps: Deps, partnerId: number, mode: Mode,
 }
 
 /** `client_ref`: this partner's external id first, then our numeric id; anything else is not found. */
-export interface ClientOfPartner { id: number; origin: string; disabled: boolean }
+export interface ClientOfPartner {
+  id: number;
+  origin: string;
+  disabled: boolean;
+}
 
 const REF_COLUMNS = 'id, partner_origin AS origin, disabled_at IS NOT NULL AS disabled';
 
 export async function resolveClientRef(db: Queryable, partnerId: number, ref: string): Promise<ClientOfPartner> {
-  const byExternal = await db.query<ClientOfPartner>(`SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND external_id = $2`, [partnerId, ref]);
+  const byExternal = await db.query<ClientOfPartner>(
+    `SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND external_id = $2`,
+    [partnerId, ref],
+  );
   if (byExternal.rows[0]) return byExternal.rows[0];
   if (/^[1-9][0-9]{0,17}$/.test(ref)) {
-    const byId = await db.query<ClientOfPartner>(`SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND id = $2`, [partnerId, ref]);
+    const byId = await db.query<ClientOfPartner>(
+      `SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND id = $2`,
+      [partnerId, ref],
+    );
     if (byId.rows[0]) return byId.rows[0];
   }
   throw new AppError('client_not_found', `client ${ref} not found`, { param: 'client_ref' });
@@ -73,7 +91,8 @@ export async function resolveClientRef(db: Queryable, partnerId: number, ref: st
 /** A client the partner acts for: one the operator disabled takes no new links, webhooks or onboarding. */
 export async function activeClientRef(db: Queryable, partnerId: number, ref: string): Promise<ClientOfPartner> {
   const c = await resolveClientRef(db, partnerId, ref);
-  if (c.disabled) throw new AppError('account_disabled', 'this client account is disabled by the operator; contact support');
+  if (c.disabled)
+    throw new AppError('account_disabled', 'this client account is disabled by the operator; contact support');
   return c;
 }
 
@@ -81,26 +100,44 @@ export async function activeClientRef(db: Queryable, partnerId: number, ref: str
 async function managedClient(db: Queryable, partnerId: number, ref: string): Promise<number> {
   const c = await activeClientRef(db, partnerId, ref);
   if (c.origin !== 'api') {
-    throw new AppError('client_not_managed', 'this client came by a referral or an invite: it manages its own keys and sign-in');
+    throw new AppError(
+      'client_not_managed',
+      'this client came by a referral or an invite: it manages its own keys and sign-in',
+    );
   }
   return c.id;
 }
 
 /** A new key of the mode; the old one stops at once (on every instance: the key cache is invalidated). */
-export async function rotateClientKey(deps: Deps, partnerId: number, ref: string, mode: Mode): Promise<IssuedKey & { client_id: number }> {
+export async function rotateClientKey(
+  deps: Deps,
+  partnerId: number,
+  ref: string,
+  mode: Mode,
+): Promise<IssuedKey & { client_id: number }> {
   const clientId = await managedClient(deps.db, partnerId, ref);
   const issued = await deps.db.tx((tx) => issueApiKey(tx, clientId, mode, deps.caches));
   return { ...issued, client_id: clientId };
 }
 
 /** A one-time sign-in of the client's owner: 10 minutes, single use, exchanged at /auth/magic-exchange. */
-export async function loginLink(deps: Deps, partnerId: number, ref: string): Promise<{ url: string; token: string; expires_at: Date }> {
+export async function loginLink(
+  deps: Deps,
+  partnerId: number,
+  ref: string,
+): Promise<{ url: string; token: string; expires_at: Date }> {
   const clientId = await managedClient(deps.db, partnerId, ref);
   return deps.db.tx(async (tx) => {
     const owner = await tx.query<{ id: number }>(
-      `SELECT id FROM users WHERE client_id = $1 AND role = 'owner' AND disabled_at IS NULL AND status = 'active' ORDER BY id LIMIT 1`, [clientId]);
+      `SELECT id FROM users WHERE client_id = $1 AND role = 'owner' AND disabled_at IS NULL AND status = 'active' ORDER BY id LIMIT 1`,
+      [clientId],
+    );
     if (!owner.rows[0]) throw new AppError('client_not_found', 'the client has no active owner to sign in as');
     const t = await issueMagicToken(tx, owner.rows[0].id, LOGIN_LINK_PURPOSE);
-    return { url: `${deps.config.dashboardUrl}/magic?token=${encodeURIComponent(t.token)}`, token: t.token, expires_at: t.expires_at };
+    return {
+      url: `${deps.config.dashboardUrl}/magic?token=${encodeURIComponent(t.token)}`,
+      token: t.token,
+      expires_at: t.expires_at,
+    };
   });
 }

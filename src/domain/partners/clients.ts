@@ -11,9 +11,21 @@ export const CLIENT_STATUSES = ['pending', 'active', 'restricted'] as const;
 export type ClientStatus = (typeof CLIENT_STATUSES)[number];
 
 export interface PartnerClient {
-  id: number; name: string; email: string; external_id: string | null; origin: string; status: ClientStatus;
-  status_reason: 'plan_inactive' | 'session_expired' | null; plan: string; plan_active: boolean; provider_connected: boolean;
-  onboarding_state: string; impersonation_allowed: boolean; phone: string | null; metadata: Record<string, unknown> | null; created_at: Date;
+  id: number;
+  name: string;
+  email: string;
+  external_id: string | null;
+  origin: string;
+  status: ClientStatus;
+  status_reason: 'plan_inactive' | 'session_expired' | null;
+  plan: string;
+  plan_active: boolean;
+  provider_connected: boolean;
+  onboarding_state: string;
+  impersonation_allowed: boolean;
+  phone: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: Date;
 }
 
 // One derivation for the list, its filter and the detail. `now` is $1.
@@ -33,7 +45,10 @@ const STATUS = `CASE WHEN NOT d.provider_connected THEN 'pending'
 const REASON = `CASE WHEN NOT d.provider_connected THEN NULL WHEN NOT d.plan_active THEN 'plan_inactive'
                      WHEN NOT d.session_alive THEN 'session_expired' END`;
 
-type Row = Omit<PartnerClient, 'status' | 'status_reason'> & { status: ClientStatus; status_reason: PartnerClient['status_reason'] };
+type Row = Omit<PartnerClient, 'status' | 'status_reason'> & {
+  status: ClientStatus;
+  status_reason: PartnerClient['status_reason'];
+};
 
 /**
  * The partner's clients, newest first. Two lists read them (the partner cabinet's /partner/clients and
@@ -41,15 +56,24 @@ type Row = Omit<PartnerClient, 'status' | 'status_reason'> & { status: ClientSta
  * 400 invalid_cursor on the other (decisions 7).
  */
 export async function listPartnerClients(
-  deps: Deps, partnerId: number, q: { status?: ClientStatus; cursor?: string; limit: number; endpoint: '/partner/clients' | '/partner/v1/clients' },
+  deps: Deps,
+  partnerId: number,
+  q: { status?: ClientStatus; cursor?: string; limit: number; endpoint: '/partner/clients' | '/partner/v1/clients' },
 ): Promise<PageResult<PartnerClient>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: q.endpoint, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: q.endpoint,
+      filters: { status: q.status },
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [deps.clock.now(), partnerId];
       const where = ['d.partner_id = $2'];
       if (q.status) where.push(`(${STATUS}) = $${params.push(q.status)}`);
-      if (after) where.push(`(d.created_at, d.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
+      if (after)
+        where.push(`(d.created_at, d.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Row>(
         `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason, d.plan, d.plan_active,
                 d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone, d.metadata, d.created_at
@@ -75,9 +99,15 @@ export async function partnerClient(deps: Deps, partnerId: number, clientId: num
 }
 
 /** One client of the partner, with its last 20 live payments (commissions come with the balance). */
-export async function partnerClientDetail(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient & { payments: Operation[] }> {
+export async function partnerClientDetail(
+  deps: Deps,
+  partnerId: number,
+  clientId: number,
+): Promise<PartnerClient & { payments: Operation[] }> {
   const client = await partnerClient(deps, partnerId, clientId);
   const payments = await deps.db.query<Operation>(
-    `SELECT ${OP_COLUMNS_O} FROM operations o WHERE o.client_id = $1 AND o.mode = 'live' ORDER BY o.created_at DESC, o.id DESC LIMIT 20`, [clientId]);
+    `SELECT ${OP_COLUMNS_O} FROM operations o WHERE o.client_id = $1 AND o.mode = 'live' ORDER BY o.created_at DESC, o.id DESC LIMIT 20`,
+    [clientId],
+  );
   return { ...client, payments: payments.rows };
 }

@@ -33,25 +33,58 @@ export async function recordCommission(tx: Queryable, op: Operation): Promise<vo
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz + make_interval(days => $9::int)) ON CONFLICT (operation_id) DO NOTHING RETURNING id`,
     [x.partner_id, x.client_id, op.id, x.plan, op.amount, x.rate, amount, paidAt, holdDays],
   );
-  if (c.rows[0] && amount > 0) await post(tx, x.partner_id, { type: 'commission', amount, available: 0, pending: amount, ref: `commission:${c.rows[0].id}` });
+  if (c.rows[0] && amount > 0)
+    await post(tx, x.partner_id, {
+      type: 'commission',
+      amount,
+      available: 0,
+      pending: amount,
+      ref: `commission:${c.rows[0].id}`,
+    });
 }
 
 /** After `payment.refunded` of a plan QR: the commission on what was refunded comes back. */
 export async function reverseOnRefund(tx: Queryable, e: JournalEvent): Promise<void> {
   if (e.type !== 'payment.refunded') return;
   const opId = String(e.data.operation_id ?? '');
-  const c = (await tx.query<{ id: number; partner_id: number; amount: string; status: CommissionStatus; base_amount: string; rate_bps: number }>(
-    'SELECT id, partner_id, amount, status, base_amount, rate_bps FROM commissions WHERE operation_id = $1 FOR UPDATE', [opId])).rows[0];
+  const c = (
+    await tx.query<{
+      id: number;
+      partner_id: number;
+      amount: string;
+      status: CommissionStatus;
+      base_amount: string;
+      rate_bps: number;
+    }>(
+      'SELECT id, partner_id, amount, status, base_amount, rate_bps FROM commissions WHERE operation_id = $1 FOR UPDATE',
+      [opId],
+    )
+  ).rows[0];
   if (!c || c.status === 'reversed') return;
   // The share of the refunded amount, never more than what is left of the commission.
   const back = Math.min(Number(c.amount), Math.floor((Number(e.data.amount) * c.rate_bps) / 10000));
   if (back <= 0) return;
   if (c.status === 'pending') {
     const left = Number(c.amount) - back;
-    await tx.query(`UPDATE commissions SET amount = $2::bigint, status = CASE WHEN $2::bigint = 0 THEN 'reversed' ELSE status END WHERE id = $1`, [c.id, left]);
-    await post(tx, c.partner_id, { type: 'adjustment', amount: -back, available: 0, pending: -back, ref: `refund:${opId}` });
+    await tx.query(
+      `UPDATE commissions SET amount = $2::bigint, status = CASE WHEN $2::bigint = 0 THEN 'reversed' ELSE status END WHERE id = $1`,
+      [c.id, left],
+    );
+    await post(tx, c.partner_id, {
+      type: 'adjustment',
+      amount: -back,
+      available: 0,
+      pending: -back,
+      ref: `refund:${opId}`,
+    });
   } else {
-    await post(tx, c.partner_id, { type: 'adjustment', amount: -back, available: -back, pending: 0, ref: `refund:${opId}` });
+    await post(tx, c.partner_id, {
+      type: 'adjustment',
+      amount: -back,
+      available: -back,
+      pending: 0,
+      ref: `refund:${opId}`,
+    });
   }
 }
 
@@ -65,32 +98,61 @@ export async function releaseDueCommissions(deps: Deps, limit = 500): Promise<nu
     );
     for (const c of due.rows) {
       const amount = Number(c.amount);
-      if (amount > 0) await post(tx, c.partner_id, { type: 'release', amount, available: amount, pending: -amount, ref: `commission:${c.id}` });
+      if (amount > 0)
+        await post(tx, c.partner_id, {
+          type: 'release',
+          amount,
+          available: amount,
+          pending: -amount,
+          ref: `commission:${c.id}`,
+        });
     }
     return due.rows.length;
   });
 }
 
 export interface Commission {
-  id: number; client_id: number; client_name: string; operation_id: string; plan: string; base_amount: number; rate_bps: number;
-  amount: number; status: CommissionStatus; available_at: Date; created_at: Date;
+  id: number;
+  client_id: number;
+  client_name: string;
+  operation_id: string;
+  plan: string;
+  base_amount: number;
+  rate_bps: number;
+  amount: number;
+  status: CommissionStatus;
+  available_at: Date;
+  created_at: Date;
 }
 
-export async function listCommissions(deps: Deps, partnerId: number, q: { status?: CommissionStatus; clientId?: number; cursor?: string; limit: number }): Promise<PageResult<Commission>> {
+export async function listCommissions(
+  deps: Deps,
+  partnerId: number,
+  q: { status?: CommissionStatus; clientId?: number; cursor?: string; limit: number },
+): Promise<PageResult<Commission>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/partner/commissions', filters: { status: q.status, client: q.clientId }, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/partner/commissions',
+      filters: { status: q.status, client: q.clientId },
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];
       const where = ['m.partner_id = $1'];
       if (q.status) where.push(`m.status = $${params.push(q.status)}`);
       if (q.clientId) where.push(`m.client_id = $${params.push(q.clientId)}`);
-      if (after) where.push(`(m.created_at, m.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
-      return (await deps.db.query<Commission>(
-        `SELECT m.id, m.client_id, c.name AS client_name, m.operation_id, m.plan, m.base_amount::float8 AS base_amount, m.rate_bps,
+      if (after)
+        where.push(`(m.created_at, m.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
+      return (
+        await deps.db.query<Commission>(
+          `SELECT m.id, m.client_id, c.name AS client_name, m.operation_id, m.plan, m.base_amount::float8 AS base_amount, m.rate_bps,
                 m.amount::float8 AS amount, m.status, m.available_at, m.created_at
            FROM commissions m JOIN clients c ON c.id = m.client_id WHERE ${where.join(' AND ')} ORDER BY m.created_at DESC, m.id DESC LIMIT ${take}`,
-        params,
-      )).rows;
+          params,
+        )
+      ).rows;
     },
     (m) => String(m.id),
   );

@@ -8,7 +8,12 @@ import { openImpersonationSession } from '../accounts/impersonation.ts';
 import { signAccessToken, ACCESS_TTL_S } from '../accounts/tokens.ts';
 import type { Partner } from './profile.ts';
 
-export async function impersonate(deps: Deps, partner: Partner, actor: { userId: number; ip: string }, clientId: number) {
+export async function impersonate(
+  deps: Deps,
+  partner: Partner,
+  actor: { userId: number; ip: string },
+  clientId: number,
+) {
   const target = await deps.db.query<{ owner_id: number; allow: boolean; email: string }>(
     `SELECT u.id AS owner_id, c.allow_partner_impersonation AS allow, a.email
        FROM clients c JOIN users u ON u.client_id = c.id AND u.role = 'owner' AND u.status = 'active'
@@ -18,14 +23,26 @@ export async function impersonate(deps: Deps, partner: Partner, actor: { userId:
   );
   const t = target.rows[0];
   if (!t) throw new AppError('client_not_found', `client ${clientId} not found`);
-  if (!t.allow) throw new AppError('impersonation_blocked_action', 'this client does not allow its partner to enter its account');
+  if (!t.allow)
+    throw new AppError('impersonation_blocked_action', 'this client does not allow its partner to enter its account');
   const sid = `ims_${randomUUID()}`;
   const session = await openImpersonationSession(deps.db, {
-    sid, clientId, partnerId: partner.id, partnerName: partner.company_name, actorEmail: t.email, ip: actor.ip,
+    sid,
+    clientId,
+    partnerId: partner.id,
+    partnerName: partner.company_name,
+    actorEmail: t.email,
+    ip: actor.ip,
   }).catch((err: unknown) => {
-    if (err instanceof AppError && err.code === 'forbidden_role') throw new AppError('impersonation_blocked_action', 'this client does not allow its partner to enter its account');
+    if (err instanceof AppError && err.code === 'forbidden_role')
+      throw new AppError('impersonation_blocked_action', 'this client does not allow its partner to enter its account');
     throw err;
   });
-  const access = await signAccessToken(deps, { sub: String(t.owner_id), cid: clientId, role: 'admin', act: { partner_id: partner.id, sub: String(actor.userId), sid } });
+  const access = await signAccessToken(deps, {
+    sub: String(t.owner_id),
+    cid: clientId,
+    role: 'admin',
+    act: { partner_id: partner.id, sub: String(actor.userId), sid },
+  });
   return { access_token: access, token_type: 'Bearer' as const, expires_in: ACCESS_TTL_S, session_id: session.id };
 }

@@ -16,7 +16,9 @@ export async function issuePartnerKey(deps: Deps, partnerId: number, mode: Mode)
     // Two issues at once queue on the partner row, so the second revokes the first's key.
     await tx.query('SELECT 1 FROM partners WHERE id = $1 FOR UPDATE', [partnerId]);
     const revoked = await tx.query<{ key_hash: string }>(
-      'UPDATE partner_api_keys SET revoked_at = now() WHERE partner_id = $1 AND mode = $2 AND revoked_at IS NULL RETURNING key_hash', [partnerId, mode]);
+      'UPDATE partner_api_keys SET revoked_at = now() WHERE partner_id = $1 AND mode = $2 AND revoked_at IS NULL RETURNING key_hash',
+      [partnerId, mode],
+    );
     for (const k of revoked.rows) await invalidate(tx, `key:${k.key_hash}`, deps.caches);
     const r = await tx.query<{ created_at: Date }>(
       'INSERT INTO partner_api_keys (partner_id, mode, key_hash, prefix) VALUES ($1, $2, $3, $4) RETURNING created_at',
@@ -29,7 +31,9 @@ export async function issuePartnerKey(deps: Deps, partnerId: number, mode: Mode)
 /** The partner's keys in force (at most one per mode): what it can see of them, never the key. */
 export async function listPartnerKeys(deps: Pick<Deps, 'db'>, partnerId: number) {
   const r = await deps.db.query<{ mode: Mode; prefix: string; created_at: Date }>(
-    'SELECT mode, prefix, created_at FROM partner_api_keys WHERE partner_id = $1 AND revoked_at IS NULL ORDER BY mode', [partnerId]);
+    'SELECT mode, prefix, created_at FROM partner_api_keys WHERE partner_id = $1 AND revoked_at IS NULL ORDER BY mode',
+    [partnerId],
+  );
   return r.rows;
 }
 
@@ -63,9 +67,15 @@ export async function findPartnerKey(deps: Deps, key: string): Promise<PartnerKe
 }
 
 /** After a change to what a partner's keys resolve to (its status, its account disabled): evicted everywhere. */
-export async function forgetPartnerKeys(tx: Queryable, by: { partnerId?: number; clientId?: number }, caches?: Caches): Promise<void> {
+export async function forgetPartnerKeys(
+  tx: Queryable,
+  by: { partnerId?: number; clientId?: number },
+  caches?: Caches,
+): Promise<void> {
   const keys = await tx.query<{ key_hash: string }>(
     `SELECT k.key_hash FROM partner_api_keys k JOIN partners p ON p.id = k.partner_id
-      WHERE k.revoked_at IS NULL AND (p.id = $1 OR p.client_id = $2)`, [by.partnerId ?? null, by.clientId ?? null]);
+      WHERE k.revoked_at IS NULL AND (p.id = $1 OR p.client_id = $2)`,
+    [by.partnerId ?? null, by.clientId ?? null],
+  );
   for (const k of keys.rows) await invalidate(tx, `key:${k.key_hash}`, caches);
 }

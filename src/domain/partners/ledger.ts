@@ -5,15 +5,30 @@ import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 
-export type EntryType = 'commission' | 'release' | 'withdrawal_hold' | 'withdrawal_release' | 'withdrawal_paid' | 'subscription' | 'adjustment';
+export type EntryType =
+  | 'commission'
+  | 'release'
+  | 'withdrawal_hold'
+  | 'withdrawal_release'
+  | 'withdrawal_paid'
+  | 'subscription'
+  | 'adjustment';
 
 export interface LedgerEntry {
-  id: number; type: EntryType; amount: number; available_after: number; pending_after: number; ref: string | null; created_at: Date;
+  id: number;
+  type: EntryType;
+  amount: number;
+  available_after: number;
+  pending_after: number;
+  ref: string | null;
+  created_at: Date;
 }
 
 /** Writes one entry and moves the balance by its deltas; returns the balance after. */
 export async function post(
-  tx: Queryable, partnerId: number, e: { type: EntryType; amount: number; available: number; pending: number; ref?: string },
+  tx: Queryable,
+  partnerId: number,
+  e: { type: EntryType; amount: number; available: number; pending: number; ref?: string },
 ): Promise<{ available_kzt: number; pending_kzt: number }> {
   await tx.query('INSERT INTO partner_balances (partner_id) VALUES ($1) ON CONFLICT DO NOTHING', [partnerId]);
   const b = await tx.query<{ available_kzt: string; pending_kzt: string }>(
@@ -32,9 +47,15 @@ export async function post(
 
 export async function balanceOf(deps: Deps, partnerId: number) {
   const r = await deps.db.query<{ available_kzt: string; pending_kzt: string; updated_at: Date }>(
-    'SELECT available_kzt, pending_kzt, updated_at FROM partner_balances WHERE partner_id = $1', [partnerId]);
+    'SELECT available_kzt, pending_kzt, updated_at FROM partner_balances WHERE partner_id = $1',
+    [partnerId],
+  );
   const b = r.rows[0];
-  return { available_kzt: Number(b?.available_kzt ?? 0), pending_kzt: Number(b?.pending_kzt ?? 0), updated_at: b?.updated_at ?? null };
+  return {
+    available_kzt: Number(b?.available_kzt ?? 0),
+    pending_kzt: Number(b?.pending_kzt ?? 0),
+    updated_at: b?.updated_at ?? null,
+  };
 }
 
 /** The invariant: the balance row equals the sums of the ledger's deltas. */
@@ -50,15 +71,29 @@ export async function ledgerMismatch(db: Queryable, partnerId: number): Promise<
   return Number(a) === Number(la) && Number(p) === Number(lp) ? null : `balance ${a}/${p} but ledger ${la}/${lp}`;
 }
 
-export async function listLedger(deps: Deps, partnerId: number, q: { cursor?: string; limit: number }): Promise<PageResult<LedgerEntry>> {
+export async function listLedger(
+  deps: Deps,
+  partnerId: number,
+  q: { cursor?: string; limit: number },
+): Promise<PageResult<LedgerEntry>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/partner/balance/transactions', filters: {}, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/partner/balance/transactions',
+      filters: {},
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];
-      const more = after ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})` : '';
+      const more = after
+        ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`
+        : '';
       const r = await deps.db.query<LedgerEntry>(
         `SELECT id, type, amount::float8 AS amount, available_after::float8 AS available_after, pending_after::float8 AS pending_after, ref, created_at
-           FROM partner_ledger WHERE partner_id = $1${more} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params);
+           FROM partner_ledger WHERE partner_id = $1${more} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+        params,
+      );
       return r.rows;
     },
     (e) => String(e.id),

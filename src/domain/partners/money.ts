@@ -20,19 +20,35 @@ export const CODE_TRIES = 5;
 
 async function lockBalance(tx: Queryable, partnerId: number): Promise<number> {
   await tx.query('INSERT INTO partner_balances (partner_id) VALUES ($1) ON CONFLICT DO NOTHING', [partnerId]);
-  const r = await tx.query<{ available_kzt: string }>('SELECT available_kzt FROM partner_balances WHERE partner_id = $1 FOR UPDATE', [partnerId]);
+  const r = await tx.query<{ available_kzt: string }>(
+    'SELECT available_kzt FROM partner_balances WHERE partner_id = $1 FOR UPDATE',
+    [partnerId],
+  );
   return Number(r.rows[0].available_kzt);
 }
 
 /** POST /partner/clients/{id}/pay-subscription: the plan from the available balance, no commission on it. */
-export async function payClientPlan(deps: Deps, partnerId: number, clientId: number, plan: string, save?: (tx: Queryable, answer: object) => Promise<void>) {
+export async function payClientPlan(
+  deps: Deps,
+  partnerId: number,
+  clientId: number,
+  plan: string,
+  save?: (tx: Queryable, answer: object) => Promise<void>,
+) {
   const price = purchasablePrice(deps, plan);
   return deps.db.tx(async (tx) => {
     const c = await tx.query('SELECT 1 FROM clients WHERE id = $1 AND partner_id = $2', [clientId, partnerId]);
     if (!c.rows.length) throw new AppError('client_not_found', `client ${clientId} not found`);
     const available = await lockBalance(tx, partnerId);
-    if (available < price) throw new AppError('insufficient_balance', `the plan costs ${price} tenge; ${available} are available`);
-    await post(tx, partnerId, { type: 'subscription', amount: -price, available: -price, pending: 0, ref: `client:${clientId}:${plan}` });
+    if (available < price)
+      throw new AppError('insufficient_balance', `the plan costs ${price} tenge; ${available} are available`);
+    await post(tx, partnerId, {
+      type: 'subscription',
+      amount: -price,
+      available: -price,
+      pending: 0,
+      ref: `client:${clientId}:${plan}`,
+    });
     const { expires_at } = await applyPlan(tx, clientId, plan, deps.clock.now(), { paid_by_partner: partnerId });
     const answer = { client_id: clientId, plan, amount: price, plan_expires_at: expires_at };
     await save?.(tx, answer);
@@ -41,12 +57,27 @@ export async function payClientPlan(deps: Deps, partnerId: number, clientId: num
 }
 
 // Bank details.
-export interface BankDetails { recipient_name: string | null; bin: string | null; iban: string | null; bik: string | null; bank_name: string | null; kbe: string | null }
+export interface BankDetails {
+  recipient_name: string | null;
+  bin: string | null;
+  iban: string | null;
+  bik: string | null;
+  bank_name: string | null;
+  kbe: string | null;
+}
 const EMPTY: BankDetails = { recipient_name: null, bin: null, iban: null, bik: null, bank_name: null, kbe: null };
-const masked = (iban: string | null) => (iban ? `${iban.slice(0, 4)}${'*'.repeat(Math.max(0, iban.length - 8))}${iban.slice(-4)}` : null);
+const masked = (iban: string | null) =>
+  iban ? `${iban.slice(0, 4)}${'*'.repeat(Math.max(0, iban.length - 8))}${iban.slice(-4)}` : null;
 
-async function bankOf(deps: Deps, db: Queryable, partnerId: number): Promise<{ details: BankDetails; updated_at: Date | null }> {
-  const r = await db.query<{ details_sealed: string; updated_at: Date }>('SELECT details_sealed, updated_at FROM partner_bank WHERE partner_id = $1', [partnerId]);
+async function bankOf(
+  deps: Deps,
+  db: Queryable,
+  partnerId: number,
+): Promise<{ details: BankDetails; updated_at: Date | null }> {
+  const r = await db.query<{ details_sealed: string; updated_at: Date }>(
+    'SELECT details_sealed, updated_at FROM partner_bank WHERE partner_id = $1',
+    [partnerId],
+  );
   if (!r.rows[0]) return { details: EMPTY, updated_at: null };
   return { details: JSON.parse(deps.secrets.sealer.open(r.rows[0].details_sealed)), updated_at: r.rows[0].updated_at };
 }
@@ -70,12 +101,20 @@ export async function patchBank(deps: Deps, partnerId: number, patch: Partial<Ba
     return c.value;
   };
   const clean: Partial<BankDetails> = {
-    ...patch, bin: check(patch.bin, 'bin', checkBin), iban: check(patch.iban, 'iban', checkIban), bik: check(patch.bik, 'bik', checkBik), kbe: check(patch.kbe, 'kbe', checkKbe),
+    ...patch,
+    bin: check(patch.bin, 'bin', checkBin),
+    iban: check(patch.iban, 'iban', checkIban),
+    bik: check(patch.bik, 'bik', checkBik),
+    kbe: check(patch.kbe, 'kbe', checkKbe),
   };
   await deps.db.tx(async (tx) => {
     await tx.query('SELECT 1 FROM partners WHERE id = $1 FOR UPDATE', [partnerId]);
-    const open = await tx.query(`SELECT 1 FROM withdrawals WHERE partner_id = $1 AND status IN ('confirmation_required', 'processing')`, [partnerId]);
-    if (open.rows.length) throw new AppError('withdrawal_in_progress', 'bank details are frozen while a withdrawal is open');
+    const open = await tx.query(
+      `SELECT 1 FROM withdrawals WHERE partner_id = $1 AND status IN ('confirmation_required', 'processing')`,
+      [partnerId],
+    );
+    if (open.rows.length)
+      throw new AppError('withdrawal_in_progress', 'bank details are frozen while a withdrawal is open');
     const now = await bankOf(deps, tx, partnerId);
     const next: BankDetails = { ...now.details };
     for (const k of Object.keys(EMPTY) as (keyof BankDetails)[]) if (clean[k] !== undefined) next[k] = clean[k] ?? null;
@@ -90,65 +129,164 @@ export async function patchBank(deps: Deps, partnerId: number, patch: Partial<Ba
 
 // Withdrawals.
 export interface Withdrawal {
-  id: number; partner_id: number; amount: number; status: 'confirmation_required' | 'processing' | 'paid' | 'rejected' | 'cancelled';
-  code_expires_at: Date | null; attempts_left: number; reference: string | null; reason: string | null; paid_at: Date | null; created_at: Date;
+  id: number;
+  partner_id: number;
+  amount: number;
+  status: 'confirmation_required' | 'processing' | 'paid' | 'rejected' | 'cancelled';
+  code_expires_at: Date | null;
+  attempts_left: number;
+  reference: string | null;
+  reason: string | null;
+  paid_at: Date | null;
+  created_at: Date;
 }
-const W = 'id, partner_id, amount::float8 AS amount, status, code_expires_at, attempts_left, reference, reason, paid_at, created_at';
+const W =
+  'id, partner_id, amount::float8 AS amount, status, code_expires_at, attempts_left, reference, reason, paid_at, created_at';
 
-export async function requestWithdrawal(deps: Deps, partnerId: number, userId: number, amount: number, save?: (tx: Queryable, w: Withdrawal) => Promise<void>): Promise<Withdrawal> {
-  if (!Number.isInteger(amount) || amount < WITHDRAWAL_MIN) throw new AppError('withdrawal_below_minimum', `at least ${WITHDRAWAL_MIN} tenge`, { param: 'amount' });
+export async function requestWithdrawal(
+  deps: Deps,
+  partnerId: number,
+  userId: number,
+  amount: number,
+  save?: (tx: Queryable, w: Withdrawal) => Promise<void>,
+): Promise<Withdrawal> {
+  if (!Number.isInteger(amount) || amount < WITHDRAWAL_MIN)
+    throw new AppError('withdrawal_below_minimum', `at least ${WITHDRAWAL_MIN} tenge`, { param: 'amount' });
   const bank = await bankOf(deps, deps.db, partnerId);
   // The same rule as bankDetailsSet.
-  if (!bank.details.iban || !bank.details.recipient_name) throw new AppError('bank_details_required', 'set the bank details first (PATCH /partner/settings/bank)');
-  const chat = (await deps.db.query<{ c: string | null }>('SELECT messenger_chat_id AS c FROM users WHERE id = $1', [userId])).rows[0]?.c;
-  if (!chat) throw new AppError('messenger_not_linked', 'link your messenger first (POST /me/messenger-link): the confirmation code goes there');
+  if (!bank.details.iban || !bank.details.recipient_name)
+    throw new AppError('bank_details_required', 'set the bank details first (PATCH /partner/settings/bank)');
+  const chat = (
+    await deps.db.query<{ c: string | null }>('SELECT messenger_chat_id AS c FROM users WHERE id = $1', [userId])
+  ).rows[0]?.c;
+  if (!chat)
+    throw new AppError(
+      'messenger_not_linked',
+      'link your messenger first (POST /me/messenger-link): the confirmation code goes there',
+    );
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   return deps.db.tx(async (tx) => {
     const available = await lockBalance(tx, partnerId);
     if (available < amount) throw new AppError('insufficient_balance', `${available} tenge are available`);
-    const open = await tx.query(`SELECT 1 FROM withdrawals WHERE partner_id = $1 AND status IN ('confirmation_required', 'processing')`, [partnerId]);
-    if (open.rows.length) throw new AppError('withdrawal_in_progress', 'a withdrawal is already open; confirm or wait for it');
+    const open = await tx.query(
+      `SELECT 1 FROM withdrawals WHERE partner_id = $1 AND status IN ('confirmation_required', 'processing')`,
+      [partnerId],
+    );
+    if (open.rows.length)
+      throw new AppError('withdrawal_in_progress', 'a withdrawal is already open; confirm or wait for it');
     const r = await tx.query<Withdrawal>(
       `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_sealed, code_expires_at, attempts_left, bank_sealed)
        VALUES ($1, $2, 'confirmation_required', $3, $4, now() + make_interval(mins => ${CODE_MINUTES}), ${CODE_TRIES}, $5) RETURNING ${W}`,
-      [partnerId, amount, userId, deps.secrets.sealer.seal(code), deps.secrets.sealer.seal(JSON.stringify(bank.details))],
+      [
+        partnerId,
+        amount,
+        userId,
+        deps.secrets.sealer.seal(code),
+        deps.secrets.sealer.seal(JSON.stringify(bank.details)),
+      ],
     );
     const w = r.rows[0];
-    await post(tx, partnerId, { type: 'withdrawal_hold', amount: -amount, available: -amount, pending: 0, ref: `withdrawal:${w.id}` });
-    await enqueueMessage(tx, { channel: 'messenger', recipient: chat, purpose: 'withdrawal_code', body: `Tolem: the code to confirm withdrawing ${amount} tenge is ${code}. Valid ${CODE_MINUTES} minutes.`, secrets: [code] }, deps.secrets.sealer);
+    await post(tx, partnerId, {
+      type: 'withdrawal_hold',
+      amount: -amount,
+      available: -amount,
+      pending: 0,
+      ref: `withdrawal:${w.id}`,
+    });
+    await enqueueMessage(
+      tx,
+      {
+        channel: 'messenger',
+        recipient: chat,
+        purpose: 'withdrawal_code',
+        body: `Tolem: the code to confirm withdrawing ${amount} tenge is ${code}. Valid ${CODE_MINUTES} minutes.`,
+        secrets: [code],
+      },
+      deps.secrets.sealer,
+    );
     await save?.(tx, w);
     return w;
   });
 }
 
-async function release(tx: Queryable, w: { id: number; partner_id: number; amount: number }, status: 'cancelled' | 'rejected', reason?: string): Promise<void> {
-  await tx.query('UPDATE withdrawals SET status = $2, reason = COALESCE($3, reason), code_hash = NULL, code_sealed = NULL WHERE id = $1', [w.id, status, reason ?? null]);
-  await post(tx, w.partner_id, { type: 'withdrawal_release', amount: Number(w.amount), available: Number(w.amount), pending: 0, ref: `withdrawal:${w.id}` });
+async function release(
+  tx: Queryable,
+  w: { id: number; partner_id: number; amount: number },
+  status: 'cancelled' | 'rejected',
+  reason?: string,
+): Promise<void> {
+  await tx.query(
+    'UPDATE withdrawals SET status = $2, reason = COALESCE($3, reason), code_hash = NULL, code_sealed = NULL WHERE id = $1',
+    [w.id, status, reason ?? null],
+  );
+  await post(tx, w.partner_id, {
+    type: 'withdrawal_release',
+    amount: Number(w.amount),
+    available: Number(w.amount),
+    pending: 0,
+    ref: `withdrawal:${w.id}`,
+  });
 }
 
 export async function confirmWithdrawal(deps: Deps, partnerId: number, id: number, code: string): Promise<Withdrawal> {
   const outcome = await deps.db.tx(async (tx) => {
-    const w = (await tx.query<{ id: number; partner_id: number; amount: number; status: string; code_hash: string | null; code_sealed: string | null; expired: boolean; attempts_left: number }>(
-      `SELECT id, partner_id, amount, status, code_hash, code_sealed, code_expires_at <= now() AS expired, attempts_left FROM withdrawals WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
-      [id, partnerId])).rows[0];
+    const w = (
+      await tx.query<{
+        id: number;
+        partner_id: number;
+        amount: number;
+        status: string;
+        code_hash: string | null;
+        code_sealed: string | null;
+        expired: boolean;
+        attempts_left: number;
+      }>(
+        `SELECT id, partner_id, amount, status, code_hash, code_sealed, code_expires_at <= now() AS expired, attempts_left FROM withdrawals WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
+        [id, partnerId],
+      )
+    ).rows[0];
     if (!w) return { error: new AppError('withdrawal_not_found', `withdrawal ${id} not found`) };
-    if (w.status !== 'confirmation_required') return { error: new AppError('withdrawal_state', `withdrawal ${id} is ${w.status}`) };
+    if (w.status !== 'confirmation_required')
+      return { error: new AppError('withdrawal_state', `withdrawal ${id} is ${w.status}`) };
     if (w.expired) {
       await release(tx, w, 'cancelled', 'the code expired');
-      return { error: new AppError('confirmation_invalid', 'the code expired; the withdrawal is cancelled and its amount released', { param: 'code', extra: { attempts_left: 0 } }) };
+      return {
+        error: new AppError(
+          'confirmation_invalid',
+          'the code expired; the withdrawal is cancelled and its amount released',
+          { param: 'code', extra: { attempts_left: 0 } },
+        ),
+      };
     }
     // The code is kept sealed (its SHA-256 would give it back: six digits are a million tries); a code
     // issued before sealing still has only its hash.
-    if (!(w.code_sealed ? safeEqual(code, deps.secrets.sealer.open(w.code_sealed)) : safeEqual(sha256Hex(code), w.code_hash ?? ''))) {
+    if (
+      !(w.code_sealed
+        ? safeEqual(code, deps.secrets.sealer.open(w.code_sealed))
+        : safeEqual(sha256Hex(code), w.code_hash ?? ''))
+    ) {
       const left = w.attempts_left - 1;
       if (left <= 0) {
         await release(tx, w, 'cancelled', 'too many wrong codes');
-        return { error: new AppError('confirmation_invalid', 'the code is wrong; the withdrawal is cancelled and its amount released', { param: 'code', extra: { attempts_left: 0 } }) };
+        return {
+          error: new AppError(
+            'confirmation_invalid',
+            'the code is wrong; the withdrawal is cancelled and its amount released',
+            { param: 'code', extra: { attempts_left: 0 } },
+          ),
+        };
       }
       await tx.query('UPDATE withdrawals SET attempts_left = $2 WHERE id = $1', [id, left]);
-      return { error: new AppError('confirmation_invalid', 'the code is wrong', { param: 'code', extra: { attempts_left: left } }) };
+      return {
+        error: new AppError('confirmation_invalid', 'the code is wrong', {
+          param: 'code',
+          extra: { attempts_left: left },
+        }),
+      };
     }
-    await tx.query(`UPDATE withdrawals SET status = 'processing', code_hash = NULL, code_sealed = NULL WHERE id = $1`, [id]);
+    await tx.query(`UPDATE withdrawals SET status = 'processing', code_hash = NULL, code_sealed = NULL WHERE id = $1`, [
+      id,
+    ]);
     return {};
   });
   if ('error' in outcome && outcome.error) throw outcome.error;
@@ -156,29 +294,48 @@ export async function confirmWithdrawal(deps: Deps, partnerId: number, id: numbe
 }
 
 export async function getWithdrawal(deps: Deps, partnerId: number | null, id: number): Promise<Withdrawal> {
-  const r = await deps.db.query<Withdrawal>(`SELECT ${W} FROM withdrawals WHERE id = $1 ${partnerId === null ? '' : 'AND partner_id = $2'}`, partnerId === null ? [id] : [id, partnerId]);
+  const r = await deps.db.query<Withdrawal>(
+    `SELECT ${W} FROM withdrawals WHERE id = $1 ${partnerId === null ? '' : 'AND partner_id = $2'}`,
+    partnerId === null ? [id] : [id, partnerId],
+  );
   if (!r.rows[0]) throw new AppError('withdrawal_not_found', `withdrawal ${id} not found`);
   return r.rows[0];
 }
 
 /** Every partner's withdrawals, newest first, each with its partner's name (the admin's payouts). */
-export function listAllWithdrawals(deps: Deps, q: { status?: string; cursor?: string; limit: number; endpoint: string }) {
+export function listAllWithdrawals(
+  deps: Deps,
+  q: { status?: string; cursor?: string; limit: number; endpoint: string },
+) {
   return listWithdrawals(deps, q) as Promise<PageResult<Withdrawal & { partner_name: string }>>;
 }
 
 /** Withdrawals, newest first: one partner's, or (no partnerId) everyone's with the partner's name. */
-export async function listWithdrawals(deps: Deps, q: { partnerId?: number; status?: string; cursor?: string; limit: number; endpoint: string }): Promise<PageResult<Withdrawal>> {
+export async function listWithdrawals(
+  deps: Deps,
+  q: { partnerId?: number; status?: string; cursor?: string; limit: number; endpoint: string },
+): Promise<PageResult<Withdrawal>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: q.endpoint, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: q.endpoint,
+      filters: { status: q.status },
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
       if (q.partnerId !== undefined) where.push(`partner_id = $${params.push(q.partnerId)}`);
       if (q.status) where.push(`status = $${params.push(q.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
-      return (await deps.db.query<Withdrawal>(
-        `SELECT ${W}${q.partnerId === undefined ? ', (SELECT company_name FROM partners p WHERE p.id = withdrawals.partner_id) AS partner_name' : ''}
-           FROM withdrawals ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params)).rows;
+      return (
+        await deps.db.query<Withdrawal>(
+          `SELECT ${W}${q.partnerId === undefined ? ', (SELECT company_name FROM partners p WHERE p.id = withdrawals.partner_id) AS partner_name' : ''}
+           FROM withdrawals ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+          params,
+        )
+      ).rows;
     },
     (w) => String(w.id),
   );
@@ -187,26 +344,46 @@ export async function listWithdrawals(deps: Deps, q: { partnerId?: number; statu
 /** The admin pays it out: the commissions it covers (oldest available first) are marked paid out. */
 export async function markPaid(deps: Deps, id: number, reference: string): Promise<Withdrawal> {
   await deps.db.tx(async (tx) => {
-    const w = (await tx.query<{ partner_id: number; amount: string; status: string }>('SELECT partner_id, amount, status FROM withdrawals WHERE id = $1 FOR UPDATE', [id])).rows[0];
+    const w = (
+      await tx.query<{ partner_id: number; amount: string; status: string }>(
+        'SELECT partner_id, amount, status FROM withdrawals WHERE id = $1 FOR UPDATE',
+        [id],
+      )
+    ).rows[0];
     if (!w) throw new AppError('withdrawal_not_found', `withdrawal ${id} not found`);
     if (w.status !== 'processing') throw new AppError('withdrawal_state', `withdrawal ${id} is ${w.status}`);
-    await tx.query(`UPDATE withdrawals SET status = 'paid', reference = $2, paid_at = now() WHERE id = $1`, [id, reference]);
+    await tx.query(`UPDATE withdrawals SET status = 'paid', reference = $2, paid_at = now() WHERE id = $1`, [
+      id,
+      reference,
+    ]);
     await tx.query(
       `UPDATE commissions SET status = 'paid_out', withdrawal_id = $2 WHERE id IN (
          SELECT id FROM (SELECT id, sum(amount) OVER (ORDER BY available_at, id) AS running FROM commissions
                           WHERE partner_id = $1 AND status = 'available') x WHERE running <= $3)`,
       [w.partner_id, id, Number(w.amount)],
     );
-    await post(tx, w.partner_id, { type: 'withdrawal_paid', amount: 0, available: 0, pending: 0, ref: `withdrawal:${id}:${reference}` });
+    await post(tx, w.partner_id, {
+      type: 'withdrawal_paid',
+      amount: 0,
+      available: 0,
+      pending: 0,
+      ref: `withdrawal:${id}:${reference}`,
+    });
   });
   return getWithdrawal(deps, null, id);
 }
 
 export async function rejectWithdrawal(deps: Deps, id: number, reason: string): Promise<Withdrawal> {
   await deps.db.tx(async (tx) => {
-    const w = (await tx.query<{ id: number; partner_id: number; amount: number; status: string }>('SELECT id, partner_id, amount, status FROM withdrawals WHERE id = $1 FOR UPDATE', [id])).rows[0];
+    const w = (
+      await tx.query<{ id: number; partner_id: number; amount: number; status: string }>(
+        'SELECT id, partner_id, amount, status FROM withdrawals WHERE id = $1 FOR UPDATE',
+        [id],
+      )
+    ).rows[0];
     if (!w) throw new AppError('withdrawal_not_found', `withdrawal ${id} not found`);
-    if (!['processing', 'confirmation_required'].includes(w.status)) throw new AppError('withdrawal_state', `withdrawal ${id} is ${w.status}`);
+    if (!['processing', 'confirmation_required'].includes(w.status))
+      throw new AppError('withdrawal_state', `withdrawal ${id} is ${w.status}`);
     await lockBalance(tx, w.partner_id);
     await release(tx, w, 'rejected', reason);
   });
@@ -217,7 +394,8 @@ export async function rejectWithdrawal(deps: Deps, id: number, reason: string): 
 export async function cancelExpiredWithdrawals(deps: Deps): Promise<number> {
   return deps.db.tx(async (tx) => {
     const due = await tx.query<{ id: number; partner_id: number; amount: number }>(
-      `SELECT id, partner_id, amount FROM withdrawals WHERE status = 'confirmation_required' AND code_expires_at <= now() ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED`);
+      `SELECT id, partner_id, amount FROM withdrawals WHERE status = 'confirmation_required' AND code_expires_at <= now() ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED`,
+    );
     for (const w of due.rows) {
       await lockBalance(tx, w.partner_id);
       await release(tx, w, 'cancelled', 'the code expired');

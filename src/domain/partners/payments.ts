@@ -9,7 +9,9 @@ import { ITEM_COLUMNS, type ListedOperation } from '../payments/operations.ts';
 
 export type PartnerPayment = ListedOperation & { client_id: number; external_id: string | null };
 
-const COLUMNS = `${ITEM_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ')}, o.client_id, c.external_id`;
+const COLUMNS = `${ITEM_COLUMNS.split(',')
+  .map((c) => `o.${c.trim()}`)
+  .join(', ')}, o.client_id, c.external_id`;
 
 export async function listPartnerPayments(
   deps: Deps,
@@ -19,7 +21,13 @@ export async function listPartnerPayments(
   limit: number,
 ): Promise<PageResult<PartnerPayment>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: 'partner.v1.payments', filters: { mode: scope.mode, client: filters.clientId, status: filters.status, type: filters.type }, cursor, limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: 'partner.v1.payments',
+      filters: { mode: scope.mode, client: filters.clientId, status: filters.status, type: filters.type },
+      cursor,
+      limit,
+    },
     async (after, take) => {
       const params: unknown[] = [scope.partnerId, scope.mode];
       // The partner condition stays with a client filter too: it is what keeps another partner's client out.
@@ -39,7 +47,11 @@ export async function listPartnerPayments(
   );
 }
 
-export async function getPartnerPayment(deps: Deps, scope: { partnerId: number; mode: Mode }, operationId: string): Promise<PartnerPayment> {
+export async function getPartnerPayment(
+  deps: Deps,
+  scope: { partnerId: number; mode: Mode },
+  operationId: string,
+): Promise<PartnerPayment> {
   const r = await deps.db.query<PartnerPayment>(
     `SELECT ${COLUMNS} FROM operations o JOIN clients c ON c.id = o.client_id WHERE o.id = $1 AND o.partner_id = $2 AND o.mode = $3`,
     [operationId, scope.partnerId, scope.mode],

@@ -25,7 +25,11 @@ export interface Partner {
 
 const COLUMNS = 'id, client_id, company_name, website, contact_phone, status, commission_rate_bps, created_at';
 
-export async function registerPartner(deps: Deps, clientId: number, input: { company_name: string; website?: string; contact_phone?: string }): Promise<Partner> {
+export async function registerPartner(
+  deps: Deps,
+  clientId: number,
+  input: { company_name: string; website?: string; contact_phone?: string },
+): Promise<Partner> {
   const website = input.website === undefined ? null : checkWebsite(input.website, 'website');
   const status: PartnerStatus = deps.config.partnerAutoApprove ? 'active' : 'pending';
   const r = await deps.db.query<Partner>(
@@ -44,23 +48,36 @@ export async function partnerOfClient(db: Queryable, clientId: number): Promise<
 /** The caller's partner, active; anything else is 403 partner_not_active. */
 export async function activePartner(deps: Deps, clientId: number): Promise<Partner> {
   const p = await partnerOfClient(deps.db, clientId);
-  if (!p) throw new AppError('partner_not_active', 'this account has no partner profile; POST /partner/auth/register first');
+  if (!p)
+    throw new AppError('partner_not_active', 'this account has no partner profile; POST /partner/auth/register first');
   if (p.status !== 'active') throw new AppError('partner_not_active', `the partner profile is ${p.status}`);
   return p;
 }
 
 // The admin's side (decisions 23).
-export async function listPartners(deps: Deps, q: { status?: PartnerStatus; cursor?: string; limit: number }): Promise<PageResult<Partner>> {
+export async function listPartners(
+  deps: Deps,
+  q: { status?: PartnerStatus; cursor?: string; limit: number },
+): Promise<PageResult<Partner>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/admin/partners', filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/admin/partners',
+      filters: { status: q.status },
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
       if (q.status) where.push(`status = $${params.push(q.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
-      return (await deps.db.query<Partner>(
-        `SELECT ${COLUMNS} FROM partners ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params,
-      )).rows;
+      return (
+        await deps.db.query<Partner>(
+          `SELECT ${COLUMNS} FROM partners ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+          params,
+        )
+      ).rows;
     },
     (p) => String(p.id),
   );
@@ -75,7 +92,10 @@ const MOVES: Record<'approve' | 'reject' | 'suspend', { to: PartnerStatus; from:
 export async function movePartner(deps: Deps, id: number, action: keyof typeof MOVES): Promise<Partner> {
   const m = MOVES[action];
   const moved = await deps.db.tx(async (tx) => {
-    const r = await tx.query<Partner>(`UPDATE partners SET status = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${COLUMNS}`, [id, m.to, m.from]);
+    const r = await tx.query<Partner>(
+      `UPDATE partners SET status = $2 WHERE id = $1 AND status = ANY($3::text[]) RETURNING ${COLUMNS}`,
+      [id, m.to, m.from],
+    );
     if (!r.rows[0]) return undefined;
     // Its integration keys carry its status: a suspended partner's key stops on every instance now.
     await forgetPartnerKeys(tx, { partnerId: id }, deps.caches);
@@ -87,11 +107,17 @@ export async function movePartner(deps: Deps, id: number, action: keyof typeof M
   if (moved) return moved;
   const exists = await deps.db.query<{ status: string }>('SELECT status FROM partners WHERE id = $1', [id]);
   if (!exists.rows[0]) throw new AppError('partner_not_found', `partner ${id} not found`);
-  throw new AppError('partner_state', `a ${exists.rows[0].status} partner cannot be ${action === 'approve' ? 'approved' : `${action}ed`}`);
+  throw new AppError(
+    'partner_state',
+    `a ${exists.rows[0].status} partner cannot be ${action === 'approve' ? 'approved' : `${action}ed`}`,
+  );
 }
 
 export async function setCommissionRate(deps: Deps, id: number, bps: number): Promise<Partner> {
-  const r = await deps.db.query<Partner>(`UPDATE partners SET commission_rate_bps = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, bps]);
+  const r = await deps.db.query<Partner>(
+    `UPDATE partners SET commission_rate_bps = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, bps],
+  );
   if (!r.rows[0]) throw new AppError('partner_not_found', `partner ${id} not found`);
   return r.rows[0];
 }

@@ -11,28 +11,50 @@ import { page, type PageResult, type Position } from '../pagination.ts';
 export const INVITE_DAYS = 7;
 
 export interface ReferralLink {
-  id: number; code: string; url: string; name: string | null; is_active: boolean; clicks: number; registrations: number; created_at: Date;
+  id: number;
+  code: string;
+  url: string;
+  name: string | null;
+  is_active: boolean;
+  clicks: number;
+  registrations: number;
+  created_at: Date;
 }
 
 const LINK = 'id, code, name, is_active, clicks, registrations, created_at';
 export const referralUrl = (publicBaseUrl: string, code: string) => `${publicBaseUrl}/r/${code}`;
-const withUrl = (deps: Deps) => (l: Omit<ReferralLink, 'url'>): ReferralLink => Object.assign(l, { url: referralUrl(deps.config.publicBaseUrl, l.code) });
+const withUrl =
+  (deps: Deps) =>
+  (l: Omit<ReferralLink, 'url'>): ReferralLink =>
+    Object.assign(l, { url: referralUrl(deps.config.publicBaseUrl, l.code) });
 
 export async function createLink(deps: Deps, partnerId: number, name?: string): Promise<ReferralLink> {
   // Short enough to type, long enough not to guess: 10 characters of base64url.
   const r = await deps.db.query<Omit<ReferralLink, 'url'>>(
-    `INSERT INTO referral_links (partner_id, code, name) VALUES ($1, $2, $3) RETURNING ${LINK}`, [partnerId, randomToken(8).slice(0, 10), name ?? null]);
+    `INSERT INTO referral_links (partner_id, code, name) VALUES ($1, $2, $3) RETURNING ${LINK}`,
+    [partnerId, randomToken(8).slice(0, 10), name ?? null],
+  );
   return withUrl(deps)(r.rows[0]);
 }
 
-export async function listLinks(deps: Deps, partnerId: number, q: { cursor?: string; limit: number }): Promise<PageResult<ReferralLink>> {
+export async function listLinks(
+  deps: Deps,
+  partnerId: number,
+  q: { cursor?: string; limit: number },
+): Promise<PageResult<ReferralLink>> {
   const p = await page(
     { secret: deps.secrets.appSecret, endpoint: '/partner/links', filters: {}, cursor: q.cursor, limit: q.limit },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];
-      const more = after ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})` : '';
-      return (await deps.db.query<Omit<ReferralLink, 'url'>>(
-        `SELECT ${LINK} FROM referral_links WHERE partner_id = $1 AND deleted_at IS NULL${more} ORDER BY created_at DESC, id DESC LIMIT ${take}`, params)).rows;
+      const more = after
+        ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`
+        : '';
+      return (
+        await deps.db.query<Omit<ReferralLink, 'url'>>(
+          `SELECT ${LINK} FROM referral_links WHERE partner_id = $1 AND deleted_at IS NULL${more} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+          params,
+        )
+      ).rows;
     },
     (l) => String(l.id),
   );
@@ -40,12 +62,20 @@ export async function listLinks(deps: Deps, partnerId: number, q: { cursor?: str
 }
 
 export async function getLink(deps: Deps, partnerId: number, id: number): Promise<ReferralLink> {
-  const r = await deps.db.query<Omit<ReferralLink, 'url'>>(`SELECT ${LINK} FROM referral_links WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`, [id, partnerId]);
+  const r = await deps.db.query<Omit<ReferralLink, 'url'>>(
+    `SELECT ${LINK} FROM referral_links WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`,
+    [id, partnerId],
+  );
   if (!r.rows[0]) throw new AppError('referral_link_not_found', `link ${id} not found`);
   return withUrl(deps)(r.rows[0]);
 }
 
-export async function patchLink(deps: Deps, partnerId: number, id: number, p: { name?: string | null; is_active?: boolean }): Promise<ReferralLink> {
+export async function patchLink(
+  deps: Deps,
+  partnerId: number,
+  id: number,
+  p: { name?: string | null; is_active?: boolean },
+): Promise<ReferralLink> {
   await getLink(deps, partnerId, id);
   await deps.db.query(
     `UPDATE referral_links SET name = CASE WHEN $3::boolean THEN $4 ELSE name END, is_active = COALESCE($5, is_active) WHERE id = $1 AND partner_id = $2`,
@@ -55,7 +85,10 @@ export async function patchLink(deps: Deps, partnerId: number, id: number, p: { 
 }
 
 export async function deleteLink(deps: Deps, partnerId: number, id: number): Promise<void> {
-  const r = await deps.db.query('UPDATE referral_links SET deleted_at = now(), is_active = false WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL', [id, partnerId]);
+  const r = await deps.db.query(
+    'UPDATE referral_links SET deleted_at = now(), is_active = false WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL',
+    [id, partnerId],
+  );
   if (!r.rowCount) throw new AppError('referral_link_not_found', `link ${id} not found`);
 }
 
@@ -65,7 +98,9 @@ export async function clickLink(deps: Deps, code: string): Promise<string | null
     const r = await tx.query<{ code: string; id: number; partner_id: number }>(
       `UPDATE referral_links l SET clicks = clicks + 1 FROM partners p
         WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active'
-        RETURNING l.code, l.id, l.partner_id`, [code]);
+        RETURNING l.code, l.id, l.partner_id`,
+      [code],
+    );
     const link = r.rows[0];
     if (!link) return null;
     // The click's time, for the analytics funnel of a period (the counter is the link's total).
@@ -87,12 +122,26 @@ export async function invitePartnerClient(deps: Deps, partnerId: number, input: 
       [partnerId, email, input.name ?? null, sha256Hex(token)],
     );
     const url = `${deps.config.dashboardUrl}/register?invite_token=${encodeURIComponent(token)}`;
-    await enqueueMessage(tx, {
-      channel: 'email', recipient: email, purpose: 'partner_invite', subject: `${r.rows[0].company} invites you to Tolem`,
-      body: `${r.rows[0].company} invites you to accept payments with Tolem.\n\nRegister (valid ${INVITE_DAYS} days):\n${url}\n`,
-      secrets: [token],
-    }, deps.secrets.sealer);
-    return { id: r.rows[0].id, email, status: 'invited' as const, invite_token: token, invite_url: url, expires_at: r.rows[0].expires_at };
+    await enqueueMessage(
+      tx,
+      {
+        channel: 'email',
+        recipient: email,
+        purpose: 'partner_invite',
+        subject: `${r.rows[0].company} invites you to Tolem`,
+        body: `${r.rows[0].company} invites you to accept payments with Tolem.\n\nRegister (valid ${INVITE_DAYS} days):\n${url}\n`,
+        secrets: [token],
+      },
+      deps.secrets.sealer,
+    );
+    return {
+      id: r.rows[0].id,
+      email,
+      status: 'invited' as const,
+      invite_token: token,
+      invite_url: url,
+      expires_at: r.rows[0].expires_at,
+    };
   });
 }
 
@@ -101,7 +150,12 @@ export async function invitePartnerClient(deps: Deps, partnerId: number, input: 
  * partner's invite token. An unknown or inactive code refuses the registration (400), so a client never
  * believes it came through a partner it did not.
  */
-export async function attributeNewClient(tx: Queryable, clientId: number, email: string, by: { referralCode?: string; partnerInviteToken?: string }): Promise<void> {
+export async function attributeNewClient(
+  tx: Queryable,
+  clientId: number,
+  email: string,
+  by: { referralCode?: string; partnerInviteToken?: string },
+): Promise<void> {
   if (by.partnerInviteToken) {
     const r = await tx.query<{ partner_id: number }>(
       `UPDATE partner_invites i SET client_id = $2 FROM partners p
@@ -109,8 +163,16 @@ export async function attributeNewClient(tx: Queryable, clientId: number, email:
         RETURNING i.partner_id`,
       [sha256Hex(by.partnerInviteToken), clientId, email.toLowerCase()],
     );
-    if (!r.rows[0]) throw new AppError('invite_invalid', 'this invitation is not valid, was used, is for another e-mail, or has expired', { param: 'invite_token' });
-    await tx.query(`UPDATE clients SET partner_id = $2, partner_origin = 'invite' WHERE id = $1`, [clientId, r.rows[0].partner_id]);
+    if (!r.rows[0])
+      throw new AppError(
+        'invite_invalid',
+        'this invitation is not valid, was used, is for another e-mail, or has expired',
+        { param: 'invite_token' },
+      );
+    await tx.query(`UPDATE clients SET partner_id = $2, partner_origin = 'invite' WHERE id = $1`, [
+      clientId,
+      r.rows[0].partner_id,
+    ]);
     return;
   }
   if (by.referralCode) {
@@ -119,7 +181,11 @@ export async function attributeNewClient(tx: Queryable, clientId: number, email:
         WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active' RETURNING l.id, l.partner_id`,
       [by.referralCode],
     );
-    if (!r.rows[0]) throw new AppError('invalid_parameter', 'this referral code is not valid', { param: 'referral_code' });
-    await tx.query(`UPDATE clients SET partner_id = $2, partner_origin = 'referral', referral_link_id = $3 WHERE id = $1`, [clientId, r.rows[0].partner_id, r.rows[0].id]);
+    if (!r.rows[0])
+      throw new AppError('invalid_parameter', 'this referral code is not valid', { param: 'referral_code' });
+    await tx.query(
+      `UPDATE clients SET partner_id = $2, partner_origin = 'referral', referral_link_id = $3 WHERE id = $1`,
+      [clientId, r.rows[0].partner_id, r.rows[0].id],
+    );
   }
 }

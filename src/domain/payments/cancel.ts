@@ -17,19 +17,29 @@ export async function cancelInvoice(
   opId: string,
 ): Promise<Operation> {
   let op = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
-  if (op.type !== 'invoice') throw new AppError('payment_not_cancellable', 'only invoices can be cancelled; a QR expires by itself');
+  if (op.type !== 'invoice')
+    throw new AppError('payment_not_cancellable', 'only invoices can be cancelled; a QR expires by itself');
   op = await syncOperation(deps, op);
   if (op.status !== 'created') throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${op.status}`);
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
-  const cancelled = await providerCall(deps, op.mode, op.provider_account_id, () => provider.cancelInvoice(op.provider_ref));
+  const cancelled = await providerCall(deps, op.mode, op.provider_account_id, () =>
+    provider.cancelInvoice(op.provider_ref),
+  );
   if (!cancelled) {
     // Paid a moment ago (decisions 26): the payment is recorded by this read, and the merchant is told so.
     const now = await syncOperation(deps, op);
-    if (now.status === 'paid') throw new AppError('payment_already_paid', `invoice ${op.id} was paid before it could be cancelled`);
+    if (now.status === 'paid')
+      throw new AppError('payment_already_paid', `invoice ${op.id} was paid before it could be cancelled`);
     throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${now.status}`);
   }
   const done = await deps.db.tx(async (tx) => {
-    const next = await transition(tx, op, 'cancelled', { raw_provider_status: 'Cancelled' }, { type: 'payment.cancelled', data: cancelledData('merchant') });
+    const next = await transition(
+      tx,
+      op,
+      'cancelled',
+      { raw_provider_status: 'Cancelled' },
+      { type: 'payment.cancelled', data: cancelledData('merchant') },
+    );
     if (next && ctx.inTx) await ctx.inTx(tx, next);
     return next;
   });

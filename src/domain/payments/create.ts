@@ -52,14 +52,39 @@ type Generated = Pick<Operation, 'seq' | 'created_at' | 'updated_at'>;
 /** The new operation with the columns' defaults filled in: all of it but what the database generates. */
 export type Inserted = Omit<Operation, keyof Generated>;
 // Object.assign rather than spreads: see docs/architecture.md (object shapes on hot paths).
-const withDefaults = (row: NewOperation): Inserted => Object.assign({
-  refunded_amount: 0, comment: null, items: null, phone: null, sender_name: null, transaction_id: null,
-  raw_provider_status: null, qr_token: null, deep_link: null, link_token: null, metadata: null, paid_at: null,
-}, row);
+const withDefaults = (row: NewOperation): Inserted =>
+  Object.assign(
+    {
+      refunded_amount: 0,
+      comment: null,
+      items: null,
+      phone: null,
+      sender_name: null,
+      transaction_id: null,
+      raw_provider_status: null,
+      qr_token: null,
+      deep_link: null,
+      link_token: null,
+      metadata: null,
+      paid_at: null,
+    },
+    row,
+  );
 
-export type NewOperation = Pick<Operation, 'id' | 'client_id' | 'mode' | 'type' | 'status' | 'amount' | 'provider_account_id' |
-  'provider_ref' | 'source' | 'expires_at'> & Partial<Pick<Operation, 'comment' | 'items' | 'phone' | 'qr_token' |
-  'deep_link' | 'link_token' | 'metadata'>>;
+export type NewOperation = Pick<
+  Operation,
+  | 'id'
+  | 'client_id'
+  | 'mode'
+  | 'type'
+  | 'status'
+  | 'amount'
+  | 'provider_account_id'
+  | 'provider_ref'
+  | 'source'
+  | 'expires_at'
+> &
+  Partial<Pick<Operation, 'comment' | 'items' | 'phone' | 'qr_token' | 'deep_link' | 'link_token' | 'metadata'>>;
 
 /** jsonb columns go to the driver as JSON text. */
 const JSON_COLUMNS = new Set(['items', 'metadata']);
@@ -125,9 +150,20 @@ export async function createQr(
   );
   const id = newId('op');
   const op = await insertOperation(deps, ctx, {
-    id, client_id: ctx.clientId, mode: ctx.mode, type: 'qr', status: 'created', amount: input.amount,
-    comment: input.comment ?? null, items: items ?? null, provider_account_id: account.id,
-    provider_ref: qr.ref, qr_token: qr.qrToken, deep_link: deepLinkOf(deps, ctx.mode, id, qr.deepLink), source: ctx.source, link_token: ctx.linkToken ?? null,
+    id,
+    client_id: ctx.clientId,
+    mode: ctx.mode,
+    type: 'qr',
+    status: 'created',
+    amount: input.amount,
+    comment: input.comment ?? null,
+    items: items ?? null,
+    provider_account_id: account.id,
+    provider_ref: qr.ref,
+    qr_token: qr.qrToken,
+    deep_link: deepLinkOf(deps, ctx.mode, id, qr.deepLink),
+    source: ctx.source,
+    link_token: ctx.linkToken ?? null,
     metadata: ctx.metadata ?? null,
     // Our deadline is ours: never later than the provider's.
     expires_at: new Date(Math.min(qr.expiresAt.getTime(), deps.clock.now().getTime() + lifetimeS * 1000)),
@@ -160,17 +196,34 @@ export async function createInvoice(
   const customer = await providerCall(deps, ctx.mode, account.id, () => provider.findCustomer(phone));
   if (!customer) throw new AppError('client_not_found', `${phone} is not a customer of the provider`);
   const inv = await providerCall(deps, ctx.mode, account.id, () =>
-    provider.createInvoice({ phone, amount: input.amount, comment: input.comment, lifetimeS: INVOICE_LIFETIME_S, requestId: ctx.requestId }),
+    provider.createInvoice({
+      phone,
+      amount: input.amount,
+      comment: input.comment,
+      lifetimeS: INVOICE_LIFETIME_S,
+      requestId: ctx.requestId,
+    }),
   ).catch(async (err: unknown) => {
     // Drivers whose creations are idempotent by request id (the sandbox, the gateway) may simply be asked
     // again; qrapi's may not.
-    if (provider.name === 'qrapi' && err instanceof AppError && err.cause instanceof ProviderOutcomeUnknown) await ctx.onOutcomeUnknown?.();
+    if (provider.name === 'qrapi' && err instanceof AppError && err.cause instanceof ProviderOutcomeUnknown)
+      await ctx.onOutcomeUnknown?.();
     throw err;
   });
   return insertOperation(deps, ctx, {
-    id: newId('op'), client_id: ctx.clientId, mode: ctx.mode, type: 'invoice', status: 'created', amount: input.amount,
-    comment: input.comment ?? null, phone, provider_account_id: account.id, provider_ref: inv.ref, source: ctx.source,
-    link_token: ctx.linkToken ?? null, metadata: ctx.metadata ?? null,
+    id: newId('op'),
+    client_id: ctx.clientId,
+    mode: ctx.mode,
+    type: 'invoice',
+    status: 'created',
+    amount: input.amount,
+    comment: input.comment ?? null,
+    phone,
+    provider_account_id: account.id,
+    provider_ref: inv.ref,
+    source: ctx.source,
+    link_token: ctx.linkToken ?? null,
+    metadata: ctx.metadata ?? null,
     expires_at: new Date(Math.min(inv.expiresAt.getTime(), deps.clock.now().getTime() + INVOICE_LIFETIME_S * 1000)),
   });
 }

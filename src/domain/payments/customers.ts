@@ -8,7 +8,13 @@ import { normalizePhone } from './input.ts';
 import { providerCall } from './provider-call.ts';
 import { providerFor, requireCapability, resolveProviderAccount } from './provider-accounts.ts';
 
-export async function lookupCustomer(deps: Deps, clientId: number, mode: Mode, accountHeader: string | undefined, rawPhone: string): Promise<ProviderCustomer> {
+export async function lookupCustomer(
+  deps: Deps,
+  clientId: number,
+  mode: Mode,
+  accountHeader: string | undefined,
+  rawPhone: string,
+): Promise<ProviderCustomer> {
   const phone = normalizePhone(rawPhone);
   const account = await resolveProviderAccount(deps, clientId, mode, accountHeader);
   const provider = await providerFor(deps, mode, account.id);

@@ -8,7 +8,20 @@ import { recentOperations } from './list.ts';
 
 export const EXPORT_MAX_ROWS = 1000;
 
-const COLUMNS = ['operation_id', 'type', 'status', 'amount', 'refunded_amount', 'comment', 'phone', 'sender_name', 'transaction_id', 'source', 'created_at', 'paid_at'] as const;
+const COLUMNS = [
+  'operation_id',
+  'type',
+  'status',
+  'amount',
+  'refunded_amount',
+  'comment',
+  'phone',
+  'sender_name',
+  'transaction_id',
+  'source',
+  'created_at',
+  'paid_at',
+] as const;
 
 export function safeCell(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -18,6 +31,21 @@ export function safeCell(v: unknown): string {
 
 export async function exportCsv(deps: Deps, clientId: number, mode: Mode, status?: string): Promise<string> {
   const ops = await recentOperations(deps, clientId, mode, status, EXPORT_MAX_ROWS);
-  const rows = ops.map((op) => [op.id, op.type, op.status, op.amount, op.refunded_amount, op.comment, op.phone, op.sender_name, op.transaction_id, op.source, op.created_at, op.paid_at].map(safeCell));
+  const rows = ops.map((op) =>
+    [
+      op.id,
+      op.type,
+      op.status,
+      op.amount,
+      op.refunded_amount,
+      op.comment,
+      op.phone,
+      op.sender_name,
+      op.transaction_id,
+      op.source,
+      op.created_at,
+      op.paid_at,
+    ].map(safeCell),
+  );
   return stringify([COLUMNS as unknown as string[], ...rows]);
 }

@@ -21,7 +21,8 @@ const PHONE_MAX = 32;
 
 /** Kazakhstan mobile numbers in a common spelling, to E.164 (+77012345678); else 400 invalid_phone. */
 export function normalizePhone(raw: string, param = 'phone'): string {
-  const bad = () => new AppError('invalid_phone', 'phone must be a Kazakhstan mobile number, e.g. +7 701 234 56 78', { param });
+  const bad = () =>
+    new AppError('invalid_phone', 'phone must be a Kazakhstan mobile number, e.g. +7 701 234 56 78', { param });
   if (typeof raw !== 'string' || raw.length > PHONE_MAX) throw bad();
   // Spaces around the number are dropped; spaces and dashes inside it only separate digit groups.
   const compact = raw.replace(/^ +| +$/g, '').replace(/(?<=[\d()+]) *-* *(?=[\d(])/g, '');
@@ -38,7 +39,11 @@ export interface Item {
   quantity?: number;
 }
 
-export function checkItems(items: Item[] | undefined, amount: number, max: number): { name: string; price: number; quantity: number }[] | null {
+export function checkItems(
+  items: Item[] | undefined,
+  amount: number,
+  max: number,
+): { name: string; price: number; quantity: number }[] | null {
   if (!items) return null;
   let total = 0;
   const out = items.map((i, n) => {
@@ -47,6 +52,7 @@ export function checkItems(items: Item[] | undefined, amount: number, max: numbe
     total += i.price * quantity;
     return { name: i.name, price: i.price, quantity };
   });
-  if (total !== amount) throw new AppError('invalid_parameter', `items add up to ${total}, not amount ${amount}`, { param: 'items' });
+  if (total !== amount)
+    throw new AppError('invalid_parameter', `items add up to ${total}, not amount ${amount}`, { param: 'items' });
   return out;
 }

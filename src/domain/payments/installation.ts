@@ -9,7 +9,9 @@ let known: { db: Queryable; id: string } | undefined;
 export async function installationId(db: Queryable): Promise<string> {
   if (known?.db === db) return known.id;
   // Two processes starting together both insert; the first row stays and both read it.
-  await db.query('INSERT INTO installation (id) VALUES ($1) ON CONFLICT (singleton) DO NOTHING', [randomBytes(6).toString('hex')]);
+  await db.query('INSERT INTO installation (id) VALUES ($1) ON CONFLICT (singleton) DO NOTHING', [
+    randomBytes(6).toString('hex'),
+  ]);
   const id = (await db.query<{ id: string }>('SELECT id FROM installation')).rows[0].id;
   known = { db, id };
   return id;

@@ -17,7 +17,13 @@ export async function listOperations(
   limit: number,
 ): Promise<PageResult<ListedOperation>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: scope.endpoint, filters: { mode: scope.mode, ...filters }, cursor, limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: scope.endpoint,
+      filters: { mode: scope.mode, ...filters },
+      cursor,
+      limit,
+    },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];
       const params: unknown[] = [scope.clientId, scope.mode];
@@ -35,6 +41,12 @@ export async function listOperations(
 }
 
 /** The cabinet's list: no cursor, newest first. */
-export async function recentOperations(deps: Deps, clientId: number, mode: Mode, status: string | undefined, limit: number): Promise<ListedOperation[]> {
+export async function recentOperations(
+  deps: Deps,
+  clientId: number,
+  mode: Mode,
+  status: string | undefined,
+  limit: number,
+): Promise<ListedOperation[]> {
   return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, undefined, limit)).data;
 }

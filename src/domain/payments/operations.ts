@@ -37,9 +37,17 @@ export const OP_COLUMNS = `id, seq, client_id, mode, type, status, amount, refun
   transaction_id, provider_account_id, provider_ref, raw_provider_status, qr_token, deep_link, source, link_token, metadata,
   created_at, updated_at, paid_at, expires_at`;
 /** OP_COLUMNS of an `operations o` in a join. */
-export const OP_COLUMNS_O = OP_COLUMNS.split(',').map((c) => `o.${c.trim()}`).join(', ');
+export const OP_COLUMNS_O = OP_COLUMNS.split(',')
+  .map((c) => `o.${c.trim()}`)
+  .join(', ');
 
-export async function findOperation(db: Queryable, clientId: number, mode: Mode, id: string, lock = false): Promise<Operation> {
+export async function findOperation(
+  db: Queryable,
+  clientId: number,
+  mode: Mode,
+  id: string,
+  lock = false,
+): Promise<Operation> {
   const r = await db.query<Operation>(
     `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR UPDATE' : ''}`,
     [id, clientId, mode],
@@ -51,8 +59,25 @@ export async function findOperation(db: Queryable, clientId: number, mode: Mode,
 /** What lists show of an operation (PaymentItem, the CSV export): they read these columns only. */
 export const ITEM_COLUMNS = `id, type, status, amount, refunded_amount, comment, phone, sender_name, transaction_id,
   provider_account_id, source, link_token, mode, created_at, paid_at, expires_at`;
-export type ListedOperation = Pick<Operation, 'id' | 'type' | 'status' | 'amount' | 'refunded_amount' | 'comment' | 'phone' |
-  'sender_name' | 'transaction_id' | 'provider_account_id' | 'source' | 'link_token' | 'mode' | 'created_at' | 'paid_at' | 'expires_at'>;
+export type ListedOperation = Pick<
+  Operation,
+  | 'id'
+  | 'type'
+  | 'status'
+  | 'amount'
+  | 'refunded_amount'
+  | 'comment'
+  | 'phone'
+  | 'sender_name'
+  | 'transaction_id'
+  | 'provider_account_id'
+  | 'source'
+  | 'link_token'
+  | 'mode'
+  | 'created_at'
+  | 'paid_at'
+  | 'expires_at'
+>;
 
 /** Where an operation was made (subscription: a plan QR, on the platform client). */
 export const SOURCES = ['api', 'cabinet', 'payment_link', 'v1', 'subscription'] as const;

@@ -21,7 +21,10 @@ export async function assertPlanAllowsCreate(deps: Deps, clientId: number, mode:
   );
   const c = r.rows[0];
   if (!planActive(c, deps.clock.now())) {
-    throw new AppError('plan_inactive', c.plan === 'trial' ? 'the 14-day trial is over; choose a plan' : 'the plan has expired; renew it');
+    throw new AppError(
+      'plan_inactive',
+      c.plan === 'trial' ? 'the 14-day trial is over; choose a plan' : 'the plan has expired; renew it',
+    );
   }
   const limit = PLAN_LIMITS[c.plan];
   if (limit === null) return;

@@ -32,17 +32,26 @@ export async function createProviderAccount(
  * The account named by X-Provider-Account, or the default one of this client and mode.
  * `header` is the raw header value (undefined when absent).
  */
-export async function resolveProviderAccount(deps: Deps, clientId: number, mode: Mode, header: string | undefined): Promise<ProviderAccount> {
+export async function resolveProviderAccount(
+  deps: Deps,
+  clientId: number,
+  mode: Mode,
+  header: string | undefined,
+): Promise<ProviderAccount> {
   if (header !== undefined) {
     const id = Number(header);
-    const r = Number.isSafeInteger(id) && id > 0
-      ? await deps.db.query<ProviderAccount>(
-          `SELECT id, client_id, mode, driver, session_alive FROM provider_accounts
+    const r =
+      Number.isSafeInteger(id) && id > 0
+        ? await deps.db.query<ProviderAccount>(
+            `SELECT id, client_id, mode, driver, session_alive FROM provider_accounts
             WHERE id = $1 AND client_id = $2 AND mode = $3 AND deleted_at IS NULL`,
-          [id, clientId, mode],
-        )
-      : { rows: [] };
-    if (!r.rows[0]) throw new AppError('invalid_parameter', `no ${mode} provider account ${header} in this account`, { param: 'X-Provider-Account' });
+            [id, clientId, mode],
+          )
+        : { rows: [] };
+    if (!r.rows[0])
+      throw new AppError('invalid_parameter', `no ${mode} provider account ${header} in this account`, {
+        param: 'X-Provider-Account',
+      });
     return r.rows[0];
   }
   const cacheKey = `${clientId}:${mode}`;
@@ -55,23 +64,29 @@ export async function resolveProviderAccount(deps: Deps, clientId: number, mode:
     [clientId, mode],
   );
   if (r.rows[0]) deps.caches.accounts.set(cacheKey, r.rows[0], readAt);
-  if (!r.rows[0]) throw new AppError('provider_not_connected', `no ${mode} provider account is connected; complete onboarding first`);
+  if (!r.rows[0])
+    throw new AppError('provider_not_connected', `no ${mode} provider account is connected; complete onboarding first`);
   return r.rows[0];
 }
 
 /** How provider credentials are kept: sealed JSON (decisions 19: never returned, sealed with APP_SECRET). */
-type StoredCredentials = { scheme: 'r1'; api_key: string } | { scheme: 'r2' | 'r3'; pfx_base64: string; password: string };
+type StoredCredentials =
+  | { scheme: 'r1'; api_key: string }
+  | { scheme: 'r2' | 'r3'; pfx_base64: string; password: string };
 
 export function sealCredentials(deps: Deps, c: QrapiCredentials): string {
-  const stored: StoredCredentials = c.scheme === 'r1'
-    ? { scheme: 'r1', api_key: c.apiKey }
-    : { scheme: c.scheme, pfx_base64: c.pfx.toString('base64'), password: c.password };
+  const stored: StoredCredentials =
+    c.scheme === 'r1'
+      ? { scheme: 'r1', api_key: c.apiKey }
+      : { scheme: c.scheme, pfx_base64: c.pfx.toString('base64'), password: c.password };
   return deps.secrets.sealer.seal(JSON.stringify(stored));
 }
 
 export function openCredentials(deps: Deps, sealed: string): QrapiCredentials {
   const s = JSON.parse(deps.secrets.sealer.open(sealed)) as StoredCredentials;
-  return s.scheme === 'r1' ? { scheme: 'r1', apiKey: s.api_key } : { scheme: s.scheme, pfx: Buffer.from(s.pfx_base64, 'base64'), password: s.password };
+  return s.scheme === 'r1'
+    ? { scheme: 'r1', apiKey: s.api_key }
+    : { scheme: s.scheme, pfx: Buffer.from(s.pfx_base64, 'base64'), password: s.password };
 }
 
 /**
@@ -82,7 +97,9 @@ export function openCredentials(deps: Deps, sealed: string): QrapiCredentials {
 export async function providerFor(deps: Deps, mode: Mode, accountId: number): Promise<PaymentProvider> {
   if (mode === 'test') return deps.providers.sandbox;
   if (!deps.providers.qrapi) return deps.providers.live;
-  const r = await deps.db.query<DriverRow>(`SELECT ${DRIVER_COLUMNS} FROM provider_accounts WHERE id = $1`, [accountId]);
+  const r = await deps.db.query<DriverRow>(`SELECT ${DRIVER_COLUMNS} FROM provider_accounts WHERE id = $1`, [
+    accountId,
+  ]);
   return liveDriverOf(deps, accountId, r.rows[0]);
 }
 
@@ -94,13 +111,21 @@ export async function liveProvidersFor(deps: Deps, accountIds: number[]): Promis
   const ids = [...new Set(accountIds)];
   const rows = new Map<number, DriverRow>();
   if (deps.providers.qrapi && ids.length) {
-    const r = await deps.db.query<DriverRow & { id: number }>(`SELECT id, ${DRIVER_COLUMNS} FROM provider_accounts WHERE id = ANY($1::bigint[])`, [ids]);
+    const r = await deps.db.query<DriverRow & { id: number }>(
+      `SELECT id, ${DRIVER_COLUMNS} FROM provider_accounts WHERE id = ANY($1::bigint[])`,
+      [ids],
+    );
     for (const row of r.rows) rows.set(row.id, row);
   }
   return new Map(ids.map((id) => [id, liveDriverOf(deps, id, rows.get(id))]));
 }
 
-interface DriverRow { driver: string; credentials_sealed: string | null; org_bin: string | null; device_token: string | null }
+interface DriverRow {
+  driver: string;
+  credentials_sealed: string | null;
+  org_bin: string | null;
+  device_token: string | null;
+}
 const DRIVER_COLUMNS = 'driver, credentials_sealed, org_bin, device_token';
 
 function liveDriverOf(deps: Deps, accountId: number, row: DriverRow | undefined): PaymentProvider {
@@ -108,14 +133,19 @@ function liveDriverOf(deps: Deps, accountId: number, row: DriverRow | undefined)
   if (!registry || !row || row.driver !== 'qrapi' || !row.credentials_sealed) return deps.providers.live;
   const sealed = row.credentials_sealed;
   return registry.driver({
-    id: accountId, version: `${sealed}|${row.device_token ?? ''}`, credentials: () => openCredentials(deps, sealed),
-    orgBin: row.org_bin, deviceToken: row.device_token,
+    id: accountId,
+    version: `${sealed}|${row.device_token ?? ''}`,
+    credentials: () => openCredentials(deps, sealed),
+    orgBin: row.org_bin,
+    deviceToken: row.device_token,
   });
 }
 
 /** 501 provider_capability_unavailable before any call, naming the account's scheme (decisions 24). */
 export function requireCapability(provider: PaymentProvider, capability: Capability, what: string): void {
   if (provider.capabilities.has(capability)) return;
-  const scheme = provider.scheme ? `the ${provider.scheme} scheme of this provider account` : `the ${provider.name} provider`;
+  const scheme = provider.scheme
+    ? `the ${provider.scheme} scheme of this provider account`
+    : `the ${provider.name} provider`;
   throw new AppError('provider_capability_unavailable', `${scheme} cannot ${what}`);
 }

@@ -5,7 +5,12 @@
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import { ProviderEgressRefused, ProviderRejected, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
+import {
+  ProviderEgressRefused,
+  ProviderRejected,
+  ProviderSessionExpired,
+  ProviderUnavailable,
+} from '../../providers/types.ts';
 import { TxHooks } from '../tx-hooks.ts';
 import { invalidate } from '../../infra/cache.ts';
 
@@ -13,7 +18,9 @@ import { invalidate } from '../../infra/cache.ts';
 export type AccountTrouble = 'session' | 'egress';
 
 /** A live provider account just stopped working (decisions 19, 26): who is told is wired in subscribers.ts. */
-export const afterSessionLost = new TxHooks<{ clientId: number; displayName: string; trouble?: AccountTrouble }>('provider session lost');
+export const afterSessionLost = new TxHooks<{ clientId: number; displayName: string; trouble?: AccountTrouble }>(
+  'provider session lost',
+);
 
 export async function providerCall<T>(deps: Deps, mode: Mode, accountId: number, fn: () => Promise<T>): Promise<T> {
   try {
@@ -46,17 +53,36 @@ export function rejection(err: ProviderRejected): AppError {
     case 'invalid_amount':
       return new AppError('invalid_parameter', 'the provider refused this amount', { param: 'amount', ...cause });
     case 'refund_amount_exceeds':
-      return new AppError('refund_amount_exceeds', 'the provider says the refund is larger than what is left of the payment', cause);
+      return new AppError(
+        'refund_amount_exceeds',
+        'the provider says the refund is larger than what is left of the payment',
+        cause,
+      );
     case 'payment_not_refundable':
-      return new AppError('payment_not_refundable', 'the provider cannot refund this payment (its state, a partial refund, or another trade point)', cause);
+      return new AppError(
+        'payment_not_refundable',
+        'the provider cannot refund this payment (its state, a partial refund, or another trade point)',
+        cause,
+      );
     case 'client_not_found':
       return new AppError('client_not_found', `the provider knows no customer with this phone (${err.message})`, cause);
     case 'device_conflict':
-      return new AppError('provider_device_conflict', `the provider has this device on another trade point of the organization (${err.message})`, cause);
+      return new AppError(
+        'provider_device_conflict',
+        `the provider has this device on another trade point of the organization (${err.message})`,
+        cause,
+      );
     case 'trade_point_not_found':
-      return new AppError('invalid_parameter', `the provider does not know this trade point (${err.message})`, { param: 'trade_point_id', ...cause });
+      return new AppError('invalid_parameter', `the provider does not know this trade point (${err.message})`, {
+        param: 'trade_point_id',
+        ...cause,
+      });
     case 'trade_point_refused':
-      return new AppError('provider_trade_point_refused', `the provider's trade point does not take QR payments now (${err.message})`, cause);
+      return new AppError(
+        'provider_trade_point_refused',
+        `the provider's trade point does not take QR payments now (${err.message})`,
+        cause,
+      );
     case 'refused':
       return new AppError('provider_refused', `the provider refused this request (${err.message})`, cause);
     case 'not_found':
@@ -71,7 +97,9 @@ export function rejection(err: ProviderRejected): AppError {
 async function markAccount(deps: Deps, accountId: number, trouble: AccountTrouble): Promise<void> {
   await deps.db.tx(async (tx) => {
     const r = await tx.query<{ client_id: number; display_name: string }>(
-      `UPDATE provider_accounts SET session_alive = false WHERE id = $1 AND session_alive RETURNING client_id, display_name`, [accountId]);
+      `UPDATE provider_accounts SET session_alive = false WHERE id = $1 AND session_alive RETURNING client_id, display_name`,
+      [accountId],
+    );
     const acc = r.rows[0];
     if (!acc) return;
     await invalidate(tx, `account:${acc.client_id}:`, deps.caches);

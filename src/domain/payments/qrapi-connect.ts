@@ -22,7 +22,8 @@ export interface QrapiConnectInput {
 
 function registry(deps: Deps) {
   const r = deps.providers.qrapi;
-  if (!r) throw new AppError('provider_not_enabled', 'live accounts through the official API need PROVIDER_DRIVER=qrapi');
+  if (!r)
+    throw new AppError('provider_not_enabled', 'live accounts through the official API need PROVIDER_DRIVER=qrapi');
   return r;
 }
 
@@ -33,11 +34,16 @@ export function checkCertificate(deps: Deps, c: QrapiCredentials): Date | null {
   try {
     info = readPfx(c.pfx, c.password);
   } catch (err) {
-    if (err instanceof BadCertificate) throw new AppError('invalid_parameter', err.message, { param: 'credentials.certificate_pfx_base64' });
+    if (err instanceof BadCertificate)
+      throw new AppError('invalid_parameter', err.message, { param: 'credentials.certificate_pfx_base64' });
     throw err;
   }
   if (info.notAfter.getTime() <= deps.clock.now().getTime()) {
-    throw new AppError('invalid_parameter', `the certificate expired on ${info.notAfter.toISOString()}; request a new one from the provider`, { param: 'credentials.certificate_pfx_base64' });
+    throw new AppError(
+      'invalid_parameter',
+      `the certificate expired on ${info.notAfter.toISOString()}; request a new one from the provider`,
+      { param: 'credentials.certificate_pfx_base64' },
+    );
   }
   return info.notAfter;
 }
@@ -46,10 +52,15 @@ async function talk<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ProviderSessionExpired) throw new AppError('invalid_parameter', `the provider refused these credentials (${err.message})`, { param: 'credentials', cause: err });
+    if (err instanceof ProviderSessionExpired)
+      throw new AppError('invalid_parameter', `the provider refused these credentials (${err.message})`, {
+        param: 'credentials',
+        cause: err,
+      });
     // A named refusal (a device on another trade point, a trade point that is not the organization's).
     if (err instanceof ProviderRejected) throw rejection(err);
-    if (err instanceof ProviderUnavailable) throw new AppError('provider_error', `the provider did not answer (${err.message})`, { cause: err });
+    if (err instanceof ProviderUnavailable)
+      throw new AppError('provider_error', `the provider did not answer (${err.message})`, { cause: err });
     throw err;
   }
 }
@@ -59,7 +70,12 @@ export async function qrapiTradePoints(deps: Deps, input: QrapiConnectInput): Pr
   checkCertificate(deps, input.credentials);
   const client = registry(deps).clientFor(input.credentials);
   try {
-    const driver = new QrapiDriver({ client, orgBin: input.orgBin, deviceToken: null, allowClientInfo: async () => false });
+    const driver = new QrapiDriver({
+      client,
+      orgBin: input.orgBin,
+      deviceToken: null,
+      allowClientInfo: async () => false,
+    });
     await talk(() => driver.checkSession());
     return await talk(() => driver.tradePoints());
   } finally {
@@ -69,20 +85,38 @@ export async function qrapiTradePoints(deps: Deps, input: QrapiConnectInput): Pr
 
 /** Step two: the account, with its device registered on the trade point. Returns the account id. */
 export async function qrapiConnect(
-  deps: Deps, clientId: number, input: QrapiConnectInput & { tradePointId: number; displayName?: string },
+  deps: Deps,
+  clientId: number,
+  input: QrapiConnectInput & { tradePointId: number; displayName?: string },
 ): Promise<number> {
   const expires = checkCertificate(deps, input.credentials);
   const points = await qrapiTradePoints(deps, input);
   const point = points.find((p) => p.id === input.tradePointId);
-  if (!point) throw new AppError('invalid_parameter', `trade point ${input.tradePointId} is not one of this organization's`, { param: 'trade_point_id' });
+  if (!point)
+    throw new AppError('invalid_parameter', `trade point ${input.tradePointId} is not one of this organization's`, {
+      param: 'trade_point_id',
+    });
   const sealed = sealCredentials(deps, input.credentials);
   const accountId = await deps.db.tx(async (tx) => {
-    const hasDefault = await tx.query(`SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND is_default AND deleted_at IS NULL`, [clientId]);
+    const hasDefault = await tx.query(
+      `SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND is_default AND deleted_at IS NULL`,
+      [clientId],
+    );
     const r = await tx.query<{ id: number }>(
       `INSERT INTO provider_accounts (client_id, mode, driver, display_name, org_bin, is_default, scheme, credentials_sealed,
                                       trade_point_id, trade_point_name, certificate_expires_at, session_alive)
        VALUES ($1, 'live', 'qrapi', $2, $3, $4, $5, $6, $7, $8, $9, false) RETURNING id`,
-      [clientId, input.displayName ?? point.name, input.orgBin, !hasDefault.rows.length, input.credentials.scheme, sealed, point.id, point.name, expires],
+      [
+        clientId,
+        input.displayName ?? point.name,
+        input.orgBin,
+        !hasDefault.rows.length,
+        input.credentials.scheme,
+        sealed,
+        point.id,
+        point.name,
+        expires,
+      ],
     );
     return r.rows[0].id;
   });
@@ -90,14 +124,25 @@ export async function qrapiConnect(
   const deviceId = deviceIdOf(await installationId(deps.db), accountId);
   const client = registry(deps).clientFor(input.credentials);
   try {
-    const driver = new QrapiDriver({ client, orgBin: input.orgBin, deviceToken: null, allowClientInfo: async () => false });
+    const driver = new QrapiDriver({
+      client,
+      orgBin: input.orgBin,
+      deviceToken: null,
+      allowClientInfo: async () => false,
+    });
     const token = await talk(() => driver.registerDevice(deviceId, point.id)).catch(async (err: unknown) => {
       // No device, no payments: the half-made account goes (the client can start again).
-      await deps.db.query('UPDATE provider_accounts SET deleted_at = now(), is_default = false, credentials_sealed = NULL WHERE id = $1', [accountId]);
+      await deps.db.query(
+        'UPDATE provider_accounts SET deleted_at = now(), is_default = false, credentials_sealed = NULL WHERE id = $1',
+        [accountId],
+      );
       throw err;
     });
     await deps.db.tx(async (tx) => {
-      await tx.query('UPDATE provider_accounts SET device_id = $2, device_token = $3, session_alive = true WHERE id = $1', [accountId, deviceId, token]);
+      await tx.query(
+        'UPDATE provider_accounts SET device_id = $2, device_token = $3, session_alive = true WHERE id = $1',
+        [accountId, deviceId, token],
+      );
       await invalidate(tx, `account:${clientId}:`, deps.caches);
     });
   } finally {

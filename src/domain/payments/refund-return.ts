@@ -35,7 +35,13 @@ interface ReturnRow {
 }
 
 /** After the refund is reserved: the return QR, and the pending refund that shows it. */
-export async function startReturn(deps: Deps, op: Operation, refundId: string, returns: ProviderReturns, inTx?: SaveResult): Promise<RefundResult> {
+export async function startReturn(
+  deps: Deps,
+  op: Operation,
+  refundId: string,
+  returns: ProviderReturns,
+  inTx?: SaveResult,
+): Promise<RefundResult> {
   let ret;
   try {
     ret = await providerCall(deps, op.mode, op.provider_account_id, () => returns.createReturn({ refundId }));
@@ -76,7 +82,10 @@ async function addReturn(deps: Deps, tx: Queryable, r: RefundResult): Promise<vo
 }
 
 /** One pass of the return watcher: polls the due returns it can claim; returns how many. */
-export async function pollReturns(deps: Deps, opts: { batch: number; onError?: (err: unknown, refundId: string) => void; accounts?: number[] }): Promise<number> {
+export async function pollReturns(
+  deps: Deps,
+  opts: { batch: number; onError?: (err: unknown, refundId: string) => void; accounts?: number[] },
+): Promise<number> {
   const due = await deps.db.query<ReturnRow>(
     `UPDATE refunds r SET return_lease_until = now() + make_interval(secs => ${LEASE_S})
       WHERE r.id IN (SELECT f.id FROM refunds f JOIN operations o ON o.id = f.operation_id
@@ -115,14 +124,18 @@ async function followReturn(deps: Deps, row: ReturnRow): Promise<void> {
   if (st.status === 'waiting') {
     const expires = row.return_expires_at?.getTime() ?? Infinity;
     if (deps.clock.now().getTime() > expires + EXPIRY_GRACE_S * 1000) return failReturn(deps, row, 'Expired');
-    if (st.raw !== row.return_status) await deps.db.query('UPDATE refunds SET return_status = $2 WHERE id = $1', [row.id, st.raw]);
+    if (st.raw !== row.return_status)
+      await deps.db.query('UPDATE refunds SET return_status = $2 WHERE id = $1', [row.id, st.raw]);
     return;
   }
   if (st.status === 'failed') return failReturn(deps, row, st.raw);
   // Identified. Whoever scanned must be the payer: the provider lists their last purchases at this trade
   // point. A full list may have pushed this one out, so then the provider's own check on payment/return decides.
-  const purchases = await providerCall(deps, op.mode, op.provider_account_id, () => returns.returnPurchases(row.return_qr_id));
-  if (!purchases.includes(op.provider_ref) && purchases.length < MAX_PURCHASES) return failReturn(deps, row, 'NotThePayer');
+  const purchases = await providerCall(deps, op.mode, op.provider_account_id, () =>
+    returns.returnPurchases(row.return_qr_id),
+  );
+  if (!purchases.includes(op.provider_ref) && purchases.length < MAX_PURCHASES)
+    return failReturn(deps, row, 'NotThePayer');
   // From here money may move: the retry job owns the refund if this process dies before it is settled.
   await deps.db.query(
     `UPDATE refunds SET return_status = $2, return_next_poll_at = NULL, next_attempt_at = now() + interval '60 seconds' WHERE id = $1 AND status = 'pending'`,
@@ -133,6 +146,9 @@ async function followReturn(deps: Deps, row: ReturnRow): Promise<void> {
 
 /** Nothing was sent: the refund fails and its amount goes back. */
 async function failReturn(deps: Deps, row: ReturnRow, status: string): Promise<void> {
-  await deps.db.query('UPDATE refunds SET return_status = $2, return_next_poll_at = NULL WHERE id = $1 AND status = \'pending\'', [row.id, status]);
+  await deps.db.query(
+    "UPDATE refunds SET return_status = $2, return_next_poll_at = NULL WHERE id = $1 AND status = 'pending'",
+    [row.id, status],
+  );
   await settleRefund(deps, row.id, { ref: null, status: 'failed' });
 }

@@ -7,7 +7,13 @@ import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import { ProviderOutcomeUnknown, ProviderRefused, ProviderRejected, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
+import {
+  ProviderOutcomeUnknown,
+  ProviderRefused,
+  ProviderRejected,
+  ProviderSessionExpired,
+  ProviderUnavailable,
+} from '../../providers/types.ts';
 import { appendEvent } from '../events/append.ts';
 import type { Operation } from './operations.ts';
 import { providerCall } from './provider-call.ts';
@@ -58,7 +64,7 @@ export async function sendRefund(
   op: Operation,
   refundId: string,
   amount: number,
-  opts: { inTx?: SaveResult; first: boolean; /** r2: the payer's return, identified */ returnRef?: string | null },
+  opts: { inTx?: SaveResult; first: boolean /** r2: the payer's return, identified */; returnRef?: string | null },
 ): Promise<RefundResult> {
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
   const returns = provider.returns && !provider.capabilities.has('refund') ? provider.returns : undefined;
@@ -77,7 +83,8 @@ export async function sendRefund(
     }
     outcome = await providerCall(deps, op.mode, op.provider_account_id, send);
   } catch (err) {
-    if (!surelyNotActed(err, opts.first)) return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
+    if (!surelyNotActed(err, opts.first))
+      return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
     await settleRefund(deps, refundId, { ref: null, status: 'failed' }, undefined, true);
     throw err;
   }
@@ -92,10 +99,22 @@ export async function sendRefund(
  * pending for a person to look at (another refund of the same payment moved meanwhile). Null: send.
  */
 async function reconcile(
-  deps: Deps, op: Operation, refundId: string, amount: number, first: boolean, refundable: (ref: string) => Promise<number>,
+  deps: Deps,
+  op: Operation,
+  refundId: string,
+  amount: number,
+  first: boolean,
+  refundable: (ref: string) => Promise<number>,
 ): Promise<Outcome | null> {
   const read = () => providerCall(deps, op.mode, op.provider_account_id, () => refundable(op.provider_ref));
-  const stored = first ? null : (await deps.db.query<{ before: string | null }>('SELECT refundable_before AS before FROM refunds WHERE id = $1', [refundId])).rows[0]?.before;
+  const stored = first
+    ? null
+    : (
+        await deps.db.query<{ before: string | null }>(
+          'SELECT refundable_before AS before FROM refunds WHERE id = $1',
+          [refundId],
+        )
+      ).rows[0]?.before;
   const now = await read();
   if (stored !== null && stored !== undefined) {
     const before = Number(stored);
@@ -119,7 +138,12 @@ export async function settleRefund(
   freeRequestKey = false,
 ): Promise<RefundResult> {
   return deps.db.tx(async (tx) => {
-    const rf = await tx.query<{ operation_id: string; amount: number; status: RefundResult['status']; created_at: Date }>(
+    const rf = await tx.query<{
+      operation_id: string;
+      amount: number;
+      status: RefundResult['status'];
+      created_at: Date;
+    }>(
       `UPDATE refunds SET status = $2, provider_ref = COALESCE($3, provider_ref),
               request_key = CASE WHEN $4::boolean THEN NULL ELSE request_key END
         WHERE id = $1 AND status = 'pending'
@@ -130,7 +154,9 @@ export async function settleRefund(
     let row: { operation_id: string; amount: number; status: RefundResult['status']; created_at: Date };
     let op: { amount: number; refunded_amount: number; client_id: number; mode: Mode };
     if (!settled) {
-      const cur = await tx.query<typeof row & { op_amount: number; refunded_amount: number; client_id: number; mode: Mode }>(
+      const cur = await tx.query<
+        typeof row & { op_amount: number; refunded_amount: number; client_id: number; mode: Mode }
+      >(
         `SELECT r.operation_id, r.amount, r.status, r.created_at, o.amount AS op_amount, o.refunded_amount, o.client_id, o.mode
            FROM refunds r JOIN operations o ON o.id = r.operation_id WHERE r.id = $1`,
         [refundId],
@@ -140,33 +166,45 @@ export async function settleRefund(
       op = { amount: c.op_amount, refunded_amount: c.refunded_amount, client_id: c.client_id, mode: c.mode };
     } else {
       row = settled;
-      op = (await tx.query<typeof op>(
-        outcome.status === 'failed'
-          // The money did not move: give the amount back. The status follows what is still refunded or
-          // reserved (a refund pending since it was made counted as refunded meanwhile).
-          ? `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now(),
+      op = (
+        await tx.query<typeof op>(
+          outcome.status === 'failed'
+            ? // The money did not move: give the amount back. The status follows what is still refunded or
+              // reserved (a refund pending since it was made counted as refunded meanwhile).
+              `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now(),
                     status = CASE WHEN status NOT IN ('paid', 'partially_refunded', 'refunded') THEN status
                                   WHEN refunded_amount - $2 > 0 THEN 'partially_refunded' ELSE 'paid' END
               WHERE id = $1 RETURNING amount, refunded_amount, client_id, mode`
-          : `UPDATE operations SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
+            : `UPDATE operations SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
                     updated_at = now()
               WHERE id = $1 AND status IN ('paid', 'partially_refunded', 'refunded')
               RETURNING amount, refunded_amount, client_id, mode`,
-        outcome.status === 'failed' ? [row.operation_id, row.amount] : [row.operation_id],
-      )).rows[0];
+          outcome.status === 'failed' ? [row.operation_id, row.amount] : [row.operation_id],
+        )
+      ).rows[0];
       if (outcome.status === 'completed') {
         await appendEvent(tx, {
-          clientId: op.client_id, mode: op.mode, type: 'payment.refunded',
+          clientId: op.client_id,
+          mode: op.mode,
+          type: 'payment.refunded',
           data: {
-            operation_id: row.operation_id, refund_id: refundId, amount: Number(row.amount),
-            refunded_total: op.refunded_amount, remaining_refundable: op.amount - op.refunded_amount,
+            operation_id: row.operation_id,
+            refund_id: refundId,
+            amount: Number(row.amount),
+            refunded_total: op.refunded_amount,
+            remaining_refundable: op.amount - op.refunded_amount,
           },
         });
       }
     }
     const result: RefundResult = {
-      refund_id: refundId, operation_id: row.operation_id, status: row.status, amount: Number(row.amount),
-      refunded_total: op.refunded_amount, remaining_refundable: op.amount - op.refunded_amount, created_at: row.created_at,
+      refund_id: refundId,
+      operation_id: row.operation_id,
+      status: row.status,
+      amount: Number(row.amount),
+      refunded_total: op.refunded_amount,
+      remaining_refundable: op.amount - op.refunded_amount,
+      created_at: row.created_at,
     };
     if (inTx) await inTx(tx, result);
     return result;

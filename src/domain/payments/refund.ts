@@ -1,14 +1,3 @@
-// Refunds: several partial refunds up to the paid amount. The amount is reserved on the operation first
-// (a guarded UPDATE, so concurrent refunds cannot together exceed the payment), then the provider is
-// asked outside any transaction, then the outcome is recorded with its journal event.
-//
-// Money leaves here, so an unknown outcome is never taken for a failure: when the provider may have acted
-// (a time-out, a 5xx, a dropped connection) the refund stays `pending` with its amount reserved, and the
-// refund retry job sends it again under the same refund id, which the provider answers as the same
-// refund, until it is completed or failed. Only a refusal, or a request that surely never reached the
-// provider, fails at once (502) and gives the amount back (refund-settle.ts). On the provider's r2
-// scheme the refund waits, pending, for the payer to scan a return QR first (refund-return.ts).
-import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
@@ -51,7 +40,8 @@ export async function refundPayment(
   // Before anything is reserved: a scheme without refunds is 501, not a pending refund. r2 refunds
   // through the payer's return QR (decisions 26).
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
-  if (!provider.returns) requireCapability(provider, 'refund', 'refund through the API (refund in the provider\'s business app)');
+  if (!provider.returns)
+    requireCapability(provider, 'refund', "refund through the API (refund in the provider's business app)");
   const amount = checkAmount(input.amount ?? op.amount - op.refunded_amount, deps.config.amountMax);
   const refundId = newId('rf');
   const reserved = await deps.db.tx(async (tx) => {
@@ -71,10 +61,15 @@ export async function refundPayment(
   });
   if (!reserved) {
     const now = await findOperation(deps.db, ctx.clientId, ctx.mode, op.id);
-    if (!isPaid(now.status) || now.refunded_amount >= now.amount) throw new AppError('payment_not_refundable', `payment ${op.id} is ${now.status}`);
-    throw new AppError('refund_amount_exceeds', `at most ${now.amount - now.refunded_amount} tenge can still be refunded`, { param: 'amount' });
+    if (!isPaid(now.status) || now.refunded_amount >= now.amount)
+      throw new AppError('payment_not_refundable', `payment ${op.id} is ${now.status}`);
+    throw new AppError(
+      'refund_amount_exceeds',
+      `at most ${now.amount - now.refunded_amount} tenge can still be refunded`,
+      { param: 'amount' },
+    );
   }
-  if (provider.returns && !provider.capabilities.has('refund')) return startReturn(deps, op, refundId, provider.returns, ctx.inTx);
+  if (provider.returns && !provider.capabilities.has('refund'))
+    return startReturn(deps, op, refundId, provider.returns, ctx.inTx);
   return sendRefund(deps, op, refundId, amount, { inTx: ctx.inTx, first: true });
 }
-

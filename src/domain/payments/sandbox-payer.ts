@@ -13,7 +13,10 @@ export type PayerAction = 'pay' | 'decline' | 'expire';
 
 /** The test payment a sandbox reference names, as it is now (a waiting one is asked about first). */
 export async function findSandboxPayment(deps: Deps, ref: string): Promise<Operation> {
-  const r = await deps.db.query<Operation>(`SELECT ${OP_COLUMNS} FROM operations WHERE provider_ref = $1 AND mode = 'test'`, [ref]);
+  const r = await deps.db.query<Operation>(
+    `SELECT ${OP_COLUMNS} FROM operations WHERE provider_ref = $1 AND mode = 'test'`,
+    [ref],
+  );
   if (!r.rows[0]) throw new AppError('payment_not_found', 'no test payment has this reference');
   return syncOperation(deps, r.rows[0]);
 }

@@ -1,5 +1,13 @@
 // The one state machine of v2 operations (decisions 5). Every status change goes through here.
-export const STATUSES = ['created', 'paid', 'expired', 'cancelled', 'declined', 'partially_refunded', 'refunded'] as const;
+export const STATUSES = [
+  'created',
+  'paid',
+  'expired',
+  'cancelled',
+  'declined',
+  'partially_refunded',
+  'refunded',
+] as const;
 export type OperationStatus = (typeof STATUSES)[number];
 export type OperationType = 'qr' | 'invoice';
 

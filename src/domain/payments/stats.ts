@@ -7,7 +7,12 @@ import { monthStart } from '../plans.ts';
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 
-async function paidByDay(deps: Deps, clientId: number, mode: Mode, from: Date): Promise<Map<string, { count: number; amount: number }>> {
+async function paidByDay(
+  deps: Deps,
+  clientId: number,
+  mode: Mode,
+  from: Date,
+): Promise<Map<string, { count: number; amount: number }>> {
   const r = await deps.db.query<{ d: string; count: number; amount: number }>(
     `SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d, count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS amount
        FROM operations WHERE client_id = $1 AND mode = $2 AND paid_at >= $3 GROUP BY 1`,
@@ -38,7 +43,14 @@ export async function usage(deps: Deps, clientId: number) {
 
 export async function stats(deps: Deps, clientId: number, mode: Mode) {
   const now = deps.clock.now();
-  const r = await deps.db.query<{ month_count: number; month_amount: number; all_count: number; all_amount: number; created_30: number; paid_30: number }>(
+  const r = await deps.db.query<{
+    month_count: number;
+    month_amount: number;
+    all_count: number;
+    all_amount: number;
+    created_30: number;
+    paid_30: number;
+  }>(
     `SELECT count(*) FILTER (WHERE paid_at >= $3)::int AS month_count,
             COALESCE(sum(amount) FILTER (WHERE paid_at >= $3), 0)::bigint AS month_amount,
             count(*) FILTER (WHERE paid_at IS NOT NULL)::int AS all_count,

@@ -16,7 +16,10 @@ export async function simulate(
 ): Promise<Operation> {
   if (ctx.mode !== 'test') throw new AppError('test_mode_only', 'test helpers work with test keys only');
   const op = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
-  const changed = await deps.providers.sandbox.simulate(op.provider_ref, action, { senderName: payer.sender_name, phone: payer.phone });
+  const changed = await deps.providers.sandbox.simulate(op.provider_ref, action, {
+    senderName: payer.sender_name,
+    phone: payer.phone,
+  });
   const status = await deps.providers.sandbox.getStatus(op.provider_ref);
   const now = await applyProviderStatus(deps, op, status);
   if (!changed) throw new AppError('payment_not_pending', `payment ${op.id} is ${now.status}, no longer waiting`);

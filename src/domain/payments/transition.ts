@@ -18,7 +18,9 @@ export async function transition(
   tx: Queryable,
   op: Operation,
   to: OperationStatus,
-  patch: Partial<Pick<Operation, 'paid_at' | 'sender_name' | 'transaction_id' | 'raw_provider_status' | 'phone' | 'refunded_amount'>>,
+  patch: Partial<
+    Pick<Operation, 'paid_at' | 'sender_name' | 'transaction_id' | 'raw_provider_status' | 'phone' | 'refunded_amount'>
+  >,
   event?: { type: JournalEventType; data: (next: Operation) => Record<string, unknown> },
 ): Promise<Operation | null> {
   if (!canTransition(op.status, to, op.type)) {
@@ -33,7 +35,8 @@ export async function transition(
   );
   const next = r.rows[0];
   if (!next) return null;
-  if (event) await appendEvent(tx, { clientId: next.client_id, mode: next.mode, type: event.type, data: event.data(next) });
+  if (event)
+    await appendEvent(tx, { clientId: next.client_id, mode: next.mode, type: event.type, data: event.data(next) });
   if (to === 'paid') await afterPaymentPaid.run(tx, next);
   return next;
 }

@@ -27,11 +27,16 @@ export async function watchQr(deps: Deps, opId: string, t: ProviderTiming): Prom
 }
 
 /** One pass: polls the due QRs it can claim; returns how many. */
-export async function pollWatchedQrs(deps: Deps, opts: {
-  batch: number; perAccount: number; onError?: (err: unknown, op: Operation) => void;
-  /** only these provider accounts' QRs (tests sharing one database with others) */
-  accounts?: number[];
-}): Promise<number> {
+export async function pollWatchedQrs(
+  deps: Deps,
+  opts: {
+    batch: number;
+    perAccount: number;
+    onError?: (err: unknown, op: Operation) => void;
+    /** only these provider accounts' QRs (tests sharing one database with others) */
+    accounts?: number[];
+  },
+): Promise<number> {
   // Each account with due QRs gives its oldest `perAccount` (the provider's calls per second for it), so
   // every account is served each pass: taking the oldest due QRs of all accounts first and capping per
   // account after starved the accounts beyond that window (bench: 10,000 QRs of 200 accounts, 268 calls/s
@@ -66,7 +71,11 @@ export async function pollWatchedQrs(deps: Deps, opts: {
   };
   try {
     const live = due.rows.filter((op) => op.mode === 'live');
-    if (live.length) providers = await liveProvidersFor(deps, live.map((op) => op.provider_account_id));
+    if (live.length)
+      providers = await liveProvidersFor(
+        deps,
+        live.map((op) => op.provider_account_id),
+      );
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
   } finally {
     // The pass's QRs are released in one statement, not one each (a pass polls up to a thousand): next

@@ -11,27 +11,60 @@ import { PERIOD_DAYS } from './subscriptions.ts';
 
 export async function activateBoughtPlan(tx: Queryable, op: Operation): Promise<void> {
   if (op.source !== 'subscription') return;
-  const sub = (await tx.query<{ client_id: number | null; plan: string | null }>(
-    'SELECT subscription_client_id AS client_id, subscription_plan AS plan FROM operations WHERE id = $1', [op.id])).rows[0];
+  const sub = (
+    await tx.query<{ client_id: number | null; plan: string | null }>(
+      'SELECT subscription_client_id AS client_id, subscription_plan AS plan FROM operations WHERE id = $1',
+      [op.id],
+    )
+  ).rows[0];
   if (!sub?.client_id || !sub.plan) return;
   await applyPlan(tx, sub.client_id, sub.plan, op.paid_at ?? new Date(), { operation_id: op.id });
 }
 
 /** A plan paid at `paidAt` takes effect (a plan QR, or a partner paying from its balance). */
-export async function applyPlan(tx: Queryable, clientId: number, plan: string, paidAt: Date, ref: Record<string, unknown>): Promise<{ expires_at: Date }> {
+export async function applyPlan(
+  tx: Queryable,
+  clientId: number,
+  plan: string,
+  paidAt: Date,
+  ref: Record<string, unknown>,
+): Promise<{ expires_at: Date }> {
   const sub = { client_id: clientId, plan };
-  const c = (await tx.query<{ plan: string; plan_expires_at: Date | null }>(
-    'SELECT plan, plan_expires_at FROM clients WHERE id = $1 FOR UPDATE', [sub.client_id])).rows[0];
+  const c = (
+    await tx.query<{ plan: string; plan_expires_at: Date | null }>(
+      'SELECT plan, plan_expires_at FROM clients WHERE id = $1 FOR UPDATE',
+      [sub.client_id],
+    )
+  ).rows[0];
   const extend = c.plan === sub.plan && c.plan_expires_at !== null && c.plan_expires_at > paidAt;
   const from = extend ? c.plan_expires_at! : paidAt;
   const expires = new Date(from.getTime() + PERIOD_DAYS * 86400_000);
-  await tx.query('UPDATE clients SET plan = $2, plan_expires_at = $3 WHERE id = $1', [sub.client_id, sub.plan, expires]);
+  await tx.query('UPDATE clients SET plan = $2, plan_expires_at = $3 WHERE id = $1', [
+    sub.client_id,
+    sub.plan,
+    expires,
+  ]);
   await appendEvent(tx, {
-    clientId: sub.client_id, mode: 'live', type: 'plan.changed',
-    data: { from: c.plan, to: sub.plan, effective_at: extend ? c.plan_expires_at : paidAt, expires_at: expires, ...ref },
+    clientId: sub.client_id,
+    mode: 'live',
+    type: 'plan.changed',
+    data: {
+      from: c.plan,
+      to: sub.plan,
+      effective_at: extend ? c.plan_expires_at : paidAt,
+      expires_at: expires,
+      ...ref,
+    },
   });
-  await notify(tx, sub.client_id, 'plan.changed', `Plan ${sub.plan} active until ${expires.toISOString().slice(0, 10)}`,
-    extend ? `The ${sub.plan} plan is extended by ${PERIOD_DAYS} days.` : `The ${sub.plan} plan replaces ${c.plan} from now, for ${PERIOD_DAYS} days.`);
+  await notify(
+    tx,
+    sub.client_id,
+    'plan.changed',
+    `Plan ${sub.plan} active until ${expires.toISOString().slice(0, 10)}`,
+    extend
+      ? `The ${sub.plan} plan is extended by ${PERIOD_DAYS} days.`
+      : `The ${sub.plan} plan replaces ${c.plan} from now, for ${PERIOD_DAYS} days.`,
+  );
   // API keys carry the plan in their cache entry: every instance forgets this client's.
   await forgetClientKeys(tx, sub.client_id);
   return { expires_at: expires };

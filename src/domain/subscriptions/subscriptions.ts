@@ -35,27 +35,52 @@ export async function ensurePlatformAccount(deps: Deps): Promise<void> {
   const id = await platformClientId(deps.db);
   await deps.db.tx(async (tx) => {
     await tx.query('SELECT 1 FROM clients WHERE id = $1 FOR UPDATE', [id]);
-    const has = await tx.query(`SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL`, [id, deps.config.providerDriver]);
-    const anyDefault = await tx.query(`SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND is_default AND deleted_at IS NULL`, [id]);
-    if (!has.rows.length) await createProviderAccount(tx, { clientId: id, mode: 'live', driver: deps.config.providerDriver, displayName: 'Platform', isDefault: !anyDefault.rows.length });
+    const has = await tx.query(
+      `SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL`,
+      [id, deps.config.providerDriver],
+    );
+    const anyDefault = await tx.query(
+      `SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND is_default AND deleted_at IS NULL`,
+      [id],
+    );
+    if (!has.rows.length)
+      await createProviderAccount(tx, {
+        clientId: id,
+        mode: 'live',
+        driver: deps.config.providerDriver,
+        displayName: 'Platform',
+        isDefault: !anyDefault.rows.length,
+      });
   });
 }
 
 export interface PlanQr {
-  operation_id: string; plan: string; amount: number; qr_token: string; deep_link: string; expires_at: Date; status: string;
+  operation_id: string;
+  plan: string;
+  amount: number;
+  qr_token: string;
+  deep_link: string;
+  expires_at: Date;
+  status: string;
 }
 
 /** What a plan costs for 30 days; the plans that cannot be bought are refused (decisions 20). */
 export function purchasablePrice(deps: Deps, plan: string): number {
-  if (plan === 'trial') throw new AppError('trial_already_used', 'the trial is given once, at registration; choose a paid plan');
+  if (plan === 'trial')
+    throw new AppError('trial_already_used', 'the trial is given once, at registration; choose a paid plan');
   if (plan === 'enterprise') throw new AppError('plan_not_purchasable', 'enterprise is arranged with the operator');
   const price = deps.config.planPrices[plan];
-  if (price === undefined) throw new AppError('invalid_parameter', `no plan "${plan}" (${Object.keys(deps.config.planPrices).join(', ')})`, { param: 'plan' });
+  if (price === undefined)
+    throw new AppError('invalid_parameter', `no plan "${plan}" (${Object.keys(deps.config.planPrices).join(', ')})`, {
+      param: 'plan',
+    });
   return price;
 }
 
 export async function payPlan(
-  deps: Deps, clientId: number, plan: string,
+  deps: Deps,
+  clientId: number,
+  plan: string,
   ctx: { requestId?: string; save?: (tx: Queryable, answer: PlanQr) => Promise<void> },
 ): Promise<PlanQr> {
   const amount = purchasablePrice(deps, plan);
@@ -66,29 +91,61 @@ export async function payPlan(
     `SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id DESC LIMIT 1`,
     [platform, deps.config.providerDriver],
   );
-  if (!account.rows[0]) throw new AppError('provider_not_connected', 'the operator has not connected its provider account for plan payments yet');
+  if (!account.rows[0])
+    throw new AppError(
+      'provider_not_connected',
+      'the operator has not connected its provider account for plan payments yet',
+    );
   const answer = (op: Operation): PlanQr => ({
-    operation_id: op.id, plan, amount, qr_token: op.qr_token!, deep_link: op.deep_link!, expires_at: op.expires_at, status: op.status,
+    operation_id: op.id,
+    plan,
+    amount,
+    qr_token: op.qr_token!,
+    deep_link: op.deep_link!,
+    expires_at: op.expires_at,
+    status: op.status,
   });
-  const op = await createQr(deps, {
-    clientId: platform, mode: 'live', source: 'subscription', requestId: ctx.requestId, account: String(account.rows[0].id),
-    inTx: async (tx, o) => {
-      await tx.query('UPDATE operations SET subscription_client_id = $2, subscription_plan = $3 WHERE id = $1', [o.id, clientId, plan]);
-      await ctx.save?.(tx, answer(o));
+  const op = await createQr(
+    deps,
+    {
+      clientId: platform,
+      mode: 'live',
+      source: 'subscription',
+      requestId: ctx.requestId,
+      account: String(account.rows[0].id),
+      inTx: async (tx, o) => {
+        await tx.query('UPDATE operations SET subscription_client_id = $2, subscription_plan = $3 WHERE id = $1', [
+          o.id,
+          clientId,
+          plan,
+        ]);
+        await ctx.save?.(tx, answer(o));
+      },
     },
-  }, { amount, comment: `Tolem ${plan}, ${PERIOD_DAYS} days, client ${clientId}` });
+    { amount, comment: `Tolem ${plan}, ${PERIOD_DAYS} days, client ${clientId}` },
+  );
   return answer(op);
 }
 
 export async function checkPlanPayment(deps: Deps, clientId: number, opId: string) {
   const r = await deps.db.query<Operation & { subscription_plan: string }>(
-    `SELECT ${OP_COLUMNS}, subscription_plan FROM operations WHERE id = $1 AND subscription_client_id = $2`, [opId, clientId]);
+    `SELECT ${OP_COLUMNS}, subscription_plan FROM operations WHERE id = $1 AND subscription_client_id = $2`,
+    [opId, clientId],
+  );
   if (!r.rows[0]) throw new AppError('payment_not_found', `no plan payment ${opId}`);
   const op = await syncOperation(deps, r.rows[0]);
-  const c = (await deps.db.query<{ plan: string; trial_ends_at: Date; plan_expires_at: Date | null }>(
-    'SELECT plan, trial_ends_at, plan_expires_at FROM clients WHERE id = $1', [clientId])).rows[0];
+  const c = (
+    await deps.db.query<{ plan: string; trial_ends_at: Date; plan_expires_at: Date | null }>(
+      'SELECT plan, trial_ends_at, plan_expires_at FROM clients WHERE id = $1',
+      [clientId],
+    )
+  ).rows[0];
   return {
-    operation_id: op.id, status: op.status, plan: r.rows[0].subscription_plan, activated: isPaid(op.status),
-    plan_active: planActive(c, deps.clock.now()), plan_expires_at: c.plan_expires_at,
+    operation_id: op.id,
+    status: op.status,
+    plan: r.rows[0].subscription_plan,
+    activated: isPaid(op.status),
+    plan_active: planActive(c, deps.clock.now()),
+    plan_expires_at: c.plan_expires_at,
   };
 }

@@ -38,7 +38,11 @@ export interface TicketMessage {
 const TICKET = `t.id, t.client_id, t.subject, t.category, t.status, t.messages_count, t.last_message_at, u.name AS created_by, t.created_at`;
 const FROM = 'tickets t JOIN users u ON u.id = t.created_by';
 
-async function addMessage(tx: Queryable, ticketId: number, m: { author: 'client' | 'support'; userId: number; name: string; body: string }): Promise<TicketMessage> {
+async function addMessage(
+  tx: Queryable,
+  ticketId: number,
+  m: { author: 'client' | 'support'; userId: number; name: string; body: string },
+): Promise<TicketMessage> {
   const r = await tx.query<TicketMessage>(
     `INSERT INTO ticket_messages (ticket_id, author, author_user_id, author_name, body) VALUES ($1, $2, $3, $4, $5)
      RETURNING id, author, author_name, body, created_at`,
@@ -53,14 +57,22 @@ async function userName(tx: Queryable, userId: number): Promise<string> {
 }
 
 export async function createTicket(
-  deps: Deps, clientId: number, userId: number, input: { subject: string; body: string; category?: string },
+  deps: Deps,
+  clientId: number,
+  userId: number,
+  input: { subject: string; body: string; category?: string },
 ): Promise<Ticket> {
   return deps.db.tx(async (tx) => {
     const t = await tx.query<{ id: number }>(
       `INSERT INTO tickets (client_id, subject, category, created_by, messages_count, last_message_at) VALUES ($1, $2, $3, $4, 1, now()) RETURNING id`,
       [clientId, input.subject.trim(), input.category ?? 'other', userId],
     );
-    await addMessage(tx, t.rows[0].id, { author: 'client', userId, name: await userName(tx, userId), body: input.body });
+    await addMessage(tx, t.rows[0].id, {
+      author: 'client',
+      userId,
+      name: await userName(tx, userId),
+      body: input.body,
+    });
     return (await findTicket(tx, t.rows[0].id, clientId))!;
   });
 }
@@ -68,12 +80,19 @@ export async function createTicket(
 async function findTicket(db: Queryable, id: number, clientId?: number, lock = false): Promise<Ticket | undefined> {
   const params: unknown[] = [id];
   const scope = clientId === undefined ? '' : ` AND t.client_id = $${params.push(clientId)}`;
-  const r = await db.query<Ticket>(`SELECT ${TICKET} FROM ${FROM} WHERE t.id = $1${scope}${lock ? ' FOR UPDATE OF t' : ''}`, params);
+  const r = await db.query<Ticket>(
+    `SELECT ${TICKET} FROM ${FROM} WHERE t.id = $1${scope}${lock ? ' FOR UPDATE OF t' : ''}`,
+    params,
+  );
   return r.rows[0];
 }
 
 /** One ticket with its messages (oldest first); `clientId` scopes it to a client (the cabinet). */
-export async function getTicket(deps: Deps, id: number, clientId?: number): Promise<Ticket & { messages: TicketMessage[] }> {
+export async function getTicket(
+  deps: Deps,
+  id: number,
+  clientId?: number,
+): Promise<Ticket & { messages: TicketMessage[] }> {
   const t = await findTicket(deps.db, id, clientId);
   if (!t) throw new AppError('ticket_not_found', `ticket ${id} not found`);
   const m = await deps.db.query<TicketMessage>(
@@ -85,7 +104,13 @@ export async function getTicket(deps: Deps, id: number, clientId?: number): Prom
 }
 
 /** A client's message: the ticket is open again (whatever it was, but closed). */
-export async function clientMessage(deps: Deps, clientId: number, userId: number, ticketId: number, body: string): Promise<TicketMessage> {
+export async function clientMessage(
+  deps: Deps,
+  clientId: number,
+  userId: number,
+  ticketId: number,
+  body: string,
+): Promise<TicketMessage> {
   return deps.db.tx(async (tx) => {
     const t = await findTicket(tx, ticketId, clientId, true);
     if (!t) throw new AppError('ticket_not_found', `ticket ${ticketId} not found`);
@@ -100,7 +125,12 @@ export async function clientMessage(deps: Deps, clientId: number, userId: number
 }
 
 /** Support's reply (admin API): `answered`, and the client hears of it (notification, e-mail to the author). */
-export async function supportReply(deps: Deps, adminUserId: number, ticketId: number, body: string): Promise<TicketMessage> {
+export async function supportReply(
+  deps: Deps,
+  adminUserId: number,
+  ticketId: number,
+  body: string,
+): Promise<TicketMessage> {
   return deps.db.tx(async (tx) => {
     const t = await findTicket(tx, ticketId, undefined, true);
     if (!t) throw new AppError('ticket_not_found', `ticket ${ticketId} not found`);
@@ -118,8 +148,22 @@ export async function supportReply(deps: Deps, adminUserId: number, ticketId: nu
     const to = author.rows[0];
     if (to) {
       const text = `Support answered your ticket #${ticketId} "${t.subject}":\n\n${body}`;
-      await enqueueMessage(tx, { channel: 'email', recipient: to.email, clientId: t.client_id, purpose: 'ticket_answered', subject: `Re: ${t.subject} [#${ticketId}]`, body: text });
-      if (to.messenger_chat_id) await enqueueMessage(tx, { channel: 'messenger', recipient: to.messenger_chat_id, clientId: t.client_id, purpose: 'ticket_answered', body: text });
+      await enqueueMessage(tx, {
+        channel: 'email',
+        recipient: to.email,
+        clientId: t.client_id,
+        purpose: 'ticket_answered',
+        subject: `Re: ${t.subject} [#${ticketId}]`,
+        body: text,
+      });
+      if (to.messenger_chat_id)
+        await enqueueMessage(tx, {
+          channel: 'messenger',
+          recipient: to.messenger_chat_id,
+          clientId: t.client_id,
+          purpose: 'ticket_answered',
+          body: text,
+        });
     }
     return m;
   });
@@ -130,7 +174,10 @@ export async function setTicketStatus(deps: Deps, ticketId: number, status: Tick
   return deps.db.tx(async (tx) => {
     const t = await findTicket(tx, ticketId, undefined, true);
     if (!t) throw new AppError('ticket_not_found', `ticket ${ticketId} not found`);
-    await tx.query(`UPDATE tickets SET status = $2, answered_at = CASE WHEN $2 = 'answered' THEN now() ELSE NULL END WHERE id = $1`, [ticketId, status]);
+    await tx.query(
+      `UPDATE tickets SET status = $2, answered_at = CASE WHEN $2 = 'answered' THEN now() ELSE NULL END WHERE id = $1`,
+      [ticketId, status],
+    );
     return (await findTicket(tx, ticketId))!;
   });
 }
@@ -146,16 +193,24 @@ export async function closeIdleTickets(deps: Deps, limit = 500): Promise<number>
 
 /** Cursor pages, newest first: one client's (the cabinet) or everyone's (the admin API, by status). */
 export async function listTickets(
-  deps: Deps, q: { clientId?: number; status?: TicketStatus; cursor?: string; limit: number; endpoint: string },
+  deps: Deps,
+  q: { clientId?: number; status?: TicketStatus; cursor?: string; limit: number; endpoint: string },
 ): Promise<PageResult<Ticket>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: q.endpoint, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: q.endpoint,
+      filters: { status: q.status },
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
       if (q.clientId !== undefined) where.push(`t.client_id = $${params.push(q.clientId)}`);
       if (q.status) where.push(`t.status = $${params.push(q.status)}`);
-      if (after) where.push(`(t.created_at, t.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
+      if (after)
+        where.push(`(t.created_at, t.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Ticket>(
         `SELECT ${TICKET} FROM ${FROM} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.created_at DESC, t.id DESC LIMIT ${take}`,
         params,

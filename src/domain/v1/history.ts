@@ -19,18 +19,26 @@ export function periodRange(period: number, now: Date): { from: Date; to: Date }
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const tomorrow = today + DAY_MS;
   switch (period) {
-    case 0: return { from: new Date(today), to: new Date(tomorrow) };
-    case 1: return { from: new Date(today - DAY_MS), to: new Date(today) };
-    case 7: return { from: new Date(today - 6 * DAY_MS), to: new Date(tomorrow) };
-    case 30: return { from: new Date(today - 29 * DAY_MS), to: new Date(tomorrow) };
+    case 0:
+      return { from: new Date(today), to: new Date(tomorrow) };
+    case 1:
+      return { from: new Date(today - DAY_MS), to: new Date(today) };
+    case 7:
+      return { from: new Date(today - 6 * DAY_MS), to: new Date(tomorrow) };
+    case 30:
+      return { from: new Date(today - 29 * DAY_MS), to: new Date(tomorrow) };
   }
-  throw new AppError('invalid_parameter', 'period must be 0 (today), 1 (yesterday), 7 (week) or 30 (month)', { param: 'period' });
+  throw new AppError('invalid_parameter', 'period must be 0 (today), 1 (yesterday), 7 (week) or 30 (month)', {
+    param: 'period',
+  });
 }
 
 export function checkPageSize(pageSize: number | undefined): number {
   if (pageSize === undefined) return V1_DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > V1_MAX_PAGE_SIZE) {
-    throw new AppError('invalid_parameter', `page_size must be an integer from 1 to ${V1_MAX_PAGE_SIZE}`, { param: 'page_size' });
+    throw new AppError('invalid_parameter', `page_size must be an integer from 1 to ${V1_MAX_PAGE_SIZE}`, {
+      param: 'page_size',
+    });
   }
   return pageSize;
 }

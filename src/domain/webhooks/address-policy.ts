@@ -49,10 +49,15 @@ export function classifyAddress(ip: string, allowPrivate: boolean): AddressVerdi
   // it is IPv4-compatible (the URL parser writes it ::7f00:1).
   const raw = ipaddr.parse(ip.includes(':') ? urlIPv6(ip) : ip);
   // Looked at before process(), which folds IPv4-mapped forms to plain IPv4.
-  const embedded = raw.kind() === 'ipv6' && !(raw as ipaddr.IPv6).isIPv4MappedAddress() ? embeddedIPv4(raw as ipaddr.IPv6) : null;
+  const embedded =
+    raw.kind() === 'ipv6' && !(raw as ipaddr.IPv6).isIPv4MappedAddress() ? embeddedIPv4(raw as ipaddr.IPv6) : null;
   if (embedded) {
     // Never reachable, private addresses allowed or not; an embedded metadata address is named as such.
-    return { allowed: false, range: METADATA.has(embedded.v4.toString()) ? 'metadata' : embedded.kind, address: raw.toString() };
+    return {
+      allowed: false,
+      range: METADATA.has(embedded.v4.toString()) ? 'metadata' : embedded.kind,
+      address: raw.toString(),
+    };
   }
   const parsed = ipaddr.process(ip); // folds ::ffff:a.b.c.d to IPv4
   const address = parsed.toString();
@@ -74,7 +79,8 @@ export const MAX_URL_LENGTH = 2083;
 export function validateWebhookUrl(raw: string, allowPrivate: boolean): string {
   const bad = (msg: string) => new AppError('invalid_parameter', msg, { param: 'url' });
   // What a developer trying a receiver on their own machine needs to read next (issue #40).
-  const local = '; for a receiver on your own machine, forward test events with `tolem listen --forward-to <url>`, or run the server with WEBHOOKS_ALLOW_PRIVATE=true (development only)';
+  const local =
+    '; for a receiver on your own machine, forward test events with `tolem listen --forward-to <url>`, or run the server with WEBHOOKS_ALLOW_PRIVATE=true (development only)';
   if (typeof raw !== 'string' || raw.length === 0) throw bad('url is required');
   if (raw.length > MAX_URL_LENGTH) throw bad(`url must be at most ${MAX_URL_LENGTH} characters`);
   let u: URL;
@@ -83,13 +89,15 @@ export function validateWebhookUrl(raw: string, allowPrivate: boolean): string {
   } catch {
     throw bad('url must be an absolute URL');
   }
-  if (u.protocol !== 'https:' && !(allowPrivate && u.protocol === 'http:')) throw bad(`url must use https${allowPrivate ? '' : local}`);
+  if (u.protocol !== 'https:' && !(allowPrivate && u.protocol === 'http:'))
+    throw bad(`url must use https${allowPrivate ? '' : local}`);
   if (!u.hostname) throw bad('url must have a host');
   if (u.hash) throw bad('url must not have a #fragment');
   const host = u.hostname.replace(/^\[|\]$/g, '');
   if (ipaddr.isValid(host)) {
     const v = classifyAddress(host, allowPrivate);
-    if (!v.allowed) throw bad(`url points to a ${v.range} address, which webhooks may not reach${allowPrivate ? '' : local}`);
+    if (!v.allowed)
+      throw bad(`url points to a ${v.range} address, which webhooks may not reach${allowPrivate ? '' : local}`);
   } else if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) {
     throw bad(`url points to localhost, which webhooks may not reach${local}`);
   }

@@ -14,7 +14,10 @@ export const AUTO_DISABLE_AFTER_MS = 24 * 3600_000;
 
 export type AttemptKind = 'auto' | 'manual' | 'test';
 
-export type SendTarget = Pick<WebhookRow, 'id' | 'url' | 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>;
+export type SendTarget = Pick<
+  WebhookRow,
+  'id' | 'url' | 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'
+>;
 
 /** The operator's log (the app's logger): where what a caller may not read about a destination goes. */
 export interface OperatorLog {
@@ -34,9 +37,23 @@ export async function send(
 ): Promise<OutboundResult> {
   const { secret, previousSecret } = signingSecrets(deps, w);
   const timestamp = Math.floor(Date.now() / 1000);
-  const headers = deliveryHeaders({ secret, previousSecret, messageId: d.message_id, eventType: d.event_type, timestamp, body: d.body });
-  const r = await postJson(w.url, headers, d.body, { allowPrivate: deps.config.webhooksAllowPrivate, timeoutMs: deps.config.webhookTimeoutMs });
-  if (r.detail) log?.warn?.({ webhook_id: w.id, message_id: d.message_id, url: w.url, detail: r.detail }, 'webhook destination refused');
+  const headers = deliveryHeaders({
+    secret,
+    previousSecret,
+    messageId: d.message_id,
+    eventType: d.event_type,
+    timestamp,
+    body: d.body,
+  });
+  const r = await postJson(w.url, headers, d.body, {
+    allowPrivate: deps.config.webhooksAllowPrivate,
+    timeoutMs: deps.config.webhookTimeoutMs,
+  });
+  if (r.detail)
+    log?.warn?.(
+      { webhook_id: w.id, message_id: d.message_id, url: w.url, detail: r.detail },
+      'webhook destination refused',
+    );
   return r;
 }
 
@@ -49,7 +66,10 @@ export const PREVIEW_CHARS = 500;
  * refuses) and lone surrogates (a cut pair among them) removed.
  */
 export function responsePreview(body: string): string {
-  return body.replace(/\u0000/g, '').slice(0, PREVIEW_CHARS).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
+  return body
+    .replace(/\u0000/g, '')
+    .slice(0, PREVIEW_CHARS)
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
 }
 
 /** Short text of a failed attempt, for last_error. */
@@ -58,7 +78,11 @@ export function failureText(r: OutboundResult): string {
   const kind = r.status >= 300 && r.status < 400 ? ' (redirects are not followed)' : '';
   // A receiver's body may be binary (a compressed error page): control characters, NUL among them, which
   // PostgreSQL text refuses (the attempt could then never be recorded), and broken surrogates go.
-  const snippet = r.body.replace(/[\u0000-\u001f\u007f\ufffd]+|\s+/g, ' ').replace(/[\uD800-\uDFFF]/g, '').trim().slice(0, 120);
+  const snippet = r.body
+    .replace(/[\u0000-\u001f\u007f\ufffd]+|\s+/g, ' ')
+    .replace(/[\uD800-\uDFFF]/g, '')
+    .trim()
+    .slice(0, 120);
   return `HTTP ${r.status}${kind}${snippet ? `: ${snippet}` : ''}`;
 }
 
@@ -74,7 +98,12 @@ export function parseRetryAfter(v: string | undefined, now = Date.now()): number
  * Delay before the next attempt after `attemptsDone` attempts: the schedule's entry with +-10% jitter;
  * on 429/503 a Retry-After longer than that is honoured up to twice the scheduled delay.
  */
-export function nextDelaySeconds(schedule: number[], attemptsDone: number, r: OutboundResult, random = Math.random): number {
+export function nextDelaySeconds(
+  schedule: number[],
+  attemptsDone: number,
+  r: OutboundResult,
+  random = Math.random,
+): number {
   const base = schedule[attemptsDone] ?? schedule[schedule.length - 1] ?? 0;
   const jittered = base * (0.9 + 0.2 * random());
   if (r.status === 429 || r.status === 503) {
@@ -114,17 +143,34 @@ export async function recordAttempt(
               locked_until = NULL, lease_token = NULL
         WHERE id = $1 AND lease_token = $2
         RETURNING ${DELIVERY_COLUMNS}`,
-      [d.id, leaseToken, status, r.status, ok ? null : failureText(r), ok, delay, r.status === 0 ? null : responsePreview(r.body)],
+      [
+        d.id,
+        leaseToken,
+        status,
+        r.status,
+        ok ? null : failureText(r),
+        ok,
+        delay,
+        r.status === 0 ? null : responsePreview(r.body),
+      ],
     );
     const row = u.rows[0];
     if (!row) return null;
     await applyHealth(tx, w, r, kind);
     if (final) {
       await appendEvent(tx, {
-        clientId: w.client_id, mode: w.mode, type: 'webhook.delivery_failed',
+        clientId: w.client_id,
+        mode: w.mode,
+        type: 'webhook.delivery_failed',
         data: {
-          webhook_id: w.id, event_id: d.event_id, url: w.url, last_status: r.status, attempts,
-          delivery_id: d.id, message_id: d.message_id, event_type: d.event_type,
+          webhook_id: w.id,
+          event_id: d.event_id,
+          url: w.url,
+          last_status: r.status,
+          attempts,
+          delivery_id: d.id,
+          message_id: d.message_id,
+          event_type: d.event_type,
         },
       });
     }
@@ -138,9 +184,17 @@ export async function recordAttempt(
  * Other outcomes lock the row first (FOR NO KEY UPDATE, which does not block transactions enqueuing
  * deliveries for it), so concurrent attempts of one webhook see each other's failing_since.
  */
-export async function applyHealth(tx: Queryable, w: Pick<WebhookRow, 'id'>, r: OutboundResult, kind: AttemptKind): Promise<void> {
+export async function applyHealth(
+  tx: Queryable,
+  w: Pick<WebhookRow, 'id'>,
+  r: OutboundResult,
+  kind: AttemptKind,
+): Promise<void> {
   if (isSuccess(r.status) && kind === 'auto') {
-    await tx.query('UPDATE webhooks SET failing_since = NULL, updated_at = now() WHERE id = $1 AND failing_since IS NOT NULL', [w.id]);
+    await tx.query(
+      'UPDATE webhooks SET failing_since = NULL, updated_at = now() WHERE id = $1 AND failing_since IS NOT NULL',
+      [w.id],
+    );
     return;
   }
   const cur = (await tx.query<WebhookRow>('SELECT * FROM webhooks WHERE id = $1 FOR NO KEY UPDATE', [w.id])).rows[0];
@@ -153,7 +207,12 @@ export async function applyHealth(tx: Queryable, w: Pick<WebhookRow, 'id'>, r: O
       [cur.id],
     );
     if (reactivate) {
-      await appendEvent(tx, { clientId: cur.client_id, mode: cur.mode, type: 'webhook.auto_reactivated', data: { webhook_id: cur.id, url: cur.url, via: kind === 'test' ? 'test' : 'retry' } });
+      await appendEvent(tx, {
+        clientId: cur.client_id,
+        mode: cur.mode,
+        type: 'webhook.auto_reactivated',
+        data: { webhook_id: cur.id, url: cur.url, via: kind === 'test' ? 'test' : 'retry' },
+      });
     }
     return;
   }
@@ -171,7 +230,10 @@ export async function applyHealth(tx: Queryable, w: Pick<WebhookRow, 'id'>, r: O
       ? 'its endpoint answered 410 Gone'
       : `its deliveries have been failing since ${cur.failing_since!.toISOString()}`;
     await notify(
-      tx, cur.client_id, 'webhook.disabled', 'Webhook switched off',
+      tx,
+      cur.client_id,
+      'webhook.disabled',
+      'Webhook switched off',
       `The ${cur.mode} webhook ${cur.url} was switched off because ${why}. Pending deliveries wait; a successful test or retry, or Enable, switches it back on.`,
     );
   }

@@ -15,15 +15,26 @@ export interface ClaimOptions {
 }
 
 /** What sending an attempt and recording its outcome read of a delivery and of its webhook. */
-export type ClaimedDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'client_id' | 'mode' | 'message_id' | 'event_id' | 'event_type' | 'body' | 'status' | 'attempts'>;
-export type ClaimedWebhook = Pick<WebhookRow, 'id' | 'client_id' | 'mode' | 'url' | 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>;
+export type ClaimedDelivery = Pick<
+  DeliveryRow,
+  'id' | 'webhook_id' | 'client_id' | 'mode' | 'message_id' | 'event_id' | 'event_type' | 'body' | 'status' | 'attempts'
+>;
+export type ClaimedWebhook = Pick<
+  WebhookRow,
+  'id' | 'client_id' | 'mode' | 'url' | 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'
+>;
 
 export interface Claimed {
   delivery: ClaimedDelivery;
   webhook: ClaimedWebhook;
 }
 
-type ClaimRow = ClaimedDelivery & { w_url: string; w_secret_enc: string; w_previous_secret_enc: string | null; w_previous_secret_expires_at: Date | null };
+type ClaimRow = ClaimedDelivery & {
+  w_url: string;
+  w_secret_enc: string;
+  w_previous_secret_enc: string | null;
+  w_previous_secret_expires_at: Date | null;
+};
 
 export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[]> {
   const params: unknown[] = [o.limit, o.leaseSeconds, o.leaseToken, o.firstDelaySeconds];
@@ -55,13 +66,26 @@ export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[
   );
   return r.rows.map((row) => ({
     delivery: {
-      id: row.id, webhook_id: row.webhook_id, client_id: row.client_id, mode: row.mode, message_id: row.message_id,
-      event_id: row.event_id, event_type: row.event_type, body: row.body, status: row.status, attempts: row.attempts,
+      id: row.id,
+      webhook_id: row.webhook_id,
+      client_id: row.client_id,
+      mode: row.mode,
+      message_id: row.message_id,
+      event_id: row.event_id,
+      event_type: row.event_type,
+      body: row.body,
+      status: row.status,
+      attempts: row.attempts,
     },
     // A delivery is enqueued for its webhook's own client and mode, so those two are the delivery's.
     webhook: {
-      id: row.webhook_id, client_id: row.client_id, mode: row.mode, url: row.w_url, secret_enc: row.w_secret_enc,
-      previous_secret_enc: row.w_previous_secret_enc, previous_secret_expires_at: row.w_previous_secret_expires_at,
+      id: row.webhook_id,
+      client_id: row.client_id,
+      mode: row.mode,
+      url: row.w_url,
+      secret_enc: row.w_secret_enc,
+      previous_secret_enc: row.w_previous_secret_enc,
+      previous_secret_expires_at: row.w_previous_secret_expires_at,
     },
   }));
 }

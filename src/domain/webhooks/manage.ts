@@ -22,18 +22,27 @@ const ALLOWED = new Set<string>(WEBHOOK_EVENT_TYPES);
  */
 export function validateEvents(events: unknown): string[] {
   if (!Array.isArray(events) || events.length === 0) {
-    throw new AppError('invalid_parameter', `events must list at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`, { param: 'events' });
+    throw new AppError('invalid_parameter', `events must list at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`, {
+      param: 'events',
+    });
   }
   const unknown = events.filter((e) => typeof e !== 'string' || !ALLOWED.has(e));
   if (unknown.length) {
-    throw new AppError('unknown_event', `unknown event ${JSON.stringify(unknown[0])}; allowed: ${WEBHOOK_EVENT_TYPES.join(', ')}`, { param: 'events' });
+    throw new AppError(
+      'unknown_event',
+      `unknown event ${JSON.stringify(unknown[0])}; allowed: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+      { param: 'events' },
+    );
   }
   return [...new Set(events as string[])];
 }
 
 function validateDescription(d: string | null | undefined): string | null {
   if (d === undefined || d === null) return null;
-  if (d.length > MAX_DESCRIPTION) throw new AppError('invalid_parameter', `description must be at most ${MAX_DESCRIPTION} characters`, { param: 'description' });
+  if (d.length > MAX_DESCRIPTION)
+    throw new AppError('invalid_parameter', `description must be at most ${MAX_DESCRIPTION} characters`, {
+      param: 'description',
+    });
   return d;
 }
 
@@ -44,7 +53,12 @@ export interface CreateWebhookInput {
   secret?: string;
 }
 
-export async function createWebhook(deps: Deps, clientId: number, mode: Mode, input: CreateWebhookInput): Promise<WebhookRow & { secret: string }> {
+export async function createWebhook(
+  deps: Deps,
+  clientId: number,
+  mode: Mode,
+  input: CreateWebhookInput,
+): Promise<WebhookRow & { secret: string }> {
   const url = validateWebhookUrl(input.url, deps.config.webhooksAllowPrivate);
   const events = validateEvents(input.events);
   const description = validateDescription(input.description);
@@ -52,7 +66,10 @@ export async function createWebhook(deps: Deps, clientId: number, mode: Mode, in
   return deps.db.tx(async (tx) => {
     // Serialize creations of one client so the per-mode bound holds under concurrent requests.
     await tx.query('SELECT id FROM clients WHERE id = $1 FOR NO KEY UPDATE', [clientId]);
-    const n = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE client_id = $1 AND mode = $2', [clientId, mode]);
+    const n = await tx.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhooks WHERE client_id = $1 AND mode = $2',
+      [clientId, mode],
+    );
     if (n.rows[0].n >= MAX_WEBHOOKS_PER_MODE) {
       throw new AppError('webhook_limit_reached', `at most ${MAX_WEBHOOKS_PER_MODE} webhooks per mode`);
     }
@@ -93,7 +110,12 @@ export interface UpdateWebhookInput {
   is_active?: boolean;
 }
 
-export async function updateWebhook(deps: Deps, scope: Tenant, id: number, input: UpdateWebhookInput): Promise<WebhookRow> {
+export async function updateWebhook(
+  deps: Deps,
+  scope: Tenant,
+  id: number,
+  input: UpdateWebhookInput,
+): Promise<WebhookRow> {
   const sets: string[] = [];
   const params: unknown[] = [id, scope.clientId, scope.mode];
   const set = (col: string, v: unknown) => {
@@ -116,7 +138,11 @@ export async function updateWebhook(deps: Deps, scope: Tenant, id: number, input
 
 /** Deleting a webhook deletes its delivery log too (ON DELETE CASCADE); pending deliveries stop. */
 export async function deleteWebhook(deps: Deps, scope: Tenant, id: number): Promise<void> {
-  const r = await deps.db.query('DELETE FROM webhooks WHERE id = $1 AND client_id = $2 AND mode = $3', [id, scope.clientId, scope.mode]);
+  const r = await deps.db.query('DELETE FROM webhooks WHERE id = $1 AND client_id = $2 AND mode = $3', [
+    id,
+    scope.clientId,
+    scope.mode,
+  ]);
   if (!r.rowCount) throw new AppError('webhook_not_found', `webhook ${id} not found`);
 }
 
@@ -129,7 +155,12 @@ export async function setWebhookActive(deps: Deps, scope: Tenant, id: number, ac
  * New secret, shown once. X-Webhook-Signature switches to it at once (decisions 8); the standard
  * webhook-signature header also carries the previous secret's signature until the grace period ends.
  */
-export async function rotateSecret(deps: Deps, scope: Tenant, id: number, graceSeconds = DEFAULT_GRACE_SECONDS): Promise<WebhookRow & { secret: string }> {
+export async function rotateSecret(
+  deps: Deps,
+  scope: Tenant,
+  id: number,
+  graceSeconds = DEFAULT_GRACE_SECONDS,
+): Promise<WebhookRow & { secret: string }> {
   const secret = generateSecret();
   return deps.db.tx(async (tx) => {
     const w = await findWebhook(tx, scope, id, true);
@@ -146,11 +177,15 @@ export async function rotateSecret(deps: Deps, scope: Tenant, id: number, graceS
 }
 
 /** The secrets that sign a delivery now: the current one and, during a grace period, the previous one. */
-export function signingSecrets(deps: Deps, w: Pick<WebhookRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>): {
+export function signingSecrets(
+  deps: Deps,
+  w: Pick<WebhookRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>,
+): {
   secret: string;
   previousSecret: string | null;
 } {
   const secret = deps.secrets.sealer.open(w.secret_enc);
-  const inGrace = w.previous_secret_enc && w.previous_secret_expires_at && w.previous_secret_expires_at.getTime() > Date.now();
+  const inGrace =
+    w.previous_secret_enc && w.previous_secret_expires_at && w.previous_secret_expires_at.getTime() > Date.now();
   return { secret, previousSecret: inGrace ? deps.secrets.sealer.open(w.previous_secret_enc!) : null };
 }

@@ -6,10 +6,17 @@ import { randomToken } from '../../crypto.ts';
 import { newId } from '../ids.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 import type { Tenant } from '../tenant.ts';
-import { applyHealth, failureText, isSuccess, recordAttempt, responsePreview, send, type OperatorLog } from './attempt.ts';
+import {
+  applyHealth,
+  failureText,
+  isSuccess,
+  recordAttempt,
+  responsePreview,
+  send,
+  type OperatorLog,
+} from './attempt.ts';
 import { deliveryBody } from './enqueue.ts';
 import { DELIVERY_COLUMNS, findWebhook, type DeliveryRow } from './store.ts';
-
 
 /**
  * Lease of a claimed delivery (worker batch or manual retry): the time-out plus room for recording the
@@ -26,7 +33,13 @@ export async function listDeliveries(
 ): Promise<PageResult<DeliveryRow>> {
   await findWebhook(deps.db, scope, webhookId);
   const res = await page<DeliveryRow>(
-    { secret: deps.secrets.appSecret, endpoint: `/me/webhooks/${webhookId}/deliveries`, filters: { status: q.status }, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: `/me/webhooks/${webhookId}/deliveries`,
+      filters: { status: q.status },
+      cursor: q.cursor,
+      limit: q.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [webhookId];
       let where = 'webhook_id = $1';
@@ -54,7 +67,13 @@ export async function listDeliveries(
  * or delivered one gets an extra attempt (delivered on success, otherwise unchanged). While a worker
  * holds the delivery the answer is 409 delivery_in_progress.
  */
-export async function retryDelivery(deps: Deps, scope: Tenant, webhookId: number, deliveryId: number, log?: OperatorLog): Promise<DeliveryRow> {
+export async function retryDelivery(
+  deps: Deps,
+  scope: Tenant,
+  webhookId: number,
+  deliveryId: number,
+  log?: OperatorLog,
+): Promise<DeliveryRow> {
   const webhook = await findWebhook(deps.db, scope, webhookId);
   const token = randomToken(12);
   const claimed = await deps.db.query<DeliveryRow>(
@@ -65,8 +84,12 @@ export async function retryDelivery(deps: Deps, scope: Tenant, webhookId: number
   );
   const d = claimed.rows[0];
   if (!d) {
-    const exists = await deps.db.query('SELECT 1 FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2', [deliveryId, webhookId]);
-    if (exists.rows.length) throw new AppError('delivery_in_progress', 'this delivery is being sent right now; try again in a few seconds');
+    const exists = await deps.db.query('SELECT 1 FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2', [
+      deliveryId,
+      webhookId,
+    ]);
+    if (exists.rows.length)
+      throw new AppError('delivery_in_progress', 'this delivery is being sent right now; try again in a few seconds');
     throw new AppError('delivery_not_found', `delivery ${deliveryId} not found`);
   }
   const result = await send(deps, webhook, d, log);
@@ -92,13 +115,22 @@ export interface TestResult {
  * off: the merchant asked for it) and records it as a delivery. It is not retried automatically; it
  * can be retried by hand like any delivery.
  */
-export async function testWebhook(deps: Deps, scope: Tenant, webhookId: number, log?: OperatorLog): Promise<TestResult> {
+export async function testWebhook(
+  deps: Deps,
+  scope: Tenant,
+  webhookId: number,
+  log?: OperatorLog,
+): Promise<TestResult> {
   const webhook = await findWebhook(deps.db, scope, webhookId);
   const event = {
     id: newId('evt'),
     type: 'webhook.test',
     created_at: deps.clock.now(),
-    data: { webhook_id: webhook.id, livemode: webhook.mode === 'live', message: 'Test event from Tolem: your endpoint is reachable.' },
+    data: {
+      webhook_id: webhook.id,
+      livemode: webhook.mode === 'live',
+      message: 'Test event from Tolem: your endpoint is reachable.',
+    },
   };
   const d = { message_id: newId('msg'), event_type: event.type, body: deliveryBody(event) };
   const result = await send(deps, webhook, d, log);
@@ -109,8 +141,20 @@ export async function testWebhook(deps: Deps, scope: Tenant, webhookId: number, 
                                        last_status, last_error, last_response, last_attempt_at, delivered_at, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $12, now(), CASE WHEN $11::boolean THEN now() END, NULL)
        RETURNING id`,
-      [webhook.id, webhook.client_id, webhook.mode, d.message_id, event.id, event.type, d.body, ok ? 'delivered' : 'failed',
-        result.status, ok ? null : failureText(result), ok, result.status === 0 ? null : responsePreview(result.body)],
+      [
+        webhook.id,
+        webhook.client_id,
+        webhook.mode,
+        d.message_id,
+        event.id,
+        event.type,
+        d.body,
+        ok ? 'delivered' : 'failed',
+        result.status,
+        ok ? null : failureText(result),
+        ok,
+        result.status === 0 ? null : responsePreview(result.body),
+      ],
     );
     await applyHealth(tx, webhook, result, 'test');
     return r.rows[0].id;

@@ -38,7 +38,11 @@ const systemLookup: LookupAll = (hostname) =>
  * there is none, and when the name does not resolve at all: to a caller, a name that does not exist and a
  * name of a private address must look alike.
  */
-export async function resolveChecked(hostname: string, allowPrivate: boolean, lookup: LookupAll = systemLookup): Promise<string> {
+export async function resolveChecked(
+  hostname: string,
+  allowPrivate: boolean,
+  lookup: LookupAll = systemLookup,
+): Promise<string> {
   const host = hostname.replace(/^\[|\]$/g, '');
   let candidates: string[];
   if (isIP(host)) {
@@ -48,7 +52,9 @@ export async function resolveChecked(hostname: string, allowPrivate: boolean, lo
       candidates = (await lookup(host)).map((a) => a.address);
     } catch (err) {
       const e = err as { code?: string; message?: string };
-      throw new AddressRefusedError(`${host} did not resolve: ${e?.code ?? 'error'} ${(e?.message ?? String(err)).slice(0, 200)}`);
+      throw new AddressRefusedError(
+        `${host} did not resolve: ${e?.code ?? 'error'} ${(e?.message ?? String(err)).slice(0, 200)}`,
+      );
     }
   }
   const verdicts = candidates.map((a) => classifyAddress(a, allowPrivate));
@@ -62,7 +68,11 @@ export async function resolveChecked(hostname: string, allowPrivate: boolean, lo
 }
 
 /** An undici connector that checks the resolved address before connecting to it. */
-export function guardedConnector(opts: { allowPrivate: boolean; timeoutMs: number; lookup?: LookupAll }): buildConnector.connector {
+export function guardedConnector(opts: {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  lookup?: LookupAll;
+}): buildConnector.connector {
   const base = buildConnector({ timeout: opts.timeoutMs });
   return (options, callback) => {
     resolveChecked(options.hostname, opts.allowPrivate, opts.lookup).then(
@@ -106,7 +116,13 @@ export interface OutboundResult {
 
 function describe(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e?.code === 'UND_ERR_BODY_TIMEOUT' ||
+    e?.code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `timeout after ${timeoutMs} ms`;
   }
   if (err instanceof AddressRefusedError) return ADDRESS_NOT_ALLOWED;
@@ -116,7 +132,13 @@ function describe(err: unknown, timeoutMs: number): string {
 }
 
 const noResponse = (error: string, durationMs = 0, detail: string | null = null): OutboundResult => ({
-  status: 0, body: '', truncated: false, headers: {}, durationMs, error, detail,
+  status: 0,
+  body: '',
+  truncated: false,
+  headers: {},
+  durationMs,
+  error,
+  detail,
 });
 
 /** No answer: what the caller reads, and the refusal's detail for the operator. */
@@ -159,7 +181,15 @@ export function postJson(
       resolve(r);
     };
     const answered = (truncated: boolean) =>
-      finish({ status, body: Buffer.concat(chunks).toString('utf8'), truncated, headers: responseHeaders, durationMs: took(), error: null, detail: null });
+      finish({
+        status,
+        body: Buffer.concat(chunks).toString('utf8'),
+        truncated,
+        headers: responseHeaders,
+        durationMs: took(),
+        error: null,
+        detail: null,
+      });
     // One time-out for the whole call (connection, headers and body together).
     const timer = setTimeout(() => {
       const err = new DOMException('timed out', 'TimeoutError');

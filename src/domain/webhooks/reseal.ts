@@ -21,7 +21,11 @@ export async function resealWebhookSecrets(db: Db, sealer: Sealer): Promise<numb
         const stale = (v: string | null) => v !== null && !sealer.isCurrent(v);
         if (!stale(w.secret_enc) && !stale(w.previous_secret_enc)) continue;
         const again = (v: string | null) => (v === null ? null : sealer.isCurrent(v) ? v : sealer.seal(sealer.open(v)));
-        await tx.query('UPDATE webhooks SET secret_enc = $2, previous_secret_enc = $3 WHERE id = $1', [w.id, again(w.secret_enc), again(w.previous_secret_enc)]);
+        await tx.query('UPDATE webhooks SET secret_enc = $2, previous_secret_enc = $3 WHERE id = $1', [
+          w.id,
+          again(w.secret_enc),
+          again(w.previous_secret_enc),
+        ]);
         resealed++;
       }
       return r.rows.length < BATCH;
@@ -37,7 +41,10 @@ export async function resealWebhookSecrets(db: Db, sealer: Sealer): Promise<numb
  */
 export async function resealProviderCredentials(db: Db, sealer: Sealer, onlyClientId?: number): Promise<number> {
   let resealed = 0;
-  for (const [table, key] of [['provider_accounts', 'id::text'], ['onboarding', "client_id::text || ':' || mode"]] as const) {
+  for (const [table, key] of [
+    ['provider_accounts', 'id::text'],
+    ['onboarding', "client_id::text || ':' || mode"],
+  ] as const) {
     let after = '';
     for (;;) {
       const done = await db.tx(async (tx) => {
@@ -50,7 +57,10 @@ export async function resealProviderCredentials(db: Db, sealer: Sealer, onlyClie
         for (const row of r.rows) {
           after = row.k;
           if (sealer.isCurrent(row.sealed)) continue;
-          await tx.query(`UPDATE ${table} SET credentials_sealed = $2 WHERE ${key} = $1`, [row.k, sealer.seal(sealer.open(row.sealed))]);
+          await tx.query(`UPDATE ${table} SET credentials_sealed = $2 WHERE ${key} = $1`, [
+            row.k,
+            sealer.seal(sealer.open(row.sealed)),
+          ]);
           resealed++;
         }
         return r.rows.length < BATCH;

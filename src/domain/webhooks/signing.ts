@@ -38,7 +38,9 @@ export function standardKey(secret: string): Buffer {
  */
 export function validateSecret(secret: string): string {
   const bad = () =>
-    new AppError('invalid_parameter', 'secret must be "whsec_" followed by 24 to 64 bytes in standard, padded base64', { param: 'secret' });
+    new AppError('invalid_parameter', 'secret must be "whsec_" followed by 24 to 64 bytes in standard, padded base64', {
+      param: 'secret',
+    });
   if (!secret.startsWith(SECRET_PREFIX)) throw bad();
   const b64 = secret.slice(SECRET_PREFIX.length);
   // Standard, padded base64 is the text that decoding and encoding again gives back unchanged: what the

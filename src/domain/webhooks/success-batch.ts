@@ -38,7 +38,13 @@ export async function recordSuccesses(db: Queryable, batch: Success[]): Promise<
         RETURNING d.webhook_id)
      UPDATE webhooks SET failing_since = NULL, updated_at = now()
       WHERE id IN (SELECT webhook_id FROM done) AND failing_since IS NOT NULL`,
-    [batch.map((s) => s.deliveryId), batch.map((s) => s.leaseToken), batch.map((s) => s.status), batch.map((s) => s.at), batch.map((s) => s.response)],
+    [
+      batch.map((s) => s.deliveryId),
+      batch.map((s) => s.leaseToken),
+      batch.map((s) => s.status),
+      batch.map((s) => s.at),
+      batch.map((s) => s.response),
+    ],
   );
 }
 
@@ -57,7 +63,10 @@ export class SuccessBatcher {
   private queue: { s: Success; done: (err?: unknown) => void }[] = [];
   private writing = false;
 
-  constructor(private db: Queryable, private coalesceMs = 0) {}
+  constructor(
+    private db: Queryable,
+    private coalesceMs = 0,
+  ) {}
 
   add(s: Success): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -72,7 +81,10 @@ export class SuccessBatcher {
     while (this.queue.length) {
       const batch = this.queue.splice(0, 500);
       try {
-        await recordSuccesses(this.db, batch.map((b) => b.s));
+        await recordSuccesses(
+          this.db,
+          batch.map((b) => b.s),
+        );
         for (const b of batch) b.done();
       } catch (err) {
         for (const b of batch) b.done(err);

@@ -22,10 +22,15 @@ const TokenResponse = Type.Object({
 
 const Registered = Type.Object({
   ...TokenResponse.properties,
-  api_keys: Type.Optional(Type.Object(
-    { live: Type.String(), test: Type.String() },
-    { description: 'the new client keys, shown once; GET /me shows only their prefixes. Absent when joining a team by invite_token' },
-  )),
+  api_keys: Type.Optional(
+    Type.Object(
+      { live: Type.String(), test: Type.String() },
+      {
+        description:
+          'the new client keys, shown once; GET /me shows only their prefixes. Absent when joining a team by invite_token',
+      },
+    ),
+  ),
 });
 
 const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -39,8 +44,16 @@ const RegisterBody = Body({
   password: Type.Optional(Password),
   provider: Type.Optional(Provider),
   id_token: Type.Optional(IdToken),
-  invite_token: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'a team invitation (POST /me/team/invite), or a partner\'s invitation (POST /partner/clients/invite)' })),
-  referral_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a partner\'s referral link code (/r/{code})' })),
+  invite_token: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: "a team invitation (POST /me/team/invite), or a partner's invitation (POST /partner/clients/invite)",
+    }),
+  ),
+  referral_code: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: "a partner's referral link code (/r/{code})" }),
+  ),
 });
 
 const LoginBody = Body({
@@ -62,7 +75,10 @@ export function loginAddress(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const a = ipaddr.process(ip);
   if (a.kind() === 'ipv4') return a.toString();
-  return `${(a as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${(a as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }
 
 function limited(reply: FastifyReply, d: RateDecision, message: string): AppError {
@@ -95,15 +111,23 @@ async function limitLogin(deps: Deps, reply: FastifyReply, email: string, ip: st
 /** After a sign-in (or a registration) from this address: its own budget for the e-mail from now on. */
 async function rememberAddress(deps: Deps, email: string, ip: string): Promise<void> {
   // Not remembering only costs the address its exemption; the sign-in itself stands.
-  await deps.limiter.remember(KNOWN, `${email.toLowerCase()}|${loginAddress(ip)}`, KNOWN_ADDRESS_SECONDS).catch(() => {});
+  await deps.limiter
+    .remember(KNOWN, `${email.toLowerCase()}|${loginAddress(ip)}`, KNOWN_ADDRESS_SECONDS)
+    .catch(() => {});
 }
 
 export function authRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'POST', url: '/auth/register', auth: [], rateBucket: 'auth', errors: [409],
+    method: 'POST',
+    url: '/auth/register',
+    auth: [],
+    rateBucket: 'auth',
+    errors: [409],
     schema: {
-      tags: ['auth'], summary: 'Register a merchant (password or OpenID Connect id_token)',
-      body: RegisterBody, response: { 201: Registered },
+      tags: ['auth'],
+      summary: 'Register a merchant (password or OpenID Connect id_token)',
+      body: RegisterBody,
+      response: { 201: Registered },
     },
     handler: async (req, reply) => {
       const registered = await register(deps, req.body);
@@ -112,7 +136,10 @@ export function authRoutes(app: App, deps: Deps): void {
     },
   });
   route(app, {
-    method: 'POST', url: '/auth/login', auth: [], rateBucket: 'auth',
+    method: 'POST',
+    url: '/auth/login',
+    auth: [],
+    rateBucket: 'auth',
     schema: { tags: ['auth'], summary: 'Log in', body: LoginBody, response: { 200: TokenResponse } },
     handler: async (req, reply) => {
       if (!req.body.email) return login(deps, req.body);
@@ -123,18 +150,29 @@ export function authRoutes(app: App, deps: Deps): void {
     },
   });
   route(app, {
-    method: 'POST', url: '/auth/refresh', auth: [], rateBucket: 'auth', errors: [401, 403],
+    method: 'POST',
+    url: '/auth/refresh',
+    auth: [],
+    rateBucket: 'auth',
+    errors: [401, 403],
     schema: {
-      tags: ['auth'], summary: 'Trade a refresh token for a new pair (single use; reuse revokes the family)',
-      body: Body({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }), response: { 200: TokenResponse },
+      tags: ['auth'],
+      summary: 'Trade a refresh token for a new pair (single use; reuse revokes the family)',
+      body: Body({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }),
+      response: { 200: TokenResponse },
     },
     handler: async (req) => refreshTokens(deps, req.body.refresh_token),
   });
   route(app, {
-    method: 'POST', url: '/auth/magic-exchange', auth: [], rateBucket: 'auth',
+    method: 'POST',
+    url: '/auth/magic-exchange',
+    auth: [],
+    rateBucket: 'auth',
     schema: {
-      tags: ['auth'], summary: 'Trade a one-time magic token (login link, 10 min) for a token pair',
-      body: Body({ token: Type.String({ minLength: 1, maxLength: 512 }) }), response: { 200: TokenResponse },
+      tags: ['auth'],
+      summary: 'Trade a one-time magic token (login link, 10 min) for a token pair',
+      body: Body({ token: Type.String({ minLength: 1, maxLength: 512 }) }),
+      response: { 200: TokenResponse },
     },
     handler: async (req) => exchangeMagicToken(deps, req.body.token),
   });

@@ -23,7 +23,7 @@ const Profile = Type.Object({
   terms_accepted_at: NullableTimestamp,
   trial_ends_at: Timestamp,
   plan_expires_at: NullableTimestamp,
-  messenger_linked: Type.Boolean({ description: 'this user\'s messenger chat is bound' }),
+  messenger_linked: Type.Boolean({ description: "this user's messenger chat is bound" }),
 });
 
 const LogItem = Type.Object({
@@ -34,15 +34,25 @@ const LogItem = Type.Object({
   status: Type.Integer(),
   duration_ms: Type.Integer(),
   api_key_prefix: Nullable(Type.String()),
-  actor: Nullable(Type.Object({
-    kind: Type.Literal('partner'), partner_id: Nullable(Type.Integer()), session: Nullable(Type.String()),
-  }, { description: 'set when a partner acting in the account made the call' })),
+  actor: Nullable(
+    Type.Object(
+      {
+        kind: Type.Literal('partner'),
+        partner_id: Nullable(Type.Integer()),
+        session: Nullable(Type.String()),
+      },
+      { description: 'set when a partner acting in the account made the call' },
+    ),
+  ),
   created_at: Timestamp,
 });
 
 export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
   route(app, {
-    method: 'GET', url: '/me', auth: ['jwt'], permission: 'account.read',
+    method: 'GET',
+    url: '/me',
+    auth: ['jwt'],
+    permission: 'account.read',
     schema: { tags: ['account'], summary: 'Client profile', response: { 200: Profile } },
     handler: async (req) => {
       const p = cabinetUser(req);
@@ -50,28 +60,51 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
     },
   });
   route(app, {
-    method: 'POST', url: '/me/accept-terms', auth: ['jwt'], permission: 'account.accept_terms',
-    schema: { tags: ['account'], summary: 'Accept the offer', body: Body({}), response: { 200: Type.Object({ accepted_at: Timestamp }) } },
+    method: 'POST',
+    url: '/me/accept-terms',
+    auth: ['jwt'],
+    permission: 'account.accept_terms',
+    schema: {
+      tags: ['account'],
+      summary: 'Accept the offer',
+      body: Body({}),
+      response: { 200: Type.Object({ accepted_at: Timestamp }) },
+    },
     handler: async (req) => acceptTerms(deps, cabinetUser(req).clientId),
   });
   route(app, {
-    method: 'POST', url: '/me/api-key/regenerate', auth: ['jwt'], permission: 'api_keys.manage',
+    method: 'POST',
+    url: '/me/api-key/regenerate',
+    auth: ['jwt'],
+    permission: 'api_keys.manage',
     schema: {
-      tags: ['account'], summary: 'New API key of a mode, shown once; the old key stops at once',
+      tags: ['account'],
+      summary: 'New API key of a mode, shown once; the old key stops at once',
       body: Type.Optional(Body({ mode: Type.Optional(Type.String({ enum: ['live', 'test'] })) })),
       response: {
         200: Type.Object({
-          api_key: Type.String(), mode: Type.String({ enum: ['live', 'test'] }), api_key_prefix: Type.String(), created_at: Timestamp,
+          api_key: Type.String(),
+          mode: Type.String({ enum: ['live', 'test'] }),
+          api_key_prefix: Type.String(),
+          created_at: Timestamp,
         }),
       },
     },
-    handler: async (req) => regenerateApiKey(deps, cabinetUser(req).clientId, (req.body?.mode ?? 'live') as 'live' | 'test'),
+    handler: async (req) =>
+      regenerateApiKey(deps, cabinetUser(req).clientId, (req.body?.mode ?? 'live') as 'live' | 'test'),
   });
   route(app, {
-    method: 'GET', url: '/me/logs', auth: ['jwt'], permission: 'logs.read',
+    method: 'GET',
+    url: '/me/logs',
+    auth: ['jwt'],
+    permission: 'logs.read',
     schema: {
-      tags: ['account'], summary: 'Request log, newest first',
-      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ description: '1 to 200, default 50' })), ...IgnoredModeQuery }),
+      tags: ['account'],
+      summary: 'Request log, newest first',
+      querystring: Type.Object({
+        limit: Type.Optional(Type.Integer({ description: '1 to 200, default 50' })),
+        ...IgnoredModeQuery,
+      }),
       response: { 200: Type.Object({ data: Type.Array(LogItem) }) },
     },
     handler: async (req) => {

@@ -9,35 +9,65 @@ import { IgnoredModeQuery, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, NullableTimestamp, Page, Timestamp } from '../schemas.ts';
 
-const Notification = Type.Object({
-  id: Type.Integer(),
-  type: Type.String({ description: 'webhook.disabled, plan.limit_near, trial.ending, ...' }),
-  title: Type.String(),
-  body: Type.String(),
-  read_at: NullableTimestamp,
-  created_at: Timestamp,
-}, { title: 'Notification' });
+const Notification = Type.Object(
+  {
+    id: Type.Integer(),
+    type: Type.String({ description: 'webhook.disabled, plan.limit_near, trial.ending, ...' }),
+    title: Type.String(),
+    body: Type.String(),
+    read_at: NullableTimestamp,
+    created_at: Timestamp,
+  },
+  { title: 'Notification' },
+);
 const tags = ['account'];
 
 export function notificationRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'GET', url: '/me/notifications', auth: ['jwt'], permission: 'account.read',
+    method: 'GET',
+    url: '/me/notifications',
+    auth: ['jwt'],
+    permission: 'account.read',
     schema: {
-      tags, summary: 'Notifications, newest first (cursor; limit 1 to 100, default 20)',
-      querystring: Type.Object({ ...PageQuery, unread: Type.Optional(Type.Boolean({ description: 'only unread ones' })), ...IgnoredModeQuery }),
+      tags,
+      summary: 'Notifications, newest first (cursor; limit 1 to 100, default 20)',
+      querystring: Type.Object({
+        ...PageQuery,
+        unread: Type.Optional(Type.Boolean({ description: 'only unread ones' })),
+        ...IgnoredModeQuery,
+      }),
       response: { 200: Page(Notification) },
     },
     handler: async (req) =>
-      listNotifications(deps, cabinetUser(req).clientId, { cursor: req.query.cursor, limit: parseLimit(req.query.limit), unread: req.query.unread }),
+      listNotifications(deps, cabinetUser(req).clientId, {
+        cursor: req.query.cursor,
+        limit: parseLimit(req.query.limit),
+        unread: req.query.unread,
+      }),
   });
   route(app, {
-    method: 'GET', url: '/me/notifications/unread-count', auth: ['jwt'], permission: 'account.read',
-    schema: { tags, summary: 'Number of unread notifications', response: { 200: Type.Object({ count: Type.Integer() }) } },
+    method: 'GET',
+    url: '/me/notifications/unread-count',
+    auth: ['jwt'],
+    permission: 'account.read',
+    schema: {
+      tags,
+      summary: 'Number of unread notifications',
+      response: { 200: Type.Object({ count: Type.Integer() }) },
+    },
     handler: async (req) => unreadCount(deps, cabinetUser(req).clientId),
   });
   route(app, {
-    method: 'POST', url: '/me/notifications/read-all', auth: ['jwt'], permission: 'notifications.read_all',
-    schema: { tags, summary: 'Mark every notification read', body: Body({}), response: { 200: Type.Object({ updated: Type.Integer({ description: 'notifications newly marked read' }) }) } },
+    method: 'POST',
+    url: '/me/notifications/read-all',
+    auth: ['jwt'],
+    permission: 'notifications.read_all',
+    schema: {
+      tags,
+      summary: 'Mark every notification read',
+      body: Body({}),
+      response: { 200: Type.Object({ updated: Type.Integer({ description: 'notifications newly marked read' }) }) },
+    },
     handler: async (req) => markAllRead(deps, cabinetUser(req).clientId),
   });
 }

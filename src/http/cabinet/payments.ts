@@ -16,7 +16,17 @@ import { route, type App } from '../route.ts';
 import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
 import { Amount, Body } from '../schemas.ts';
 import {
-  Comment, InvoiceCreated, PaymentItem, PaymentStatus, QrCreated, RefundResult, Status, toInvoiceCreated, toPaymentItem, toPaymentStatus, toQrCreated,
+  Comment,
+  InvoiceCreated,
+  PaymentItem,
+  PaymentStatus,
+  QrCreated,
+  RefundResult,
+  Status,
+  toInvoiceCreated,
+  toPaymentItem,
+  toPaymentStatus,
+  toQrCreated,
 } from '../shapes/payment.ts';
 const Counter = Type.Object({ count: Type.Integer(), amount: Amount });
 
@@ -24,10 +34,18 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   const tags = ['cabinet payments'];
 
   route(app, {
-    method: 'GET', url: '/me/payments', auth: ['jwt'], permission: 'payments.read',
+    method: 'GET',
+    url: '/me/payments',
+    auth: ['jwt'],
+    permission: 'payments.read',
     schema: {
-      tags, summary: 'Newest payments (no cursor)',
-      querystring: Type.Object({ ...ModeQuery, status: Type.Optional(Status), limit: Type.Optional(Type.Integer({ description: '1 to 100, default 20' })) }),
+      tags,
+      summary: 'Newest payments (no cursor)',
+      querystring: Type.Object({
+        ...ModeQuery,
+        status: Type.Optional(Status),
+        limit: Type.Optional(Type.Integer({ description: '1 to 100, default 20' })),
+      }),
       response: { 200: Type.Object({ data: Type.Array(PaymentItem) }) },
     },
     handler: async (req) => {
@@ -38,40 +56,83 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/me/payments/create-qr', auth: ['jwt'], permission: 'payments.create', idempotent: 'required', errors: [403, 409, 502, 503],
+    method: 'POST',
+    url: '/me/payments/create-qr',
+    auth: ['jwt'],
+    permission: 'payments.create',
+    idempotent: 'required',
+    errors: [403, 409, 502, 503],
     schema: {
-      tags, summary: 'Create a QR (same operation as POST /v2/qr)', querystring: Type.Object(ModeQuery), headers: AccountHeader,
-      body: Body({ amount: Amount, description: Type.Optional(Comment) }), response: { 201: QrCreated },
+      tags,
+      summary: 'Create a QR (same operation as POST /v2/qr)',
+      querystring: Type.Object(ModeQuery),
+      headers: AccountHeader,
+      body: Body({ amount: Amount, description: Type.Optional(Comment) }),
+      response: { 201: QrCreated },
     },
     handler: async (req, reply) => {
-      const op = await createQr(deps, tenantWith(req, {
-        account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
-        inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toQrCreated(o)),
-      }), { amount: req.body.amount, comment: req.body.description });
+      const op = await createQr(
+        deps,
+        tenantWith(req, {
+          account: accountOf(req),
+          source: 'cabinet',
+          requestId: req.idempotency?.requestId,
+          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toQrCreated(o)),
+        }),
+        { amount: req.body.amount, comment: req.body.description },
+      );
       return reply.status(201).send(toQrCreated(op));
     },
   });
 
   route(app, {
-    method: 'POST', url: '/me/payments/create-invoice', auth: ['jwt'], permission: 'payments.create', idempotent: 'required', errors: [403, 404, 409, 502, 503],
+    method: 'POST',
+    url: '/me/payments/create-invoice',
+    auth: ['jwt'],
+    permission: 'payments.create',
+    idempotent: 'required',
+    errors: [403, 404, 409, 502, 503],
     schema: {
-      tags, summary: 'Push an invoice (same operation as POST /v2/invoices)', querystring: Type.Object(ModeQuery), headers: AccountHeader,
-      body: Body({ phone: Type.String({ minLength: 1, maxLength: 32 }), amount: Amount, description: Type.Optional(Comment) }),
+      tags,
+      summary: 'Push an invoice (same operation as POST /v2/invoices)',
+      querystring: Type.Object(ModeQuery),
+      headers: AccountHeader,
+      body: Body({
+        phone: Type.String({ minLength: 1, maxLength: 32 }),
+        amount: Amount,
+        description: Type.Optional(Comment),
+      }),
       response: { 201: InvoiceCreated },
     },
     handler: async (req, reply) => {
-      const op = await createInvoice(deps, tenantWith(req, {
-        account: accountOf(req), source: 'cabinet', requestId: req.idempotency?.requestId,
-        inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
-        onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
-      }), { phone: req.body.phone, amount: req.body.amount, comment: req.body.description });
+      const op = await createInvoice(
+        deps,
+        tenantWith(req, {
+          account: accountOf(req),
+          source: 'cabinet',
+          requestId: req.idempotency?.requestId,
+          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
+          onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
+        }),
+        { phone: req.body.phone, amount: req.body.amount, comment: req.body.description },
+      );
       return reply.status(201).send(toInvoiceCreated(op));
     },
   });
 
   route(app, {
-    method: 'GET', url: '/me/payments/status/:op_id', auth: ['jwt'], permission: 'payments.read', errors: [403, 404, 502, 503],
-    schema: { tags, summary: 'Payment status', params: OpParams, querystring: Type.Object(ModeQuery), response: { 200: PaymentStatus } },
+    method: 'GET',
+    url: '/me/payments/status/:op_id',
+    auth: ['jwt'],
+    permission: 'payments.read',
+    errors: [403, 404, 502, 503],
+    schema: {
+      tags,
+      summary: 'Payment status',
+      params: OpParams,
+      querystring: Type.Object(ModeQuery),
+      response: { 200: PaymentStatus },
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
       const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
@@ -80,30 +141,53 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/me/payments/:op_id/refund', auth: ['jwt'], permission: 'payments.refund', idempotent: 'optional', errors: [403, 404, 409, 502, 503],
+    method: 'POST',
+    url: '/me/payments/:op_id/refund',
+    auth: ['jwt'],
+    permission: 'payments.refund',
+    idempotent: 'optional',
+    errors: [403, 404, 409, 502, 503],
     schema: {
-      tags, summary: 'Refund (the rest of the paid amount when amount is absent)', params: OpParams, querystring: Type.Object(ModeQuery),
+      tags,
+      summary: 'Refund (the rest of the paid amount when amount is absent)',
+      params: OpParams,
+      querystring: Type.Object(ModeQuery),
       body: Body({ amount: Type.Optional(Amount), reason: Type.Optional(Type.String({ maxLength: 255 })) }),
       response: { 201: RefundResult },
     },
     handler: async (req, reply) => {
-      const r = await refundPayment(deps, tenantWith(req, {
-        requestKey: req.idempotency?.requestKey,
-        inTx: req.idempotency ? (tx, res) => req.idempotency!.saveInTx(tx, 201, res) : undefined,
-      }), { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason });
+      const r = await refundPayment(
+        deps,
+        tenantWith(req, {
+          requestKey: req.idempotency?.requestKey,
+          inTx: req.idempotency ? (tx, res) => req.idempotency!.saveInTx(tx, 201, res) : undefined,
+        }),
+        { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason },
+      );
       return reply.status(201).send(r);
     },
   });
 
   route(app, {
-    method: 'GET', url: '/me/payments/stats', auth: ['jwt'], permission: 'payments.read', errors: [403],
+    method: 'GET',
+    url: '/me/payments/stats',
+    auth: ['jwt'],
+    permission: 'payments.read',
+    errors: [403],
     schema: {
-      tags, summary: 'Paid payments: today, last 7 days, this month, all time; conversion over 30 days', querystring: Type.Object(ModeQuery),
+      tags,
+      summary: 'Paid payments: today, last 7 days, this month, all time; conversion over 30 days',
+      querystring: Type.Object(ModeQuery),
       response: {
         200: Type.Object({
-          today: Counter, week: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer(), amount: Amount })),
-          days_14: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer(), amount: Amount }), { description: 'the last 14 UTC days, oldest first (added)' }),
-          month: Counter, all_time: Counter, conversion: Type.Number({ description: 'paid / created, 0..1, last 30 days' }),
+          today: Counter,
+          week: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer(), amount: Amount })),
+          days_14: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer(), amount: Amount }), {
+            description: 'the last 14 UTC days, oldest first (added)',
+          }),
+          month: Counter,
+          all_time: Counter,
+          conversion: Type.Number({ description: 'paid / created, 0..1, last 30 days' }),
         }),
       },
     },
@@ -114,24 +198,41 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/me/payments/export', auth: ['jwt'], permission: 'payments.export', errors: [403],
+    method: 'GET',
+    url: '/me/payments/export',
+    auth: ['jwt'],
+    permission: 'payments.export',
+    errors: [403],
     schema: {
-      tags, summary: 'CSV of the newest payments (at most 1000 rows)',
+      tags,
+      summary: 'CSV of the newest payments (at most 1000 rows)',
       querystring: Type.Object({ ...ModeQuery, status: Type.Optional(Status) }),
       response: { 200: { description: 'CSV, one payment a row', content: { 'text/csv': { schema: Type.String() } } } },
     },
     handler: async (req, reply) => {
       const { clientId, mode } = tenant(req);
-      reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="payments-${mode}.csv"`);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="payments-${mode}.csv"`);
       return exportCsv(deps, clientId, mode, req.query.status);
     },
   });
 
   route(app, {
-    method: 'GET', url: '/me/usage', auth: ['jwt'], permission: 'account.read',
+    method: 'GET',
+    url: '/me/usage',
+    auth: ['jwt'],
+    permission: 'account.read',
     schema: {
-      tags: ['account'], summary: 'Live paid payments: today, this month, last 14 days',
-      response: { 200: Type.Object({ today: Type.Integer(), month: Type.Integer(), daily: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer() })) }) },
+      tags: ['account'],
+      summary: 'Live paid payments: today, this month, last 14 days',
+      response: {
+        200: Type.Object({
+          today: Type.Integer(),
+          month: Type.Integer(),
+          daily: Type.Array(Type.Object({ date: Type.String(), count: Type.Integer() })),
+        }),
+      },
     },
     handler: async (req) => usage(deps, tenant(req).clientId),
   });

@@ -8,23 +8,32 @@ import { IgnoredModeQuery, numericId } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Timestamp } from '../schemas.ts';
 
-const InvitableRole = Type.String({ enum: ['admin', 'accountant', 'support', 'viewer'], description: 'any role but owner' });
+const InvitableRole = Type.String({
+  enum: ['admin', 'accountant', 'support', 'viewer'],
+  description: 'any role but owner',
+});
 
-const Member = Type.Object({
-  id: Type.Integer(),
-  email: Type.String(),
-  name: Type.String(),
-  role: Type.String({ enum: ['owner', 'admin', 'accountant', 'support', 'viewer'] }),
-  status: Type.String({ enum: ['invited', 'active', 'revoked'] }),
-  created_at: Timestamp,
-}, { title: 'TeamMember' });
+const Member = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+    role: Type.String({ enum: ['owner', 'admin', 'accountant', 'support', 'viewer'] }),
+    status: Type.String({ enum: ['invited', 'active', 'revoked'] }),
+    created_at: Timestamp,
+  },
+  { title: 'TeamMember' },
+);
 
-const Invited = Type.Object({
-  ...Member.properties,
-  invite_token: Type.String({ description: 'shown once; also e-mailed as invite_url' }),
-  invite_url: Type.String({ description: 'the dashboard registration page with the token; shown once' }),
-  invite_expires_at: Timestamp,
-}, { title: 'TeamInvite' });
+const Invited = Type.Object(
+  {
+    ...Member.properties,
+    invite_token: Type.String({ description: 'shown once; also e-mailed as invite_url' }),
+    invite_url: Type.String({ description: 'the dashboard registration page with the token; shown once' }),
+    invite_expires_at: Timestamp,
+  },
+  { title: 'TeamInvite' },
+);
 
 const MemberParams = Type.Object({ member_id: Type.String() });
 const memberId = (raw: string) => numericId(raw, 'member_not_found', 'member');
@@ -34,31 +43,73 @@ export function teamRoutes(app: App, deps: Deps): void {
   const tags = ['team'];
   const querystring = Type.Object(IgnoredModeQuery);
   route(app, {
-    method: 'GET', url: '/me/team', auth: ['jwt'], permission: 'account.read',
-    schema: { tags, summary: 'Team members: active and invited first, then revoked (at most 200)', querystring, response: { 200: Type.Object({ data: Type.Array(Member) }) } },
+    method: 'GET',
+    url: '/me/team',
+    auth: ['jwt'],
+    permission: 'account.read',
+    schema: {
+      tags,
+      summary: 'Team members: active and invited first, then revoked (at most 200)',
+      querystring,
+      response: { 200: Type.Object({ data: Type.Array(Member) }) },
+    },
     handler: async (req) => ({ data: await listTeam(deps, cabinetUser(req).clientId) }),
   });
   route(app, {
-    method: 'POST', url: '/me/team/invite', auth: ['jwt'], permission: 'team.manage', errors: [409],
+    method: 'POST',
+    url: '/me/team/invite',
+    auth: ['jwt'],
+    permission: 'team.manage',
+    errors: [409],
     schema: {
-      tags, summary: 'Invite a member by e-mail (valid 7 days; at most 50 members)', querystring,
-      body: Body({ email: Type.String({ format: 'email', maxLength: 254 }), role: InvitableRole, name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, 'TeamInviteRequest'),
+      tags,
+      summary: 'Invite a member by e-mail (valid 7 days; at most 50 members)',
+      querystring,
+      body: Body(
+        {
+          email: Type.String({ format: 'email', maxLength: 254 }),
+          role: InvitableRole,
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        },
+        'TeamInviteRequest',
+      ),
       response: { 201: Invited },
     },
-    handler: async (req, reply) => reply.status(201).send(await inviteMember(deps, cabinetUser(req).clientId, { ...req.body, role: req.body.role as InvitableRole })),
+    handler: async (req, reply) =>
+      reply
+        .status(201)
+        .send(
+          await inviteMember(deps, cabinetUser(req).clientId, { ...req.body, role: req.body.role as InvitableRole }),
+        ),
   });
   route(app, {
-    method: 'PATCH', url: '/me/team/:member_id', auth: ['jwt'], permission: 'team.manage', errors: [404, 409],
+    method: 'PATCH',
+    url: '/me/team/:member_id',
+    auth: ['jwt'],
+    permission: 'team.manage',
+    errors: [404, 409],
     schema: {
-      tags, summary: 'Change a member\'s role (the owner\'s cannot change: 409 owner_immutable)', querystring, params: MemberParams,
-      body: Body({ role: InvitableRole }, 'TeamRoleRequest'), response: { 200: Member },
+      tags,
+      summary: "Change a member's role (the owner's cannot change: 409 owner_immutable)",
+      querystring,
+      params: MemberParams,
+      body: Body({ role: InvitableRole }, 'TeamRoleRequest'),
+      response: { 200: Member },
     },
-    handler: async (req) => changeRole(deps, cabinetUser(req).clientId, memberId(req.params.member_id), req.body.role as InvitableRole),
+    handler: async (req) =>
+      changeRole(deps, cabinetUser(req).clientId, memberId(req.params.member_id), req.body.role as InvitableRole),
   });
   route(app, {
-    method: 'DELETE', url: '/me/team/:member_id', auth: ['jwt'], permission: 'team.manage', errors: [404, 409],
+    method: 'DELETE',
+    url: '/me/team/:member_id',
+    auth: ['jwt'],
+    permission: 'team.manage',
+    errors: [404, 409],
     schema: {
-      tags, summary: 'Revoke a member: its sessions end at once, the row stays listed', querystring, params: MemberParams,
+      tags,
+      summary: 'Revoke a member: its sessions end at once, the row stays listed',
+      querystring,
+      params: MemberParams,
       response: { 204: Type.Null({ description: 'revoked' }) },
     },
     handler: async (req, reply) => {

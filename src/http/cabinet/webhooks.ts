@@ -4,14 +4,32 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateSecret, setWebhookActive, updateWebhook } from '../../domain/webhooks/manage.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateSecret,
+  setWebhookActive,
+  updateWebhook,
+} from '../../domain/webhooks/manage.ts';
 import { listDeliveries, retryDelivery, testWebhook } from '../../domain/webhooks/manual.ts';
 import { tenant } from '../context.ts';
 import { IdParams, ModeQuery, numericId, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable, Page } from '../schemas.ts';
 import {
-  Delivery, EventList, TestResult, WebhookCreateBody, toDelivery, toWebhook, toWebhookListItem, toWebhookWithSecret, Webhook, WebhookListItem, WebhookWithSecret,
+  Delivery,
+  EventList,
+  TestResult,
+  WebhookCreateBody,
+  toDelivery,
+  toWebhook,
+  toWebhookListItem,
+  toWebhookWithSecret,
+  Webhook,
+  WebhookListItem,
+  WebhookWithSecret,
 } from '../shapes/webhook.ts';
 
 const tags = ['webhooks'];
@@ -23,9 +41,13 @@ const querystring = Type.Object(ModeQuery);
 
 export function webhookRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'POST', url: '/me/webhooks', ...write, errors: [409],
+    method: 'POST',
+    url: '/me/webhooks',
+    ...write,
+    errors: [409],
     schema: {
-      tags, summary: 'Create a webhook (mode from ?mode=test, live otherwise); the secret is shown only here',
+      tags,
+      summary: 'Create a webhook (mode from ?mode=test, live otherwise); the secret is shown only here',
       querystring: Type.Object(ModeQuery),
       body: WebhookCreateBody,
       response: { 201: WebhookWithSecret },
@@ -37,70 +59,139 @@ export function webhookRoutes(app: App, deps: Deps): void {
     },
   });
   route(app, {
-    method: 'GET', url: '/me/webhooks', ...read,
-    schema: { tags, summary: 'Webhooks of the mode (at most 20), newest first', querystring: Type.Object(ModeQuery), response: { 200: Type.Object({ data: Type.Array(WebhookListItem) }) } },
+    method: 'GET',
+    url: '/me/webhooks',
+    ...read,
+    schema: {
+      tags,
+      summary: 'Webhooks of the mode (at most 20), newest first',
+      querystring: Type.Object(ModeQuery),
+      response: { 200: Type.Object({ data: Type.Array(WebhookListItem) }) },
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
       return { data: (await listWebhooks(deps, clientId, mode)).map(toWebhookListItem) };
     },
   });
   route(app, {
-    method: 'GET', url: '/me/webhooks/:id', ...read, errors: [404],
+    method: 'GET',
+    url: '/me/webhooks/:id',
+    ...read,
+    errors: [404],
     schema: { tags, summary: 'One webhook', params: IdParams, querystring, response: { 200: Webhook } },
     handler: async (req) => toWebhook(await getWebhook(deps, tenant(req), webhookId(req.params.id))),
   });
   route(app, {
-    method: 'PATCH', url: '/me/webhooks/:id', ...write, errors: [404],
+    method: 'PATCH',
+    url: '/me/webhooks/:id',
+    ...write,
+    errors: [404],
     schema: {
-      tags, summary: 'Edit url, events, description or is_active', params: IdParams, querystring,
+      tags,
+      summary: 'Edit url, events, description or is_active',
+      params: IdParams,
+      querystring,
       body: Body({
-        url: Type.Optional(Type.String()), events: Type.Optional(EventList),
-        description: Type.Optional(Nullable(Type.String())), is_active: Type.Optional(Type.Boolean()),
+        url: Type.Optional(Type.String()),
+        events: Type.Optional(EventList),
+        description: Type.Optional(Nullable(Type.String())),
+        is_active: Type.Optional(Type.Boolean()),
       }),
       response: { 200: Webhook },
     },
     handler: async (req) => toWebhook(await updateWebhook(deps, tenant(req), webhookId(req.params.id), req.body)),
   });
   route(app, {
-    method: 'DELETE', url: '/me/webhooks/:id', ...write, errors: [404],
-    schema: { tags, summary: 'Delete a webhook and its delivery log', params: IdParams, querystring, response: { 204: Type.Null({ description: 'deleted' }) } },
+    method: 'DELETE',
+    url: '/me/webhooks/:id',
+    ...write,
+    errors: [404],
+    schema: {
+      tags,
+      summary: 'Delete a webhook and its delivery log',
+      params: IdParams,
+      querystring,
+      response: { 204: Type.Null({ description: 'deleted' }) },
+    },
     handler: async (req, reply) => {
       await deleteWebhook(deps, tenant(req), webhookId(req.params.id));
       return reply.status(204).send(null);
     },
   });
   route(app, {
-    method: 'POST', url: '/me/webhooks/:id/rotate-secret', auth: ['jwt'], permission: 'webhooks.rotate_secret', errors: [404],
+    method: 'POST',
+    url: '/me/webhooks/:id/rotate-secret',
+    auth: ['jwt'],
+    permission: 'webhooks.rotate_secret',
+    errors: [404],
     schema: {
-      tags, summary: 'New secret, shown once; the previous one keeps signing webhook-signature during the grace period',
-      params: IdParams, querystring,
-      body: Type.Optional(Body({ grace_period_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604800, description: 'default 86400' })) })),
+      tags,
+      summary: 'New secret, shown once; the previous one keeps signing webhook-signature during the grace period',
+      params: IdParams,
+      querystring,
+      body: Type.Optional(
+        Body({
+          grace_period_seconds: Type.Optional(
+            Type.Integer({ minimum: 0, maximum: 604800, description: 'default 86400' }),
+          ),
+        }),
+      ),
       response: { 200: WebhookWithSecret },
     },
     handler: async (req) =>
-      toWebhookWithSecret(await rotateSecret(deps, tenant(req), webhookId(req.params.id), req.body?.grace_period_seconds)),
+      toWebhookWithSecret(
+        await rotateSecret(deps, tenant(req), webhookId(req.params.id), req.body?.grace_period_seconds),
+      ),
   });
-  for (const [action, active] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, active] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     route(app, {
-      method: 'POST', url: `/me/webhooks/:id/${action}`, ...write, errors: [404],
+      method: 'POST',
+      url: `/me/webhooks/:id/${action}`,
+      ...write,
+      errors: [404],
       schema: {
-        tags, summary: active ? 'Switch on; clears failing_since' : 'Switch off; pending deliveries wait until it is enabled',
-        params: IdParams, querystring, response: { 200: Webhook },
+        tags,
+        summary: active ? 'Switch on; clears failing_since' : 'Switch off; pending deliveries wait until it is enabled',
+        params: IdParams,
+        querystring,
+        response: { 200: Webhook },
       },
       handler: async (req) => toWebhook(await setWebhookActive(deps, tenant(req), webhookId(req.params.id), active)),
     });
   }
   route(app, {
-    method: 'POST', url: '/me/webhooks/:id/test', ...write, errors: [404],
-    schema: { tags, summary: 'Send a webhook.test event now and report the answer', params: IdParams, querystring, body: Body({}), response: { 200: TestResult } },
+    method: 'POST',
+    url: '/me/webhooks/:id/test',
+    ...write,
+    errors: [404],
+    schema: {
+      tags,
+      summary: 'Send a webhook.test event now and report the answer',
+      params: IdParams,
+      querystring,
+      body: Body({}),
+      response: { 200: TestResult },
+    },
     // The request's logger gets what a refused destination resolved to; the answer does not (issue 38).
     handler: async (req) => testWebhook(deps, tenant(req), webhookId(req.params.id), req.log),
   });
   route(app, {
-    method: 'GET', url: '/me/webhooks/:id/deliveries', ...read, errors: [404],
+    method: 'GET',
+    url: '/me/webhooks/:id/deliveries',
+    ...read,
+    errors: [404],
     schema: {
-      tags, summary: 'Delivery log, newest first (cursor)', params: IdParams,
-      querystring: Type.Object({ ...PageQuery, status: Type.Optional(Type.String({ enum: ['pending', 'delivered', 'failed'] })), ...ModeQuery }),
+      tags,
+      summary: 'Delivery log, newest first (cursor)',
+      params: IdParams,
+      querystring: Type.Object({
+        ...PageQuery,
+        status: Type.Optional(Type.String({ enum: ['pending', 'delivered', 'failed'] })),
+        ...ModeQuery,
+      }),
       response: { 200: Page(Delivery) },
     },
     handler: async (req) => {
@@ -110,14 +201,21 @@ export function webhookRoutes(app: App, deps: Deps): void {
     },
   });
   route(app, {
-    method: 'POST', url: '/me/webhooks/:id/deliveries/:delivery_id/retry', ...write, errors: [404, 409],
+    method: 'POST',
+    url: '/me/webhooks/:id/deliveries/:delivery_id/retry',
+    ...write,
+    errors: [404, 409],
     schema: {
-      tags, summary: 'Send one delivery again now; answers the delivery after the attempt',
+      tags,
+      summary: 'Send one delivery again now; answers the delivery after the attempt',
       params: Type.Object({ id: Type.String(), delivery_id: Type.String() }),
       querystring,
       body: Body({}),
       response: { 200: Delivery },
     },
-    handler: async (req) => toDelivery(await retryDelivery(deps, tenant(req), webhookId(req.params.id), deliveryId(req.params.delivery_id), req.log)),
+    handler: async (req) =>
+      toDelivery(
+        await retryDelivery(deps, tenant(req), webhookId(req.params.id), deliveryId(req.params.delivery_id), req.log),
+      ),
   });
 }

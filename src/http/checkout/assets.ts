@@ -12,7 +12,9 @@ export function staticFileRoutes(app: App, files: StaticFile[]): void {
   const schema = { hide: true, tags: ['checkout (public)'] };
   for (const [url, type, content] of files) {
     route(app, {
-      method: 'GET', url, auth: [],
+      method: 'GET',
+      url,
+      auth: [],
       schema: { ...schema, summary: url, response: { 200: Type.String() } },
       handler: async (_req, reply) => {
         reply.type(type).header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
@@ -29,10 +31,20 @@ export function checkoutAssetRoutes(app: App, _deps: Deps): void {
     ['/checkout/assets/checkout.css', 'text/css; charset=utf-8', CHECKOUT_CSS],
   ]);
   route(app, {
-    method: 'GET', url: '/checkout/assets/theme.css', auth: [],
-    schema: { ...schema, summary: 'brand colour as CSS variables', querystring: Type.Object({ c: Type.Optional(Type.String({ maxLength: 6 })) }), response: { 200: Type.String() } },
+    method: 'GET',
+    url: '/checkout/assets/theme.css',
+    auth: [],
+    schema: {
+      ...schema,
+      summary: 'brand colour as CSS variables',
+      querystring: Type.Object({ c: Type.Optional(Type.String({ maxLength: 6 })) }),
+      response: { 200: Type.String() },
+    },
     handler: async (req, reply) => {
-      reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff');
+      reply
+        .type('text/css; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=86400')
+        .header('X-Content-Type-Options', 'nosniff');
       return themeCss(req.query.c);
     },
   });

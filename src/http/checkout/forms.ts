@@ -6,9 +6,13 @@ export type Form = Record<string, string | undefined>;
 
 /** Form posts (application/x-www-form-urlencoded, at most 4 KiB) in this context, besides JSON. */
 export function acceptForms(sub: FastifyInstance): void {
-  sub.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  sub.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 }
 
 /**
@@ -34,4 +38,3 @@ export const formOf = (body: unknown): Form =>
   body && typeof body === 'object' && !Array.isArray(body)
     ? Object.fromEntries(Object.entries(body).filter(([, v]) => typeof v === 'string'))
     : {};
-

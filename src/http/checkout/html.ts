@@ -13,19 +13,21 @@ export const CHECKOUT_CSP =
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function sendHtml(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply
-    .status(status)
-    .header('Content-Security-Policy', CHECKOUT_CSP)
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('X-Frame-Options', 'DENY')
-    // The checkout address is a bearer of the link: it must not leak to the logo host or the shop, so no
-    // other origin gets a referrer. Our own form posts do, and so carry a real Origin (not `null`), which
-    // the CSRF check of browsers without Sec-Fetch-Site relies on.
-    .header('Referrer-Policy', 'same-origin')
-    // The page carries this visitor's QR.
-    .header('Cache-Control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(html);
+  return (
+    reply
+      .status(status)
+      .header('Content-Security-Policy', CHECKOUT_CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('X-Frame-Options', 'DENY')
+      // The checkout address is a bearer of the link: it must not leak to the logo host or the shop, so no
+      // other origin gets a referrer. Our own form posts do, and so carry a real Origin (not `null`), which
+      // the CSRF check of browsers without Sec-Fetch-Site relies on.
+      .header('Referrer-Policy', 'same-origin')
+      // The page carries this visitor's QR.
+      .header('Cache-Control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(html)
+  );
 }
 
 export const linkView = (link: Link): LinkView => ({

@@ -7,7 +7,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { publicMerchant, type PublicMerchant } from '../../domain/branding/branding.ts';
-import { openCheckout, ownOperation, refusal, setVisitorEmail, simulateCheckoutPayment, visitorOperation } from '../../domain/links/checkout.ts';
+import {
+  openCheckout,
+  ownOperation,
+  refusal,
+  setVisitorEmail,
+  simulateCheckoutPayment,
+  visitorOperation,
+} from '../../domain/links/checkout.ts';
 import { findPublicLink, type Link } from '../../domain/links/links.ts';
 import type { ShownQr } from '../../domain/links/qr.ts';
 import { qrSvg } from '../../web/qr-svg.ts';
@@ -22,14 +29,18 @@ import { visitorOf } from './visitor.ts';
 import { acceptForms, crossSiteOf, formOf, type Form } from './forms.ts';
 
 const Params = Type.Object({ token: Type.String() });
-const PageQuery = Type.Object({ lang: Type.Optional(Type.String()), op: Type.Optional(Type.String({ maxLength: 64 })) });
+const PageQuery = Type.Object({
+  lang: Type.Optional(Type.String()),
+  op: Type.Optional(Type.String({ maxLength: 64 })),
+});
 
 export function checkoutPageRoutes(app: App, deps: Deps): void {
   app.register(async (sub: FastifyInstance) => {
     acceptForms(sub);
     sub.setErrorHandler((err, req, reply) => {
       const appErr = toAppError(err as Error) ?? new AppError('internal_error');
-      if (appErr.status >= 500 && appErr.code === 'internal_error') req.log.error({ err }, 'unhandled checkout page error');
+      if (appErr.status >= 500 && appErr.code === 'internal_error')
+        req.log.error({ err }, 'unhandled checkout page error');
       return sendErrorPage(reply, appErr, { lang: langOf(req), token: tokenOf(req) });
     });
     pageRoutes(sub as unknown as App, deps);
@@ -47,19 +58,35 @@ const tokenOf = (req: FastifyRequest) => {
 };
 
 /** Link-preview fetchers of the messengers and social networks payers share links through. */
-const PREVIEW_BOTS = /TelegramBot|WhatsApp|facebookexternalhit|Facebot|Twitterbot|Slackbot|Discordbot|vkShare|SkypeUriPreview|LinkedInBot|Viber|redditbot|Applebot/i;
+const PREVIEW_BOTS =
+  /TelegramBot|WhatsApp|facebookexternalhit|Facebot|Twitterbot|Slackbot|Discordbot|vkShare|SkypeUriPreview|LinkedInBot|Viber|redditbot|Applebot/i;
 export const isPreviewBot = (ua: string | undefined) => Boolean(ua && PREVIEW_BOTS.test(ua));
 
-const pagePath = (token: string, lang: Lang, op?: string) => `/checkout/${token}?lang=${lang}${op ? `&op=${encodeURIComponent(op)}` : ''}`;
+const pagePath = (token: string, lang: Lang, op?: string) =>
+  `/checkout/${token}?lang=${lang}${op ? `&op=${encodeURIComponent(op)}` : ''}`;
 
 function pageRoutes(app: App, deps: Deps): void {
   const hide = { hide: true, tags: ['checkout (public)'] };
   const visitor = (req: FastifyRequest, reply: FastifyReply) => visitorOf(req, reply, deps.config.publicBaseUrl);
   const crossSite = crossSiteOf(deps.config.publicBaseUrl);
 
-  async function render(reply: FastifyReply, status: number, lang: Lang, link: Link, state: PageState, known?: PublicMerchant) {
-    const merchant = known ?? await publicMerchant(deps, link.client_id);
-    const html = renderPage({ lang, now: deps.clock.now(), token: link.token, link: linkView(link), merchant: merchantView(merchant), state });
+  async function render(
+    reply: FastifyReply,
+    status: number,
+    lang: Lang,
+    link: Link,
+    state: PageState,
+    known?: PublicMerchant,
+  ) {
+    const merchant = known ?? (await publicMerchant(deps, link.client_id));
+    const html = renderPage({
+      lang,
+      now: deps.clock.now(),
+      token: link.token,
+      link: linkView(link),
+      merchant: merchantView(merchant),
+      state,
+    });
     return sendHtml(reply, status, html);
   }
 
@@ -67,13 +94,23 @@ function pageRoutes(app: App, deps: Deps): void {
   async function failPage(reply: FastifyReply, err: unknown, lang: Lang, link: Link) {
     const appErr = asAppError(err);
     if (!appErr) throw err;
-    return sendErrorPage(reply, appErr, { lang, token: link.token, link, merchant: await publicMerchant(deps, link.client_id) });
+    return sendErrorPage(reply, appErr, {
+      lang,
+      token: link.token,
+      link,
+      merchant: await publicMerchant(deps, link.client_id),
+    });
   }
 
   // The "open in the app" button opens what the QR encodes, and only when that is a link (the sandbox's
   // page; the live provider's token is digits): a live deep_link is Tolem's payer page, this QR again.
-  const qrState = async (op: ShownQr): Promise<PageState> =>
-    ({ kind: 'qr', operationId: op.id, svg: await qrSvg(op.qr_token!), deepLink: /^https?:\/\//i.test(op.qr_token!) ? op.qr_token! : '', expiresAt: op.expires_at });
+  const qrState = async (op: ShownQr): Promise<PageState> => ({
+    kind: 'qr',
+    operationId: op.id,
+    svg: await qrSvg(op.qr_token!),
+    deepLink: /^https?:\/\//i.test(op.qr_token!) ? op.qr_token! : '',
+    expiresAt: op.expires_at,
+  });
 
   /**
    * A payment this visitor has just made: ?op= (after the form simulate), or its own QR of a paid link.
@@ -91,7 +128,11 @@ function pageRoutes(app: App, deps: Deps): void {
   }
 
   route(app, {
-    method: 'GET', url: '/checkout/:token', auth: [], rateBucket: 'checkout_get', errors: [404, 409, 503],
+    method: 'GET',
+    url: '/checkout/:token',
+    auth: [],
+    rateBucket: 'checkout_get',
+    errors: [404, 409, 503],
     schema: { ...hide, summary: 'The hosted checkout page (HTML)', params: Params, querystring: PageQuery },
     handler: async (req, reply) => {
       const lang = pickLang(req.query.lang, req.headers['accept-language']);
@@ -102,7 +143,8 @@ function pageRoutes(app: App, deps: Deps): void {
       const refused = refusal(link);
       if (refused) return failPage(reply, refused, lang, link);
       // A messenger fetching a link preview (or a HEAD) must not create a payment with the provider.
-      if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent'])) return render(reply, 200, lang, link, { kind: 'preview' });
+      if (req.method === 'HEAD' || isPreviewBot(req.headers['user-agent']))
+        return render(reply, 200, lang, link, { kind: 'preview' });
       try {
         const s = await openCheckout(deps, link.token, visitorId);
         return render(reply, 200, lang, s.link, s.op ? await qrState(s.op) : { kind: 'email' }, s.merchant);
@@ -131,7 +173,10 @@ function pageRoutes(app: App, deps: Deps): void {
     const form = formOf(req.body);
     const lang = langOf(req);
     if (crossSite(req)) {
-      return sendErrorPage(reply, new AppError('cross_site_request', 'this form can only be sent from its own page'), { lang, token: req.params.token });
+      return sendErrorPage(reply, new AppError('cross_site_request', 'this form can only be sent from its own page'), {
+        lang,
+        token: req.params.token,
+      });
     }
     const link = await findPublicLink(deps.db, req.params.token);
     let opId: string | void;
@@ -144,27 +189,52 @@ function pageRoutes(app: App, deps: Deps): void {
   }
 
   route(app, {
-    method: 'POST', url: '/checkout/:token/email', auth: [], rateBucket: 'checkout_email', errors: [404, 409, 503],
+    method: 'POST',
+    url: '/checkout/:token/email',
+    auth: [],
+    rateBucket: 'checkout_email',
+    errors: [404, 409, 503],
     schema: { ...hide, summary: 'E-mail step of the page (form post)', params: Params },
     handler: (req, reply) =>
-      formPost(req, reply, async (link, form, visitorId) => void (await setVisitorEmail(deps, link.token, visitorId, form.email ?? '')),
-        (err, link, lang, form) => err instanceof AppError && err.code === 'bad_email'
-          ? render(reply, 400, lang, link, { kind: 'email', error: true, value: (form.email ?? '').slice(0, 254) })
-          : undefined),
+      formPost(
+        req,
+        reply,
+        async (link, form, visitorId) => void (await setVisitorEmail(deps, link.token, visitorId, form.email ?? '')),
+        (err, link, lang, form) =>
+          err instanceof AppError && err.code === 'bad_email'
+            ? render(reply, 400, lang, link, { kind: 'email', error: true, value: (form.email ?? '').slice(0, 254) })
+            : undefined,
+      ),
   });
 
   route(app, {
-    method: 'POST', url: '/checkout/:token/refresh', auth: [], rateBucket: 'checkout_refresh', errors: [404, 409, 503],
+    method: 'POST',
+    url: '/checkout/:token/refresh',
+    auth: [],
+    rateBucket: 'checkout_refresh',
+    errors: [404, 409, 503],
     schema: { ...hide, summary: 'A new QR (form post)', params: Params },
     handler: (req, reply) =>
-      formPost(req, reply, async (link, _form, visitorId) => void (await openCheckout(deps, link.token, visitorId, { fresh: true }))),
+      formPost(
+        req,
+        reply,
+        async (link, _form, visitorId) => void (await openCheckout(deps, link.token, visitorId, { fresh: true })),
+      ),
   });
 
   route(app, {
-    method: 'POST', url: '/checkout/:token/simulate', auth: [], rateBucket: 'checkout_refresh', errors: [403, 404, 409],
+    method: 'POST',
+    url: '/checkout/:token/simulate',
+    auth: [],
+    rateBucket: 'checkout_refresh',
+    errors: [403, 404, 409],
     schema: { ...hide, summary: 'Test-mode links: simulated payment (form post)', params: Params },
     handler: (req, reply) =>
-      formPost(req, reply, async (link, form, visitorId) =>
-        (await simulateCheckoutPayment(deps, link.token, visitorId, form.operation_id || undefined)).operation_id),
+      formPost(
+        req,
+        reply,
+        async (link, form, visitorId) =>
+          (await simulateCheckoutPayment(deps, link.token, visitorId, form.operation_id || undefined)).operation_id,
+      ),
   });
 }

@@ -11,7 +11,12 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { publicMerchant } from '../../domain/branding/branding.ts';
 import {
-  findPayerPayment, findPayerRefund, payerPaymentStatus, payerRefundStatus, type PayerPayment, type PayerRefund,
+  findPayerPayment,
+  findPayerRefund,
+  payerPaymentStatus,
+  payerRefundStatus,
+  type PayerPayment,
+  type PayerRefund,
 } from '../../domain/payments/payer-view.ts';
 import { STATUSES } from '../../domain/payments/state.ts';
 import { pickLang, type Lang } from '../../web/i18n.ts';
@@ -30,19 +35,33 @@ const RefundParams = Type.Object({
   op_id: Type.String({ description: 'op_<ULID>: the refunded operation' }),
   refund_id: Type.String({ description: 'rf_<ULID>: a refund of that operation with a return QR (r2)' }),
 });
-const LangQuery = Type.Object({ lang: Type.Optional(Type.String({ description: 'ru (default), kk or en; else Accept-Language' })) });
+const LangQuery = Type.Object({
+  lang: Type.Optional(Type.String({ description: 'ru (default), kk or en; else Accept-Language' })),
+});
 
-export const PayerStatus = Type.Object({
-  status: Type.String({ enum: [...STATUSES], description: 'the operation\'s status; `created` while it waits for the payer' }),
-  paid_at: NullableTimestamp,
-  expires_at: Timestamp,
-}, { title: 'PayerStatus' });
+export const PayerStatus = Type.Object(
+  {
+    status: Type.String({
+      enum: [...STATUSES],
+      description: "the operation's status; `created` while it waits for the payer",
+    }),
+    paid_at: NullableTimestamp,
+    expires_at: Timestamp,
+  },
+  { title: 'PayerStatus' },
+);
 
-export const PayerRefundStatus = Type.Object({
-  status: Type.String({ enum: ['pending', 'completed', 'failed'], description: '`pending` while the return QR waits for the payer\'s scan' }),
-  return_status: Nullable(Type.String({ description: 'the provider\'s step of the return, as last seen' })),
-  expires_at: NullableTimestamp,
-}, { title: 'PayerRefundStatus' });
+export const PayerRefundStatus = Type.Object(
+  {
+    status: Type.String({
+      enum: ['pending', 'completed', 'failed'],
+      description: "`pending` while the return QR waits for the payer's scan",
+    }),
+    return_status: Nullable(Type.String({ description: "the provider's step of the return, as last seen" })),
+    expires_at: NullableTimestamp,
+  },
+  { title: 'PayerRefundStatus' },
+);
 
 export function payerRoutes(app: App, deps: Deps): void {
   payerAssetRoutes(app);
@@ -54,7 +73,11 @@ export function payerRoutes(app: App, deps: Deps): void {
       if (appErr.headers) reply.headers(appErr.headers);
       const lang = pickLang((req.query as { lang?: unknown } | undefined)?.lang, req.headers['accept-language']);
       const what = (req.params as { refund_id?: string } | undefined)?.refund_id !== undefined ? 'refund' : 'payment';
-      return sendHtml(reply, appErr.status, renderPayerMessage({ lang, ...payerMessageTexts(lang, what, appErr.code) }));
+      return sendHtml(
+        reply,
+        appErr.status,
+        renderPayerMessage({ lang, ...payerMessageTexts(lang, what, appErr.code) }),
+      );
     });
     payerPageRoutes(sub as unknown as App, deps);
   });
@@ -62,16 +85,26 @@ export function payerRoutes(app: App, deps: Deps): void {
 
 function payerPageRoutes(app: App, deps: Deps): void {
   const hide = { hide: true, tags: ['checkout (public)'] };
-  const langOf = (req: FastifyRequest<{ Querystring: { lang?: string } }>): Lang => pickLang(req.query.lang, req.headers['accept-language']);
+  const langOf = (req: FastifyRequest<{ Querystring: { lang?: string } }>): Lang =>
+    pickLang(req.query.lang, req.headers['accept-language']);
   const merchantOf = async (clientId: number) => merchantView(await publicMerchant(deps, clientId));
 
   async function paymentPage(reply: FastifyReply, lang: Lang, op: PayerPayment) {
     const html = renderPayerPage({
-      lang, now: deps.clock.now(), merchant: await merchantOf(op.client_id),
+      lang,
+      now: deps.clock.now(),
+      merchant: await merchantOf(op.client_id),
       subject: {
-        kind: 'payment', opId: op.id, test: op.mode === 'test', amount: op.amount, comment: op.comment, status: op.status,
+        kind: 'payment',
+        opId: op.id,
+        test: op.mode === 'test',
+        amount: op.amount,
+        comment: op.comment,
+        status: op.status,
         // A settled payment's QR is not shown: nothing could be paid with it any more.
-        qrToken: op.qr_token, svg: op.status === 'created' ? await qrSvg(op.qr_token) : null, expiresAt: op.expires_at,
+        qrToken: op.qr_token,
+        svg: op.status === 'created' ? await qrSvg(op.qr_token) : null,
+        expiresAt: op.expires_at,
       },
     });
     return sendHtml(reply, 200, html);
@@ -79,26 +112,54 @@ function payerPageRoutes(app: App, deps: Deps): void {
 
   async function refundPage(reply: FastifyReply, lang: Lang, rf: PayerRefund) {
     const html = renderPayerPage({
-      lang, now: deps.clock.now(), merchant: await merchantOf(rf.client_id),
+      lang,
+      now: deps.clock.now(),
+      merchant: await merchantOf(rf.client_id),
       subject: {
-        kind: 'refund', opId: rf.operation_id, refundId: rf.id, test: rf.mode === 'test', amount: rf.amount,
-        paymentAmount: rf.payment_amount, status: rf.status, qrToken: rf.return_qr_token,
-        svg: rf.status === 'pending' ? await qrSvg(rf.return_qr_token) : null, expiresAt: rf.return_expires_at,
+        kind: 'refund',
+        opId: rf.operation_id,
+        refundId: rf.id,
+        test: rf.mode === 'test',
+        amount: rf.amount,
+        paymentAmount: rf.payment_amount,
+        status: rf.status,
+        qrToken: rf.return_qr_token,
+        svg: rf.status === 'pending' ? await qrSvg(rf.return_qr_token) : null,
+        expiresAt: rf.return_expires_at,
       },
     });
     return sendHtml(reply, 200, html);
   }
 
   route(app, {
-    method: 'GET', url: '/pay/:op_id', auth: [], rateBucket: 'checkout_get', errors: [404],
-    schema: { ...hide, summary: 'The payer page of a payment with a QR (HTML): branding, amount, the QR, live status', params: OpParams, querystring: LangQuery },
+    method: 'GET',
+    url: '/pay/:op_id',
+    auth: [],
+    rateBucket: 'checkout_get',
+    errors: [404],
+    schema: {
+      ...hide,
+      summary: 'The payer page of a payment with a QR (HTML): branding, amount, the QR, live status',
+      params: OpParams,
+      querystring: LangQuery,
+    },
     handler: async (req, reply) => paymentPage(reply, langOf(req), await findPayerPayment(deps.db, req.params.op_id)),
   });
 
   route(app, {
-    method: 'GET', url: '/pay/:op_id/refunds/:refund_id', auth: [], rateBucket: 'checkout_get', errors: [404],
-    schema: { ...hide, summary: 'The return QR of a refund (r2, HTML): the payer scans it to receive the money', params: RefundParams, querystring: LangQuery },
-    handler: async (req, reply) => refundPage(reply, langOf(req), await findPayerRefund(deps.db, req.params.op_id, req.params.refund_id)),
+    method: 'GET',
+    url: '/pay/:op_id/refunds/:refund_id',
+    auth: [],
+    rateBucket: 'checkout_get',
+    errors: [404],
+    schema: {
+      ...hide,
+      summary: 'The return QR of a refund (r2, HTML): the payer scans it to receive the money',
+      params: RefundParams,
+      querystring: LangQuery,
+    },
+    handler: async (req, reply) =>
+      refundPage(reply, langOf(req), await findPayerRefund(deps.db, req.params.op_id, req.params.refund_id)),
   });
 }
 
@@ -106,10 +167,16 @@ function payerStatusRoutes(app: App, deps: Deps): void {
   const tags = ['checkout (public)'];
 
   route(app, {
-    method: 'GET', url: '/pay/:op_id/status', auth: [], rateBucket: 'checkout_status', errors: [404],
+    method: 'GET',
+    url: '/pay/:op_id/status',
+    auth: [],
+    rateBucket: 'checkout_status',
+    errors: [404],
     schema: {
-      tags, summary: 'Status of a payment with a QR, for its payer page\'s polling (every 3 s); never cached',
-      params: OpParams, response: { 200: PayerStatus },
+      tags,
+      summary: "Status of a payment with a QR, for its payer page's polling (every 3 s); never cached",
+      params: OpParams,
+      response: { 200: PayerStatus },
     },
     handler: async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
@@ -118,10 +185,16 @@ function payerStatusRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/pay/:op_id/refunds/:refund_id/status', auth: [], rateBucket: 'checkout_status', errors: [404],
+    method: 'GET',
+    url: '/pay/:op_id/refunds/:refund_id/status',
+    auth: [],
+    rateBucket: 'checkout_status',
+    errors: [404],
     schema: {
-      tags, summary: 'Status of a refund\'s return QR (r2), for its page\'s polling (every 3 s); never cached',
-      params: RefundParams, response: { 200: PayerRefundStatus },
+      tags,
+      summary: "Status of a refund's return QR (r2), for its page's polling (every 3 s); never cached",
+      params: RefundParams,
+      response: { 200: PayerRefundStatus },
     },
     handler: async (req, reply) => {
       reply.header('Cache-Control', 'no-store');

@@ -34,7 +34,9 @@ export const CheckoutStatus = Type.Object({
   paid_at: NullableTimestamp,
 });
 
-export const EmailBody = Body({ email: Type.String({ description: 'the payer e-mail (400 bad_email when not valid)' }) });
+export const EmailBody = Body({
+  email: Type.String({ description: 'the payer e-mail (400 bad_email when not valid)' }),
+});
 export const SimulateBody = Body({ operation_id: Type.Optional(Type.String({ maxLength: 64 })) });
 
 /** The public JSON of an opened checkout: link data, the QR, branding; nothing internal (no metadata). */

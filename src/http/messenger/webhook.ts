@@ -12,23 +12,37 @@ import { route, type App } from '../route.ts';
 /** The header name of the bot HTTP API's webhook protocol (setWebhook's secret_token). */
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
-const Update = Type.Object({
-  update_id: Type.Optional(Type.Integer()),
-  message: Type.Optional(Type.Object({
-    text: Type.Optional(Type.String({ maxLength: 4096 })),
-    chat: Type.Optional(Type.Object({ id: Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]) })),
-  })),
-}, { additionalProperties: true, title: 'MessengerUpdate' });
+const Update = Type.Object(
+  {
+    update_id: Type.Optional(Type.Integer()),
+    message: Type.Optional(
+      Type.Object({
+        text: Type.Optional(Type.String({ maxLength: 4096 })),
+        chat: Type.Optional(Type.Object({ id: Type.Union([Type.Integer(), Type.String({ maxLength: 64 })]) })),
+      }),
+    ),
+  },
+  { additionalProperties: true, title: 'MessengerUpdate' },
+);
 
 export function messengerWebhookRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'POST', url: '/messenger/webhook', auth: [], errors: [401],
+    method: 'POST',
+    url: '/messenger/webhook',
+    auth: [],
+    errors: [401],
     schema: {
-      tags: ['messenger'], summary: 'Inbound bot updates: /start <token> binds the chat, /stop unbinds it',
+      tags: ['messenger'],
+      summary: 'Inbound bot updates: /start <token> binds the chat, /stop unbinds it',
       description: `Authenticated by the \`${SECRET_HEADER}\` header, equal to MESSENGER_WEBHOOK_SECRET; otherwise 401.`,
       headers: Type.Object({ [SECRET_HEADER]: Type.Optional(Type.String({ maxLength: 256 })) }),
       body: Update,
-      response: { 200: Type.Object({ ok: Type.Boolean(), result: Type.String({ enum: ['bound', 'unbound', 'refused', 'ignored'] }) }) },
+      response: {
+        200: Type.Object({
+          ok: Type.Boolean(),
+          result: Type.String({ enum: ['bound', 'unbound', 'refused', 'ignored'] }),
+        }),
+      },
     },
     handler: async (req) => {
       const expected = deps.config.channels.messengerWebhookSecret;

@@ -20,31 +20,64 @@ export function onboardingRoutes(app: App, deps: Deps): void {
   };
 
   route(app, {
-    method: 'POST', url: '/onboarding/provider/start', auth: ['jwt'], permission: 'onboarding.write', errors: [404, 409, 502],
-    schema: { tags, summary: 'Start connecting a provider account (a code by SMS, or credentials then a trade point)', querystring, body: StartBody, response: { 200: StepAnswer } },
+    method: 'POST',
+    url: '/onboarding/provider/start',
+    auth: ['jwt'],
+    permission: 'onboarding.write',
+    errors: [404, 409, 502],
+    schema: {
+      tags,
+      summary: 'Start connecting a provider account (a code by SMS, or credentials then a trade point)',
+      querystring,
+      body: StartBody,
+      response: { 200: StepAnswer },
+    },
     handler: async (req) => {
       const { clientId, mode } = who(req);
       return startOnboarding(deps, clientId, mode, req.body);
     },
   });
   route(app, {
-    method: 'POST', url: '/onboarding/provider/verify', auth: ['jwt'], permission: 'onboarding.write', errors: [409, 502],
-    schema: { tags, summary: 'Enter the code, or choose the trade point', querystring, body: VerifyBody, response: { 200: StepAnswer } },
+    method: 'POST',
+    url: '/onboarding/provider/verify',
+    auth: ['jwt'],
+    permission: 'onboarding.write',
+    errors: [409, 502],
+    schema: {
+      tags,
+      summary: 'Enter the code, or choose the trade point',
+      querystring,
+      body: VerifyBody,
+      response: { 200: StepAnswer },
+    },
     handler: async (req) => {
       const { clientId, mode } = who(req);
       return verifyOnboarding(deps, clientId, mode, req.body);
     },
   });
   route(app, {
-    method: 'POST', url: '/onboarding/provider/resend', auth: ['jwt'], permission: 'onboarding.write', errors: [409, 502],
-    schema: { tags, summary: 'Send the code again (60 s apart, 5 times), or read the trade points again', querystring, body: Type.Optional(Body({})), response: { 200: StepAnswer } },
+    method: 'POST',
+    url: '/onboarding/provider/resend',
+    auth: ['jwt'],
+    permission: 'onboarding.write',
+    errors: [409, 502],
+    schema: {
+      tags,
+      summary: 'Send the code again (60 s apart, 5 times), or read the trade points again',
+      querystring,
+      body: Type.Optional(Body({})),
+      response: { 200: StepAnswer },
+    },
     handler: async (req) => {
       const { clientId, mode } = who(req);
       return mechanismFor(deps, mode) === 'sandbox' ? resendSandbox(deps, clientId, mode) : resendQrapi(deps, clientId);
     },
   });
   route(app, {
-    method: 'GET', url: '/onboarding/provider/status', auth: ['jwt'], permission: 'account.read',
+    method: 'GET',
+    url: '/onboarding/provider/status',
+    auth: ['jwt'],
+    permission: 'account.read',
     schema: { tags, summary: 'Where the connection stands', querystring, response: { 200: OnboardingStatus } },
     handler: async (req) => {
       const { clientId, mode } = who(req);

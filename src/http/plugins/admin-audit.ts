@@ -12,7 +12,12 @@ export const adminAuditPlugin = fp(async (app: FastifyInstance, opts: { deps: De
     const p = req.principal;
     if (p?.kind !== 'admin') return payload;
     await recordAudit(opts.deps.db, {
-      admin_user_id: p.userId, admin_email: p.email, method: req.method, path: req.url, status: reply.statusCode, request_id: req.id,
+      admin_user_id: p.userId,
+      admin_email: p.email,
+      method: req.method,
+      path: req.url,
+      status: reply.statusCode,
+      request_id: req.id,
     });
     return payload;
   };

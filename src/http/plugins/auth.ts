@@ -44,16 +44,36 @@ async function resolveApiKey(deps: Deps, key: string): Promise<Principal> {
   const owner = await findApiKey(deps.db, deps.caches, key);
   if (!owner) throw new AppError('invalid_api_key', 'API key is not valid or was revoked');
   if (owner.disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
-  return { kind: 'api_key', clientId: owner.client_id, mode: owner.mode, plan: owner.plan, apiKeyId: owner.key_id, keyPrefix: owner.prefix };
+  return {
+    kind: 'api_key',
+    clientId: owner.client_id,
+    mode: owner.mode,
+    plan: owner.plan,
+    apiKeyId: owner.key_id,
+    keyPrefix: owner.prefix,
+  };
 }
 
-async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string, audience: 'cabinet' | 'admin'): Promise<Principal> {
+async function resolveJwt(
+  deps: Deps,
+  req: FastifyRequest,
+  authorization: string,
+  audience: 'cabinet' | 'admin',
+): Promise<Principal> {
   const m = /^Bearer\s+(\S+)$/i.exec(authorization);
   if (!m) throw new AppError('invalid_token', 'Authorization must be "Bearer <access token>"');
   const claims = await verifyAccessToken(deps, m[1]);
   // Read on every call, so that a revoked member, a disabled client or an ended impersonation stops at
   // once rather than when its 15-minute token expires.
-  const r = await deps.db.query<{ id: number; client_id: number; role: string; plan: string; email: string; is_admin: boolean; client_disabled: boolean }>(
+  const r = await deps.db.query<{
+    id: number;
+    client_id: number;
+    role: string;
+    plan: string;
+    email: string;
+    is_admin: boolean;
+    client_disabled: boolean;
+  }>(
     `SELECT u.id, u.client_id, u.role, u.email, u.is_admin, c.plan, c.disabled_at IS NOT NULL AS client_disabled
        FROM users u JOIN clients c ON c.id = u.client_id
       WHERE u.id = $1 AND u.client_id = $2 AND u.disabled_at IS NULL AND u.status = 'active'`,
@@ -62,7 +82,8 @@ async function resolveJwt(deps: Deps, req: FastifyRequest, authorization: string
   const user = r.rows[0];
   if (!user || !isRole(user.role)) throw new AppError('token_revoked', 'the user of this token is no longer active');
   // The operator's admins work on the admin API whatever the state of their own client account.
-  if (audience === 'admin' && user.is_admin && !claims.act) return { kind: 'admin', userId: user.id, email: user.email };
+  if (audience === 'admin' && user.is_admin && !claims.act)
+    return { kind: 'admin', userId: user.id, email: user.email };
   if (user.client_disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
   const tenant = { clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id };
   // A partner acting in the account has the rights of `admin`, whatever the role of the user it acts as
@@ -82,19 +103,32 @@ async function resolvePartnerKey(deps: Deps, key: string): Promise<Principal> {
   const owner = await findPartnerKey(deps, key);
   if (!owner) throw new AppError('invalid_api_key', 'partner key is not valid or was revoked');
   if (owner.client_disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
-  if (owner.partner_status !== 'active') throw new AppError('partner_not_active', `the partner profile is ${owner.partner_status}`);
-  return { kind: 'partner_key', partnerId: owner.partner_id, partnerClientId: owner.partner_client_id, mode: owner.mode, apiKeyId: owner.key_id, keyPrefix: owner.prefix };
+  if (owner.partner_status !== 'active')
+    throw new AppError('partner_not_active', `the partner profile is ${owner.partner_status}`);
+  return {
+    kind: 'partner_key',
+    partnerId: owner.partner_id,
+    partnerClientId: owner.partner_client_id,
+    mode: owner.mode,
+    apiKeyId: owner.key_id,
+    keyPrefix: owner.prefix,
+  };
 }
 
 /** The operator's metrics token, compared in constant time. */
 function resolveMetricsToken(deps: Deps, authorization: string): Principal {
   const m = /^Bearer\s+(\S+)$/i.exec(authorization);
   const expected = deps.config.metricsToken;
-  if (!m || !expected || !safeEqual(m[1], expected)) throw new AppError('invalid_token', 'the metrics token is not valid');
+  if (!m || !expected || !safeEqual(m[1], expected))
+    throw new AppError('invalid_token', 'the metrics token is not valid');
   return { kind: 'operator' };
 }
 
-export async function resolvePrincipal(deps: Deps, req: FastifyRequest, kinds: readonly AuthKind[]): Promise<Principal | undefined> {
+export async function resolvePrincipal(
+  deps: Deps,
+  req: FastifyRequest,
+  kinds: readonly AuthKind[],
+): Promise<Principal | undefined> {
   if (!kinds.length) return undefined;
   const apiKey = header(req, 'x-api-key');
   const bearer = header(req, 'authorization');
@@ -112,7 +146,7 @@ function clientIp(req: FastifyRequest): string {
   return req.ip;
 }
 
-function bucketFor(deps: Deps, req: FastifyRequest, cfg: RouteConfig | undefined, p: Principal | undefined): [string, string] {
+function bucketFor(req: FastifyRequest, cfg: RouteConfig | undefined, p: Principal | undefined): [string, string] {
   if (cfg?.rateBucket?.startsWith('checkout_')) {
     // Per page and address: a shop's customers behind one address each poll their own page (a link's
     // token, or a payer page's operation id), without sharing one allowance.
@@ -147,7 +181,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
     } catch (err) {
       authError = err;
     }
-    const [bucket, key] = bucketFor(deps, req, cfg, req.principal);
+    const [bucket, key] = bucketFor(req, cfg, req.principal);
     const limit = deps.config.rateLimits[bucket as keyof typeof deps.config.rateLimits];
     const d = await deps.limiter.consume(bucket, limit, key);
     setRateHeaders(reply, d);

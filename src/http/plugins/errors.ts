@@ -25,11 +25,18 @@ function fromValidation(err: FastifyError): AppError {
   if (!e) return new AppError('invalid_parameter', err.message);
   const param = paramOf(e);
   if (where === 'headers' && param === 'idempotency-key') {
-    if (e.keyword === 'required') return new AppError('idempotency_key_required', 'Idempotency-Key header is required', { param: 'Idempotency-Key' });
-    return new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable characters', { param: 'Idempotency-Key' });
+    if (e.keyword === 'required')
+      return new AppError('idempotency_key_required', 'Idempotency-Key header is required', {
+        param: 'Idempotency-Key',
+      });
+    return new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable characters', {
+      param: 'Idempotency-Key',
+    });
   }
-  if (where === 'querystring' && param === 'limit') return new AppError('invalid_limit', 'limit must be an integer from 1 to 100', { param: 'limit' });
-  if (e.keyword === 'additionalProperties') return new AppError('invalid_parameter', `unknown field "${param}"`, { param });
+  if (where === 'querystring' && param === 'limit')
+    return new AppError('invalid_limit', 'limit must be an integer from 1 to 100', { param: 'limit' });
+  if (e.keyword === 'additionalProperties')
+    return new AppError('invalid_parameter', `unknown field "${param}"`, { param });
   if (e.keyword === 'required') return new AppError('invalid_parameter', `${param} is required`, { param });
   if (where === 'body' && !param) return new AppError('invalid_parameter', 'request body must be a JSON object');
   return new AppError('invalid_parameter', `${param ?? where} ${e.message ?? 'is invalid'}`, { param });
@@ -50,16 +57,21 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('invalid_parameter', 'Content-Length does not match the body');
   }
-  if (err instanceof SyntaxError && fe.statusCode === 400) return new AppError('invalid_json', 'request body is not valid JSON');
+  if (err instanceof SyntaxError && fe.statusCode === 400)
+    return new AppError('invalid_json', 'request body is not valid JSON');
   if (fe.statusCode === 413) return new AppError('payload_too_large', 'request body is over 1 MiB');
   if (fe.statusCode === 415) return new AppError('unsupported_media_type', 'request body must be application/json');
-  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return new AppError('invalid_parameter', 'the request is not valid');
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500)
+    return new AppError('invalid_parameter', 'the request is not valid');
   return undefined;
 }
 
 export function sendError(reply: FastifyReply, req: FastifyRequest, err: AppError): FastifyReply {
   if (err.headers) reply.headers(err.headers);
-  return reply.status(err.status).type('application/json').send(errorBody(err.code, err.status, err.message, req.id, err.param, err.extra));
+  return reply
+    .status(err.status)
+    .type('application/json')
+    .send(errorBody(err.code, err.status, err.message, req.id, err.param, err.extra));
 }
 
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
@@ -85,7 +97,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
 
   const answerNotFound = (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0];
-    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== req.method && known.find(m as never, path));
+    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+      (m) => m !== req.method && known.find(m as never, path),
+    );
     if (allowed.length) {
       reply.header('Allow', allowed.join(', '));
       return sendError(reply, req, new AppError('method_not_allowed', `${req.method} is not allowed on ${path}`));

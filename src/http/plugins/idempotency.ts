@@ -41,13 +41,18 @@ declare module 'fastify' {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
 
 export const requestFingerprint = (account: unknown, body: unknown) =>
-  createHash('sha256').update(`${account ?? ''}|${canonical(body ?? {})}`).digest('hex');
+  createHash('sha256')
+    .update(`${account ?? ''}|${canonical(body ?? {})}`)
+    .digest('hex');
 
 const fingerprint = (req: FastifyRequest) => requestFingerprint(req.headers['x-provider-account'], req.body);
 
@@ -87,12 +92,18 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || !req.principal) return;
     if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
-      throw new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { param: 'Idempotency-Key' });
+      throw new AppError('invalid_parameter', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
+        param: 'Idempotency-Key',
+      });
     }
     const p = req.principal;
     // Keys are scoped to a client and mode (decisions 6); a partner key's to the partner's own client (its
     // paths are its own); a route without either cannot be idempotent.
-    const owner = isTenantPrincipal(p) ? p : p.kind === 'partner_key' ? { clientId: p.partnerClientId, mode: p.mode } : undefined;
+    const owner = isTenantPrincipal(p)
+      ? p
+      : p.kind === 'partner_key'
+        ? { clientId: p.partnerClientId, mode: p.mode }
+        : undefined;
     if (!owner) throw new Error(`${req.routeOptions.url}: idempotency needs a client-bound credential`);
     const scope = [owner.clientId, owner.mode, req.method, canonicalPath(req), key];
     const fp = fingerprint(req);
@@ -100,12 +111,19 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     // other requests see it at once either way.
     const claimed = await db.relaxed.query(CLAIM, [...scope, fp]);
     if (claimed.rowCount === 0) {
-      const r = await db.query<{ fingerprint: string; state: string; response_status: number; response_body: string; lease_over: boolean }>(
+      const r = await db.query<{
+        fingerprint: string;
+        state: string;
+        response_status: number;
+        response_body: string;
+        lease_over: boolean;
+      }>(
         `SELECT fingerprint, state, response_status, response_body, locked_until < now() AS lease_over FROM idempotency_keys WHERE ${SCOPE}`,
         scope,
       );
       const row = r.rows[0];
-      if (!row) throw new AppError('idempotency_conflict', 'the request with this Idempotency-Key is being retried; try again');
+      if (!row)
+        throw new AppError('idempotency_conflict', 'the request with this Idempotency-Key is being retried; try again');
       if (row.fingerprint !== fp) {
         throw new AppError('idempotency_conflict', 'this Idempotency-Key was used with a different request');
       }
@@ -121,12 +139,16 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
             scope,
           )
         : { rowCount: 0 };
-      if (taken.rowCount === 0) throw new AppError('idempotency_conflict', 'a request with this Idempotency-Key is still running');
+      if (taken.rowCount === 0)
+        throw new AppError('idempotency_conflict', 'a request with this Idempotency-Key is still running');
     }
     req.idempotency = {
       scope,
       requestKey: `${req.method} ${scope[3]} ${key}`,
-      requestId: `rq_${createHash('sha256').update(`${scope.join('|')}|${fp}`).digest('hex').slice(0, 32)}`,
+      requestId: `rq_${createHash('sha256')
+        .update(`${scope.join('|')}|${fp}`)
+        .digest('hex')
+        .slice(0, 32)}`,
       saved: false,
       saveStatement(offset, status, body) {
         this.saved = true;
@@ -175,7 +197,11 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
  */
 export async function saveOutcomeUnknown(deps: Deps, req: FastifyRequest, envelope: 'v2' | 'v1' = 'v2'): Promise<void> {
   if (!req.idempotency) return;
-  const message = "the provider may have sent this invoice; its answer was lost. Check the customer's phone before sending another (a new Idempotency-Key)";
-  const body = envelope === 'v1' ? { Data: null, StatusCode: -409, Message: message } : errorBody('provider_outcome_unknown', 409, message, req.id);
+  const message =
+    "the provider may have sent this invoice; its answer was lost. Check the customer's phone before sending another (a new Idempotency-Key)";
+  const body =
+    envelope === 'v1'
+      ? { Data: null, StatusCode: -409, Message: message }
+      : errorBody('provider_outcome_unknown', 409, message, req.id);
   await req.idempotency.saveInTx(deps.db, 409, body);
 }

@@ -29,7 +29,8 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { registry: R
     const timerKey = `${req.method} ${route}`;
     const counterKey = `${timerKey} ${reply.statusCode}`;
     let counter = counters.get(counterKey);
-    if (!counter) counters.set(counterKey, (counter = requests.labels({ method: req.method, route, status: reply.statusCode })));
+    if (!counter)
+      counters.set(counterKey, (counter = requests.labels({ method: req.method, route, status: reply.statusCode })));
     let timer = timers.get(timerKey);
     if (!timer) timers.set(timerKey, (timer = duration.labels({ method: req.method, route })));
     counter.inc();

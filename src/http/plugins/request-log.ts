@@ -36,7 +36,10 @@ export class RequestLogWriter {
   /** After a failed write, pushes leave the next try to the timer until then (ms since epoch). */
   private pauseUntil = 0;
 
-  constructor(private db: Db, private intervalMs = 500) {
+  constructor(
+    private db: Db,
+    private intervalMs = 500,
+  ) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), intervalMs);
     this.timer.unref();
   }
@@ -44,7 +47,8 @@ export class RequestLogWriter {
   push(row: LogRow): void {
     this.buffer.push(row);
     if (this.buffer.length > MAX_BUFFERED_ROWS) this.buffer.splice(0, this.buffer.length - MAX_BUFFERED_ROWS);
-    if (this.buffer.length >= BATCH_ROWS && !this.busy && Date.now() >= this.pauseUntil) void this.flush().catch(() => {});
+    if (this.buffer.length >= BATCH_ROWS && !this.busy && Date.now() >= this.pauseUntil)
+      void this.flush().catch(() => {});
   }
 
   /**
@@ -53,24 +57,36 @@ export class RequestLogWriter {
    */
   flush(): Promise<void> {
     this.busy = true;
-    const run = this.flushing.catch(() => {}).then(async () => {
-      const rows = this.buffer.splice(0, this.buffer.length);
-      if (!rows.length) return;
-      // One statement text whatever the batch size (arrays, not a VALUES list), so it is prepared once.
-      const col = <K extends keyof LogRow>(k: K) => rows.map((r) => r[k]);
-      try {
-        // A log: its commit need not wait for the disk (Db.relaxed).
-        await this.db.relaxed.query(
-          `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at, actor)
+    const run = this.flushing
+      .catch(() => {})
+      .then(async () => {
+        const rows = this.buffer.splice(0, this.buffer.length);
+        if (!rows.length) return;
+        // One statement text whatever the batch size (arrays, not a VALUES list), so it is prepared once.
+        const col = <K extends keyof LogRow>(k: K) => rows.map((r) => r[k]);
+        try {
+          // A log: its commit need not wait for the disk (Db.relaxed).
+          await this.db.relaxed.query(
+            `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at, actor)
            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[], $9::text[])`,
-          [col('client_id'), col('request_id'), col('method'), col('path'), col('status'), col('duration_ms'), col('api_key_prefix'), col('created_at'), col('actor')],
-        );
-      } catch (err) {
-        this.pauseUntil = Date.now() + this.intervalMs;
-        this.buffer.unshift(...rows.slice(Math.max(0, rows.length + this.buffer.length - MAX_BUFFERED_ROWS)));
-        throw err;
-      }
-    });
+            [
+              col('client_id'),
+              col('request_id'),
+              col('method'),
+              col('path'),
+              col('status'),
+              col('duration_ms'),
+              col('api_key_prefix'),
+              col('created_at'),
+              col('actor'),
+            ],
+          );
+        } catch (err) {
+          this.pauseUntil = Date.now() + this.intervalMs;
+          this.buffer.unshift(...rows.slice(Math.max(0, rows.length + this.buffer.length - MAX_BUFFERED_ROWS)));
+          throw err;
+        }
+      });
     this.flushing = run;
     const done = () => {
       if (this.flushing === run) this.busy = false;
@@ -103,7 +119,10 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { writer: 
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime),
       api_key_prefix: p.kind === 'api_key' ? p.keyPrefix : null,
-      actor: p.kind === 'impersonation' ? JSON.stringify({ kind: 'partner', partner_id: p.actor.partner_id ?? null, session: p.actor.sid ?? null }) : null,
+      actor:
+        p.kind === 'impersonation'
+          ? JSON.stringify({ kind: 'partner', partner_id: p.actor.partner_id ?? null, session: p.actor.sid ?? null })
+          : null,
       created_at: new Date(),
     });
     done();

@@ -8,31 +8,41 @@ import { qrSvg } from '../../web/qr-svg.ts';
 
 export const LinkStatus = Type.String({ title: 'PaymentLinkStatus', enum: [...LINK_STATUSES] });
 
-export const QrView = Type.Object({
-  operation_id: Type.String(),
-  qr_token: Type.String({ description: 'content of the QR image' }),
-  deep_link: Type.String({ format: 'uri', description: 'a page that opens this payment: Tolem\'s payer page /pay/{op_id} (live), the sandbox\'s payer page (test)' }),
-  expires_at: Timestamp,
-  svg: Type.String({ description: 'the QR as an inline SVG document' }),
-}, { title: 'LinkQr' });
+export const QrView = Type.Object(
+  {
+    operation_id: Type.String(),
+    qr_token: Type.String({ description: 'content of the QR image' }),
+    deep_link: Type.String({
+      format: 'uri',
+      description:
+        "a page that opens this payment: Tolem's payer page /pay/{op_id} (live), the sandbox's payer page (test)",
+    }),
+    expires_at: Timestamp,
+    svg: Type.String({ description: 'the QR as an inline SVG document' }),
+  },
+  { title: 'LinkQr' },
+);
 
-export const LinkRecord = Type.Object({
-  token: Type.String(),
-  url: Type.String({ description: 'the hosted checkout page' }),
-  amount: Amount,
-  description: Type.String(),
-  status: LinkStatus,
-  success_url: Nullable(Type.String()),
-  cancel_url: Nullable(Type.String()),
-  expires_at: Timestamp,
-  allow_repeat: Type.Boolean(),
-  email_required: Type.Boolean(),
-  metadata: Type.Record(Type.String(), Type.Unknown()),
-  paid_count: Type.Integer(),
-  livemode: Type.Boolean(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-}, { title: 'PaymentLink' });
+export const LinkRecord = Type.Object(
+  {
+    token: Type.String(),
+    url: Type.String({ description: 'the hosted checkout page' }),
+    amount: Amount,
+    description: Type.String(),
+    status: LinkStatus,
+    success_url: Nullable(Type.String()),
+    cancel_url: Nullable(Type.String()),
+    expires_at: Timestamp,
+    allow_repeat: Type.Boolean(),
+    email_required: Type.Boolean(),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    paid_count: Type.Integer(),
+    livemode: Type.Boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'PaymentLink' },
+);
 
 export const LinkWithQr = Type.Object({ ...LinkRecord.properties, qr: QrView }, { title: 'PaymentLinkWithQr' });
 
@@ -79,5 +89,7 @@ export const LinkCreateBody = Body({
   expires_in_minutes: Type.Optional(ExpiresIn),
   allow_repeat: Type.Optional(Type.Boolean({ default: false })),
   email_required: Type.Optional(Type.Boolean({ default: false })),
-  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'at most 50 keys, 4 KiB of JSON' })),
+  metadata: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'at most 50 keys, 4 KiB of JSON' }),
+  ),
 });

@@ -10,87 +10,156 @@ import type { ListedOperation, Operation } from '../../domain/payments/operation
 export const Status = Type.String({ title: 'PaymentStatus', enum: [...STATUSES] });
 export const Comment = Type.String({ maxLength: 255 });
 
-export const QrCreateBody = Body({
-  amount: Amount,
-  items: Type.Optional(Type.Array(
-    Type.Object({ name: Type.String({ minLength: 1, maxLength: 255 }), price: Amount, quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })) }, { additionalProperties: false }),
-    { minItems: 1, maxItems: 100 },
-  )),
-  comment: Type.Optional(Comment),
-}, 'QrCreateRequest');
+export const QrCreateBody = Body(
+  {
+    amount: Amount,
+    items: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 255 }),
+            price: Amount,
+            quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 100 },
+      ),
+    ),
+    comment: Type.Optional(Comment),
+  },
+  'QrCreateRequest',
+);
 
-export const InvoiceCreateBody = Body({
-  phone: Type.String({ minLength: 1, maxLength: 32, description: 'Kazakhstan mobile, any common spelling', examples: ['+77012345678'] }),
-  amount: Amount,
-  comment: Type.Optional(Comment),
-}, 'InvoiceCreateRequest');
+export const InvoiceCreateBody = Body(
+  {
+    phone: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'Kazakhstan mobile, any common spelling',
+      examples: ['+77012345678'],
+    }),
+    amount: Amount,
+    comment: Type.Optional(Comment),
+  },
+  'InvoiceCreateRequest',
+);
 
-export const QrCreated = Type.Object({
-  operation_id: Type.String(),
-  qr_token: Type.String({ description: 'content for the QR image, as the provider gives it (live: a digit string)' }),
-  deep_link: Type.String({ format: 'uri', description: 'a page that opens this payment: Tolem\'s payer page /pay/{op_id} (live), the sandbox\'s payer page (test)' }),
-  expires_at: Timestamp,
-  status: Status,
-}, { title: 'QrCreated' });
+export const QrCreated = Type.Object(
+  {
+    operation_id: Type.String(),
+    qr_token: Type.String({ description: 'content for the QR image, as the provider gives it (live: a digit string)' }),
+    deep_link: Type.String({
+      format: 'uri',
+      description:
+        "a page that opens this payment: Tolem's payer page /pay/{op_id} (live), the sandbox's payer page (test)",
+    }),
+    expires_at: Timestamp,
+    status: Status,
+  },
+  { title: 'QrCreated' },
+);
 
-export const InvoiceCreated = Type.Object({
-  operation_id: Type.String(),
-  status: Status,
-  phone: Type.String(),
-  expires_at: Timestamp,
-}, { title: 'InvoiceCreated' });
+export const InvoiceCreated = Type.Object(
+  {
+    operation_id: Type.String(),
+    status: Status,
+    phone: Type.String(),
+    expires_at: Timestamp,
+  },
+  { title: 'InvoiceCreated' },
+);
 
-export const PaymentItem = Type.Object({
-  operation_id: Type.String(),
-  type: Type.String({ enum: ['qr', 'invoice'] }),
-  status: Status,
-  amount: Amount,
-  refunded_amount: Amount,
-  comment: Nullable(Type.String()),
-  phone: Nullable(Type.String()),
-  sender_name: Nullable(Type.String()),
-  transaction_id: Nullable(Type.String()),
-  provider_account_id: Type.Integer(),
-  source: Type.String({ enum: [...SOURCES] }),
-  link_token: Nullable(Type.String()),
-  livemode: Type.Boolean(),
-  created_at: Timestamp,
-  paid_at: NullableTimestamp,
-  expires_at: Timestamp,
-}, { title: 'Payment' });
+export const PaymentItem = Type.Object(
+  {
+    operation_id: Type.String(),
+    type: Type.String({ enum: ['qr', 'invoice'] }),
+    status: Status,
+    amount: Amount,
+    refunded_amount: Amount,
+    comment: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    sender_name: Nullable(Type.String()),
+    transaction_id: Nullable(Type.String()),
+    provider_account_id: Type.Integer(),
+    source: Type.String({ enum: [...SOURCES] }),
+    link_token: Nullable(Type.String()),
+    livemode: Type.Boolean(),
+    created_at: Timestamp,
+    paid_at: NullableTimestamp,
+    expires_at: Timestamp,
+  },
+  { title: 'Payment' },
+);
 
-export const PaymentStatus = Type.Object({
-  ...PaymentItem.properties,
-  raw_provider_status: Nullable(Type.String()),
-  provider_payment_id: Type.String({ description: 'the provider\'s own id of this payment (live: its QrPaymentId), for reconciling with the provider\'s records' }),
-}, { title: 'PaymentDetail' });
+export const PaymentStatus = Type.Object(
+  {
+    ...PaymentItem.properties,
+    raw_provider_status: Nullable(Type.String()),
+    provider_payment_id: Type.String({
+      description:
+        "the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records",
+    }),
+  },
+  { title: 'PaymentDetail' },
+);
 
-export const RefundBody = Body({
-  operation_id: OperationId,
-  amount: Amount,
-  reason: Type.Optional(Type.String({ maxLength: 255 })),
-}, 'RefundRequest');
+export const RefundBody = Body(
+  {
+    operation_id: OperationId,
+    amount: Amount,
+    reason: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  'RefundRequest',
+);
 
-export const RefundResult = Type.Object({
-  refund_id: Type.String(),
-  operation_id: Type.String(),
-  status: Type.String({ enum: ['completed', 'pending', 'failed'] }),
-  amount: Amount,
-  refunded_total: Amount,
-  remaining_refundable: Amount,
-  created_at: Timestamp,
-  return_qr_token: Type.Optional(Type.String({ description: 'r2 accounts: the return QR\'s content, to show the payer while the refund is pending; the payer scans it in the provider\'s app' })),
-  return_deep_link: Type.Optional(Type.String({ format: 'uri', description: 'r2 accounts: a page that shows the return QR and the refund\'s status' })),
-  expires_at: Type.Optional(Type.Unsafe<Date | string>({ ...Timestamp, description: 'r2 accounts: when the return QR stops working (the refund then fails and its amount is released)' })),
-}, { title: 'Refund' });
+export const RefundResult = Type.Object(
+  {
+    refund_id: Type.String(),
+    operation_id: Type.String(),
+    status: Type.String({ enum: ['completed', 'pending', 'failed'] }),
+    amount: Amount,
+    refunded_total: Amount,
+    remaining_refundable: Amount,
+    created_at: Timestamp,
+    return_qr_token: Type.Optional(
+      Type.String({
+        description:
+          "r2 accounts: the return QR's content, to show the payer while the refund is pending; the payer scans it in the provider's app",
+      }),
+    ),
+    return_deep_link: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description: "r2 accounts: a page that shows the return QR and the refund's status",
+      }),
+    ),
+    expires_at: Type.Optional(
+      Type.Unsafe<Date | string>({
+        ...Timestamp,
+        description: 'r2 accounts: when the return QR stops working (the refund then fails and its amount is released)',
+      }),
+    ),
+  },
+  { title: 'Refund' },
+);
 
 export const CancelResult = Type.Object({ operation_id: Type.String(), status: Status }, { title: 'CancelResult' });
 
 export const toQrCreated = (op: Pick<Operation, 'id' | 'qr_token' | 'deep_link' | 'expires_at' | 'status'>) => ({
-  operation_id: op.id, qr_token: op.qr_token!, deep_link: op.deep_link!, expires_at: op.expires_at, status: op.status,
+  operation_id: op.id,
+  qr_token: op.qr_token!,
+  deep_link: op.deep_link!,
+  expires_at: op.expires_at,
+  status: op.status,
 });
 
-export const toInvoiceCreated = (op: Pick<Operation, 'id' | 'status' | 'phone' | 'expires_at'>) => ({ operation_id: op.id, status: op.status, phone: op.phone!, expires_at: op.expires_at });
+export const toInvoiceCreated = (op: Pick<Operation, 'id' | 'status' | 'phone' | 'expires_at'>) => ({
+  operation_id: op.id,
+  status: op.status,
+  phone: op.phone!,
+  expires_at: op.expires_at,
+});
 
 /** The payment item of lists and status reads (decisions 15). */
 export function toPaymentItem(op: ListedOperation) {
@@ -116,5 +185,8 @@ export function toPaymentItem(op: ListedOperation) {
 
 export function toPaymentStatus(op: Operation) {
   // Object.assign, not a spread with an added field: see docs/architecture.md (object shapes).
-  return Object.assign(toPaymentItem(op), { raw_provider_status: op.raw_provider_status, provider_payment_id: op.provider_ref });
+  return Object.assign(toPaymentItem(op), {
+    raw_provider_status: op.raw_provider_status,
+    provider_payment_id: op.provider_ref,
+  });
 }

@@ -19,16 +19,25 @@ const TicketProps = {
 export const Ticket = Type.Object(TicketProps, { title: 'Ticket' });
 export const AdminTicket = Type.Object({ ...TicketProps, client_id: Type.Integer() }, { title: 'AdminTicket' });
 
-export const TicketMessage = Type.Object({
-  id: Type.Integer(),
-  author: Type.String({ enum: ['client', 'support'] }),
-  author_name: Type.String(),
-  body: Type.String(),
-  created_at: Timestamp,
-}, { title: 'TicketMessage' });
+export const TicketMessage = Type.Object(
+  {
+    id: Type.Integer(),
+    author: Type.String({ enum: ['client', 'support'] }),
+    author_name: Type.String(),
+    body: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'TicketMessage' },
+);
 
-export const TicketWithMessages = Type.Object({ ...TicketProps, messages: Type.Array(TicketMessage) }, { title: 'TicketWithMessages' });
-export const AdminTicketWithMessages = Type.Object({ ...TicketProps, client_id: Type.Integer(), messages: Type.Array(TicketMessage) }, { title: 'AdminTicketWithMessages' });
+export const TicketWithMessages = Type.Object(
+  { ...TicketProps, messages: Type.Array(TicketMessage) },
+  { title: 'TicketWithMessages' },
+);
+export const AdminTicketWithMessages = Type.Object(
+  { ...TicketProps, client_id: Type.Integer(), messages: Type.Array(TicketMessage) },
+  { title: 'AdminTicketWithMessages' },
+);
 
 export const MessageBody = Type.String({ minLength: 1, maxLength: 5000 });
 

@@ -10,50 +10,82 @@ const PaymentType = Type.String({ enum: ['qr', 'invoice'] });
 
 const DATA: Record<WebhookEventType, TSchema> = {
   'payment.completed': Type.Object({
-    operation_id: Type.String(), type: PaymentType, amount: Amount, status: Type.Literal('paid'),
-    phone: Nullable(Type.String()), sender_name: Nullable(Type.String()), paid_at: NullableTimestamp,
-    transaction_id: Nullable(Type.String()), source: Type.String({ enum: [...SOURCES] }),
+    operation_id: Type.String(),
+    type: PaymentType,
+    amount: Amount,
+    status: Type.Literal('paid'),
+    phone: Nullable(Type.String()),
+    sender_name: Nullable(Type.String()),
+    paid_at: NullableTimestamp,
+    transaction_id: Nullable(Type.String()),
+    source: Type.String({ enum: [...SOURCES] }),
     link_token: Nullable(Type.String({ description: 'pl_<token> when paid through a payment link' })),
     metadata: Type.Record(Type.String(), Type.Unknown()),
   }),
   'payment.cancelled': Type.Object({
-    operation_id: Type.String(), type: PaymentType, amount: Amount,
+    operation_id: Type.String(),
+    type: PaymentType,
+    amount: Amount,
     reason: Type.String({ enum: ['merchant', 'customer', 'declined'] }),
   }),
-  'payment.expired': Type.Object({ operation_id: Type.String(), type: PaymentType, amount: Amount, expired_at: Timestamp }),
+  'payment.expired': Type.Object({
+    operation_id: Type.String(),
+    type: PaymentType,
+    amount: Amount,
+    expired_at: Timestamp,
+  }),
   'payment.refunded': Type.Object({
-    operation_id: Type.String(), refund_id: Type.String(), amount: Amount, refunded_total: Amount, remaining_refundable: Amount,
+    operation_id: Type.String(),
+    refund_id: Type.String(),
+    amount: Amount,
+    refunded_total: Amount,
+    remaining_refundable: Amount,
   }),
   'webhook.test': Type.Object({ webhook_id: Type.Integer(), livemode: Type.Boolean(), message: Type.String() }),
 };
 
-const SIGNATURES = 'Signed twice: X-Webhook-Signature `sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<body>">` '
-  + '(key: the whole secret text), and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). '
-  + 'Answer 2xx within the time-out; anything else is retried on the schedule, with the same webhook-id.';
+const SIGNATURES =
+  'Signed twice: X-Webhook-Signature `sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<body>">` ' +
+  '(key: the whole secret text), and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). ' +
+  'Answer 2xx within the time-out; anything else is retried on the schedule, with the same webhook-id.';
 
-const pascal = (type: string) => type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+const pascal = (type: string) =>
+  type
+    .split(/[._]/)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
 
 /** The `webhooks` section: one POST a subscribable event type. */
 export function webhookEventsDoc(): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(DATA).map(([type, data]) => [type, {
-    post: {
-      summary: `${type} delivery`,
-      description: SIGNATURES,
-      // The receiver authenticates Tolem by the signatures, not by a credential Tolem would send.
-      security: [],
-      operationId: `webhook${pascal(type)}`,
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: Type.Object(
-              { id: Type.String({ description: 'evt_<ULID>, the journal event' }), type: Type.Literal(type), created_at: Timestamp, data },
-              { title: `${pascal(type)}Event` },
-            ),
+  return Object.fromEntries(
+    Object.entries(DATA).map(([type, data]) => [
+      type,
+      {
+        post: {
+          summary: `${type} delivery`,
+          description: SIGNATURES,
+          // The receiver authenticates Tolem by the signatures, not by a credential Tolem would send.
+          security: [],
+          operationId: `webhook${pascal(type)}`,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: Type.Object(
+                  {
+                    id: Type.String({ description: 'evt_<ULID>, the journal event' }),
+                    type: Type.Literal(type),
+                    created_at: Timestamp,
+                    data,
+                  },
+                  { title: `${pascal(type)}Event` },
+                ),
+              },
+            },
           },
+          responses: { '2XX': { description: 'received; any other answer is retried' } },
         },
       },
-      responses: { '2XX': { description: 'received; any other answer is retried' } },
-    },
-  }]));
+    ]),
+  );
 }

@@ -6,10 +6,15 @@ import type { ListedWebhook } from '../../domain/webhooks/manage.ts';
 import type { DeliveryRow, WebhookRow } from '../../domain/webhooks/store.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/events/types.ts';
 
-export const EventList = Type.Array(Type.String(), { description: 'payment.completed, payment.cancelled, payment.expired, payment.refunded, webhook.test' });
+export const EventList = Type.Array(Type.String(), {
+  description: 'payment.completed, payment.cancelled, payment.expired, payment.refunded, webhook.test',
+});
 
 export const WebhookCreateBody = Body({
-  url: Type.String(), events: EventList, description: Type.Optional(Nullable(Type.String())), secret: Type.Optional(Type.String()),
+  url: Type.String(),
+  events: EventList,
+  description: Type.Optional(Nullable(Type.String())),
+  secret: Type.Optional(Type.String()),
 });
 
 export const WebhookProps = {
@@ -18,7 +23,9 @@ export const WebhookProps = {
   events: Type.Array(Type.String()),
   description: Nullable(Type.String()),
   is_active: Type.Boolean(),
-  disabled_reason: Nullable(Type.String({ description: "why it is off: 'manual', 'auto' (24 h of failures), 'gone' (receiver answered 410)" })),
+  disabled_reason: Nullable(
+    Type.String({ description: "why it is off: 'manual', 'auto' (24 h of failures), 'gone' (receiver answered 410)" }),
+  ),
   mode: Type.String({ enum: ['live', 'test'] }),
   secret_version: Type.Integer(),
   secret_revealed_at: Timestamp,
@@ -27,34 +34,52 @@ export const WebhookProps = {
   updated_at: Timestamp,
 };
 export const Webhook = Type.Object(WebhookProps, { title: 'Webhook' });
-export const WebhookWithSecret = Type.Object({ ...WebhookProps, secret: Type.String({ description: 'shown once: whsec_ + base64 of 32 bytes' }) }, { title: 'WebhookWithSecret' });
-export const WebhookListItem = Type.Object({
-  ...WebhookProps,
-  last_delivery_at: NullableTimestamp,
-  last_delivery_status: Nullable(Type.String({ description: 'status of the most recently attempted delivery' })),
-}, { title: 'WebhookListItem' });
-export const Delivery = Type.Object({
-  id: Type.Integer(),
-  event_id: Type.String(),
-  event_type: Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }),
-  message_id: Type.String({ description: 'X-Webhook-ID / webhook-id, the same on every attempt' }),
-  status: Type.String({ enum: ['pending', 'delivered', 'failed'] }),
-  attempts: Type.Integer(),
-  created_at: Timestamp,
-  delivered_at: NullableTimestamp,
-  last_error: Nullable(Type.String()),
-  last_status: Nullable(Type.Integer({ description: 'HTTP status of the last attempt; 0 when no answer came' })),
-  response_preview: Nullable(Type.String({ description: "first 500 characters of the receiver's answer to the last attempt; null before any answer" })),
-  last_attempt_at: NullableTimestamp,
-  next_attempt_at: NullableTimestamp,
-}, { title: 'Delivery' });
-export const TestResult = Type.Object({
-  status_code: Type.Integer({ description: '0 when the receiver could not be reached (refused address, DNS, TLS, time-out)' }),
-  response_preview: Type.String({ description: 'first 500 characters of the response body' }),
-  duration_ms: Type.Integer(),
-  error: Nullable(Type.String()),
-  delivery_id: Type.Integer(),
-}, { title: 'WebhookTestResult' });
+export const WebhookWithSecret = Type.Object(
+  { ...WebhookProps, secret: Type.String({ description: 'shown once: whsec_ + base64 of 32 bytes' }) },
+  { title: 'WebhookWithSecret' },
+);
+export const WebhookListItem = Type.Object(
+  {
+    ...WebhookProps,
+    last_delivery_at: NullableTimestamp,
+    last_delivery_status: Nullable(Type.String({ description: 'status of the most recently attempted delivery' })),
+  },
+  { title: 'WebhookListItem' },
+);
+export const Delivery = Type.Object(
+  {
+    id: Type.Integer(),
+    event_id: Type.String(),
+    event_type: Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }),
+    message_id: Type.String({ description: 'X-Webhook-ID / webhook-id, the same on every attempt' }),
+    status: Type.String({ enum: ['pending', 'delivered', 'failed'] }),
+    attempts: Type.Integer(),
+    created_at: Timestamp,
+    delivered_at: NullableTimestamp,
+    last_error: Nullable(Type.String()),
+    last_status: Nullable(Type.Integer({ description: 'HTTP status of the last attempt; 0 when no answer came' })),
+    response_preview: Nullable(
+      Type.String({
+        description: "first 500 characters of the receiver's answer to the last attempt; null before any answer",
+      }),
+    ),
+    last_attempt_at: NullableTimestamp,
+    next_attempt_at: NullableTimestamp,
+  },
+  { title: 'Delivery' },
+);
+export const TestResult = Type.Object(
+  {
+    status_code: Type.Integer({
+      description: '0 when the receiver could not be reached (refused address, DNS, TLS, time-out)',
+    }),
+    response_preview: Type.String({ description: 'first 500 characters of the response body' }),
+    duration_ms: Type.Integer(),
+    error: Nullable(Type.String()),
+    delivery_id: Type.Integer(),
+  },
+  { title: 'WebhookTestResult' },
+);
 
 /** A webhook as its owner sees it: never its secrets (the new one is added once, by create and rotate). */
 export function toWebhook(w: WebhookRow) {
@@ -74,7 +99,8 @@ export function toWebhook(w: WebhookRow) {
   };
 }
 
-export const toWebhookWithSecret = (w: WebhookRow & { secret: string }) => Object.assign(toWebhook(w), { secret: w.secret });
+export const toWebhookWithSecret = (w: WebhookRow & { secret: string }) =>
+  Object.assign(toWebhook(w), { secret: w.secret });
 
 export const toWebhookListItem = (w: ListedWebhook) =>
   Object.assign(toWebhook(w), { last_delivery_at: w.last_delivery_at, last_delivery_status: w.last_delivery_status });

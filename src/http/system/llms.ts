@@ -57,7 +57,11 @@ const GUIDE = `# Tolem
   verifyWebhook). CLI: tolem.
 `;
 
-interface DocOperation { summary?: string; security?: Record<string, unknown>[]; deprecated?: boolean }
+interface DocOperation {
+  summary?: string;
+  security?: Record<string, unknown>[];
+  deprecated?: boolean;
+}
 
 /** The operations of the document: one line each, v2 and the cabinet first, v1 (deprecated) last. */
 function operationIndex(doc: { paths?: Record<string, Record<string, DocOperation>> }): string {
@@ -66,22 +70,35 @@ function operationIndex(doc: { paths?: Record<string, Record<string, DocOperatio
     for (const [method, op] of Object.entries(ops)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const creds = (op.security ?? []).flatMap((s) => Object.keys(s)).join(' or ') || 'public';
-      lines.push(`- ${method.toUpperCase()} ${path}: ${op.summary ?? ''} [${creds}]${op.deprecated ? ' (deprecated)' : ''}`);
+      lines.push(
+        `- ${method.toUpperCase()} ${path}: ${op.summary ?? ''} [${creds}]${op.deprecated ? ' (deprecated)' : ''}`,
+      );
     }
   }
   return lines.sort((a, b) => Number(a.includes('(deprecated)')) - Number(b.includes('(deprecated)'))).join('\n');
 }
 
 export function llmsRoutes(app: App, _deps: Deps): void {
-  const text = { 200: { description: 'plain text (llmstxt.org)', content: { 'text/plain': { schema: Type.String() } } } };
+  const text = {
+    200: { description: 'plain text (llmstxt.org)', content: { 'text/plain': { schema: Type.String() } } },
+  };
   let full: string | undefined;
   route(app, {
-    method: 'GET', url: '/llms.txt', auth: [],
-    schema: { tags: ['system'], summary: 'The API in plain text for AI coding assistants (llmstxt.org)', response: text },
-    handler: async (_req, reply) => reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(GUIDE),
+    method: 'GET',
+    url: '/llms.txt',
+    auth: [],
+    schema: {
+      tags: ['system'],
+      summary: 'The API in plain text for AI coding assistants (llmstxt.org)',
+      response: text,
+    },
+    handler: async (_req, reply) =>
+      reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(GUIDE),
   });
   route(app, {
-    method: 'GET', url: '/llms-full.txt', auth: [],
+    method: 'GET',
+    url: '/llms-full.txt',
+    auth: [],
     schema: { tags: ['system'], summary: '/llms.txt with every operation of /openapi.json', response: text },
     handler: async (_req, reply) => {
       full ??= `${GUIDE}\n## Every operation\n${operationIndex((app as unknown as { swagger(): object }).swagger() as never)}\n`;

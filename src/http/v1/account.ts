@@ -11,7 +11,10 @@ import { AccountData, ClientData, HistoryBody, HistoryData, ok, PhoneParams, toH
 export function v1AccountRoutes(app: App, deps: Deps): void {
   // A POST that only reads: no Idempotency-Key (nothing to repeat safely or unsafely).
   route(app, {
-    method: 'POST', url: '/history', auth: ['api_key'], permission: 'payments.read',
+    method: 'POST',
+    url: '/history',
+    auth: ['api_key'],
+    permission: 'payments.read',
     schema: { ...v1Doc('Operations of a period, newest first; v2: GET /v2/payments', HistoryData), body: HistoryBody },
     handler: async (req) => {
       const r = await v1History(deps, tenant(req), req.body);
@@ -20,8 +23,14 @@ export function v1AccountRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/client/:phone', auth: ['api_key'], permission: 'payments.read',
-    schema: { ...v1Doc('Is this phone a customer of the provider? v2: GET /v2/client?phone=', ClientData, [404, 409, 503]), params: PhoneParams },
+    method: 'GET',
+    url: '/client/:phone',
+    auth: ['api_key'],
+    permission: 'payments.read',
+    schema: {
+      ...v1Doc('Is this phone a customer of the provider? v2: GET /v2/client?phone=', ClientData, [404, 409, 503]),
+      params: PhoneParams,
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
       const c = await lookupCustomer(deps, clientId, mode, undefined, req.params.phone);
@@ -30,7 +39,10 @@ export function v1AccountRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'GET', url: '/status', auth: ['api_key'], permission: 'account.read',
+    method: 'GET',
+    url: '/status',
+    auth: ['api_key'],
+    permission: 'account.read',
     schema: v1Doc('Provider session, plan and its monthly usage; no v2 twin (GET /me, GET /me/usage)', AccountData),
     handler: async (req) => {
       const { clientId, mode } = tenant(req);

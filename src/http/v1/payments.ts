@@ -14,30 +14,68 @@ import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
 import { setSuccessor } from './headers.ts';
 import { v1Doc } from './route-docs.ts';
 import {
-  CancelBody, CancelData, InvoiceCreateBody, InvoiceCreatedData, ok, QrCreateBody, QrCreatedData, QrStatusData, RefundBody,
-  RefundData, SeqParams, toInvoiceCreated, toQrCreated, toQrStatus, toRefund,
+  CancelBody,
+  CancelData,
+  InvoiceCreateBody,
+  InvoiceCreatedData,
+  ok,
+  QrCreateBody,
+  QrCreatedData,
+  QrStatusData,
+  RefundBody,
+  RefundData,
+  SeqParams,
+  toInvoiceCreated,
+  toQrCreated,
+  toQrStatus,
+  toRefund,
 } from './schemas.ts';
 
 const v2Path = (op: { type: string; id: string }) => `/v2/${op.type === 'qr' ? 'qr' : 'invoices'}/${op.id}`;
 
 export function v1PaymentRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'POST', url: '/qr/create', auth: ['api_key'], permission: 'payments.create', idempotent: 'required',
-    schema: { ...v1Doc('Create a payment QR (180 s); v2: POST /v2/qr', QrCreatedData, [403, 409, 503]), body: QrCreateBody },
+    method: 'POST',
+    url: '/qr/create',
+    auth: ['api_key'],
+    permission: 'payments.create',
+    idempotent: 'required',
+    schema: {
+      ...v1Doc('Create a payment QR (180 s); v2: POST /v2/qr', QrCreatedData, [403, 409, 503]),
+      body: QrCreateBody,
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
-      const op = await createQr(deps, {
-        clientId, mode, source: 'v1', requestId: req.idempotency?.requestId,
-        // The v1 envelope is what a replay must answer, so that is what is stored with the operation.
-        inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toQrCreated(o))),
-      }, { amount: req.body.amount }, V1_QR_LIFETIME_S);
+      const op = await createQr(
+        deps,
+        {
+          clientId,
+          mode,
+          source: 'v1',
+          requestId: req.idempotency?.requestId,
+          // The v1 envelope is what a replay must answer, so that is what is stored with the operation.
+          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toQrCreated(o))),
+        },
+        { amount: req.body.amount },
+        V1_QR_LIFETIME_S,
+      );
       return ok(toQrCreated(op));
     },
   });
 
   route(app, {
-    method: 'GET', url: '/qr/status/:operationId', auth: ['api_key'], permission: 'payments.read',
-    schema: { ...v1Doc('Operation status, QR or invoice (asks the provider while waiting); v2: GET /v2/qr/{op_id}', QrStatusData, [404, 503]), params: SeqParams },
+    method: 'GET',
+    url: '/qr/status/:operationId',
+    auth: ['api_key'],
+    permission: 'payments.read',
+    schema: {
+      ...v1Doc(
+        'Operation status, QR or invoice (asks the provider while waiting); v2: GET /v2/qr/{op_id}',
+        QrStatusData,
+        [404, 503],
+      ),
+      params: SeqParams,
+    },
     handler: async (req, reply) => {
       const { clientId, mode } = tenant(req);
       const op = await findBySeq(deps.db, clientId, mode, req.params.operationId);
@@ -47,15 +85,29 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/invoice/create', auth: ['api_key'], permission: 'payments.create', idempotent: 'required',
-    schema: { ...v1Doc('Push an invoice to a customer phone; v2: POST /v2/invoices', InvoiceCreatedData, [403, 404, 409, 503]), body: InvoiceCreateBody },
+    method: 'POST',
+    url: '/invoice/create',
+    auth: ['api_key'],
+    permission: 'payments.create',
+    idempotent: 'required',
+    schema: {
+      ...v1Doc('Push an invoice to a customer phone; v2: POST /v2/invoices', InvoiceCreatedData, [403, 404, 409, 503]),
+      body: InvoiceCreateBody,
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
-      const op = await createInvoice(deps, {
-        clientId, mode, source: 'v1', requestId: req.idempotency?.requestId,
-        inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toInvoiceCreated(o))),
-        onOutcomeUnknown: () => saveOutcomeUnknown(deps, req, 'v1'),
-      }, req.body);
+      const op = await createInvoice(
+        deps,
+        {
+          clientId,
+          mode,
+          source: 'v1',
+          requestId: req.idempotency?.requestId,
+          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toInvoiceCreated(o))),
+          onOutcomeUnknown: () => saveOutcomeUnknown(deps, req, 'v1'),
+        },
+        req.body,
+      );
       return ok(toInvoiceCreated(op));
     },
   });
@@ -63,24 +115,43 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
   // The v1 table does not mark cancel IDEM, the spec's idempotency section says "all mutating /v1 calls":
   // the key is honoured when sent and not required, so both readings' clients work.
   route(app, {
-    method: 'POST', url: '/invoice/cancel', auth: ['api_key'], permission: 'payments.create', idempotent: 'optional',
-    schema: { ...v1Doc('Cancel an invoice before payment; v2: POST /v2/invoices/{op_id}/cancel', CancelData, [404, 409, 503]), body: CancelBody },
+    method: 'POST',
+    url: '/invoice/cancel',
+    auth: ['api_key'],
+    permission: 'payments.create',
+    idempotent: 'optional',
+    schema: {
+      ...v1Doc('Cancel an invoice before payment; v2: POST /v2/invoices/{op_id}/cancel', CancelData, [404, 409, 503]),
+      body: CancelBody,
+    },
     handler: async (req, reply) => {
       const { clientId, mode } = tenant(req);
       const found = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
       setSuccessor(reply, `${v2Path(found)}/cancel`);
       const idem = req.idempotency;
-      const op = await cancelInvoice(deps, {
-        clientId, mode,
-        inTx: idem ? (tx, o) => idem.saveInTx(tx, 200, ok({ OperationId: o.seq, Status: 'Cancelled' })) : undefined,
-      }, found.id);
+      const op = await cancelInvoice(
+        deps,
+        {
+          clientId,
+          mode,
+          inTx: idem ? (tx, o) => idem.saveInTx(tx, 200, ok({ OperationId: o.seq, Status: 'Cancelled' })) : undefined,
+        },
+        found.id,
+      );
       return ok({ OperationId: op.seq, Status: 'Cancelled' });
     },
   });
 
   route(app, {
-    method: 'POST', url: '/refund', auth: ['api_key'], permission: 'payments.refund', idempotent: 'required',
-    schema: { ...v1Doc('Refund a paid payment by items (sum of prices); v2: POST /v2/refunds', RefundData, [404, 409, 503]), body: RefundBody },
+    method: 'POST',
+    url: '/refund',
+    auth: ['api_key'],
+    permission: 'payments.refund',
+    idempotent: 'required',
+    schema: {
+      ...v1Doc('Refund a paid payment by items (sum of prices); v2: POST /v2/refunds', RefundData, [404, 409, 503]),
+      body: RefundBody,
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
       const max = deps.config.amountMax;
@@ -88,10 +159,16 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       const amount = req.body.items.reduce((sum, it, i) => sum + checkAmount(it.price, max, `items.${i}.price`), 0);
       checkAmount(amount, max, 'items');
       const op = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
-      const r = await refundPayment(deps, {
-        clientId, mode, requestKey: req.idempotency?.requestKey,
-        inTx: (tx, res) => req.idempotency!.saveInTx(tx, 200, ok(toRefund(res, op.seq))),
-      }, { operation_id: op.id, amount });
+      const r = await refundPayment(
+        deps,
+        {
+          clientId,
+          mode,
+          requestKey: req.idempotency?.requestKey,
+          inTx: (tx, res) => req.idempotency!.saveInTx(tx, 200, ok(toRefund(res, op.seq))),
+        },
+        { operation_id: op.id, amount },
+      );
       return ok(toRefund(r, op.seq));
     },
   });

@@ -11,15 +11,21 @@ import { EventItem, toEventItem } from '../shapes/event.ts';
 
 export function v2EventRoutes(app: App, deps: Deps): void {
   route(app, {
-    method: 'GET', url: '/v2/events', auth: ['api_key', 'jwt'], permission: 'events.read',
+    method: 'GET',
+    url: '/v2/events',
+    auth: ['api_key', 'jwt'],
+    permission: 'events.read',
     schema: {
-      tags: ['events'], summary: 'The event journal, newest first',
+      tags: ['events'],
+      summary: 'The event journal, newest first',
       querystring: Type.Object({
         ...PageQuery,
         type: Type.Optional(Type.String({ description: 'one or more types, comma-separated' })),
         since: Type.Optional(Type.String({ description: 'ISO date or timestamp, inclusive' })),
         until: Type.Optional(Type.String({ description: 'ISO date (whole day) or timestamp, inclusive' })),
-        operation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the events of one payment (op_…)' })),
+        operation_id: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 64, description: 'the events of one payment (op_…)' }),
+        ),
         ...ModeQuery,
       }),
       response: { 200: Page(EventItem) },

@@ -10,11 +10,20 @@ import { parseLimit } from '../../domain/pagination.ts';
 import { tenant, tenantWith } from '../context.ts';
 import { ModeQuery as ModeProps, PageQuery, TokenParams } from '../params.ts';
 import { route, type App } from '../route.ts';
-import { Amount, Body, Nullable, Page } from '../schemas.ts';
-import { Description, ExpiresIn, LinkCreateBody, LinkRecord, LinkStatus, LinkWithQr, toLinkRecord, toQrView, Url } from '../shapes/link.ts';
+import { Body, Nullable, Page } from '../schemas.ts';
+import {
+  Description,
+  ExpiresIn,
+  LinkCreateBody,
+  LinkRecord,
+  LinkStatus,
+  LinkWithQr,
+  toLinkRecord,
+  toQrView,
+  Url,
+} from '../shapes/link.ts';
 
 const ModeQuery = Type.Object(ModeProps);
-
 
 const PatchBody = Body({
   description: Type.Optional(Description),
@@ -34,32 +43,65 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
   const withQr = async (l: Link, op: Operation) => Object.assign(record(l), { qr: await toQrView(op) });
 
   route(app, {
-    method: 'POST', url: '/v2/payment-links', ...write, idempotent: 'optional', errors: [403, 409],
-    schema: { tags, summary: 'Create a payment link', querystring: ModeQuery, body: LinkCreateBody, response: { 201: LinkRecord } },
+    method: 'POST',
+    url: '/v2/payment-links',
+    ...write,
+    idempotent: 'optional',
+    errors: [403, 409],
+    schema: {
+      tags,
+      summary: 'Create a payment link',
+      querystring: ModeQuery,
+      body: LinkCreateBody,
+      response: { 201: LinkRecord },
+    },
     handler: async (req, reply) => {
-      const link = await createLink(deps, tenantWith(req, {
-        inTx: async (tx, l) => req.idempotency?.saveInTx(tx, 201, record(l)),
-      }), req.body);
+      const link = await createLink(
+        deps,
+        tenantWith(req, {
+          inTx: async (tx, l) => req.idempotency?.saveInTx(tx, 201, record(l)),
+        }),
+        req.body,
+      );
       return reply.status(201).send(record(link));
     },
   });
 
   route(app, {
-    method: 'GET', url: '/v2/payment-links', ...read, errors: [403],
+    method: 'GET',
+    url: '/v2/payment-links',
+    ...read,
+    errors: [403],
     schema: {
-      tags, summary: 'Payment links, newest first (cursor pages)',
+      tags,
+      summary: 'Payment links, newest first (cursor pages)',
       querystring: Type.Object({ ...PageQuery, ...ModeProps, status: Type.Optional(LinkStatus) }),
       response: { 200: Page(LinkRecord) },
     },
     handler: async (req) => {
-      const r = await listLinks(deps, tenant(req), { status: req.query.status }, req.query.cursor, parseLimit(req.query.limit));
+      const r = await listLinks(
+        deps,
+        tenant(req),
+        { status: req.query.status },
+        req.query.cursor,
+        parseLimit(req.query.limit),
+      );
       return { ...r, data: r.data.map(record) };
     },
   });
 
   route(app, {
-    method: 'GET', url: '/v2/payment-links/:token', ...read, errors: [403, 404],
-    schema: { tags, summary: 'One payment link (an active link past its expiry reads as expired)', params: TokenParams, querystring: ModeQuery, response: { 200: LinkRecord } },
+    method: 'GET',
+    url: '/v2/payment-links/:token',
+    ...read,
+    errors: [403, 404],
+    schema: {
+      tags,
+      summary: 'One payment link (an active link past its expiry reads as expired)',
+      params: TokenParams,
+      querystring: ModeQuery,
+      response: { 200: LinkRecord },
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
       return record(await findLink(deps.db, clientId, mode, req.params.token));
@@ -67,10 +109,17 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'PATCH', url: '/v2/payment-links/:token', ...write, errors: [403, 404, 409],
+    method: 'PATCH',
+    url: '/v2/payment-links/:token',
+    ...write,
+    errors: [403, 404, 409],
     schema: {
-      tags, summary: 'Edit description, URLs, expiry (minutes from now) or the repeat flag of an active link',
-      params: TokenParams, querystring: ModeQuery, body: PatchBody, response: { 200: LinkRecord },
+      tags,
+      summary: 'Edit description, URLs, expiry (minutes from now) or the repeat flag of an active link',
+      params: TokenParams,
+      querystring: ModeQuery,
+      body: PatchBody,
+      response: { 200: LinkRecord },
     },
     handler: async (req) => {
       return record(await updateLink(deps, tenant(req), req.params.token, req.body));
@@ -78,21 +127,40 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/v2/payment-links/:token/refresh-qr', ...write, idempotent: 'optional', errors: [403, 404, 409, 502, 503],
+    method: 'POST',
+    url: '/v2/payment-links/:token/refresh-qr',
+    ...write,
+    idempotent: 'optional',
+    errors: [403, 404, 409, 502, 503],
     schema: {
-      tags, summary: 'New QR cycle: visitors get fresh QRs; a fresh QR is returned for the merchant to show',
-      params: TokenParams, querystring: ModeQuery, body: Body({}), response: { 200: LinkWithQr },
+      tags,
+      summary: 'New QR cycle: visitors get fresh QRs; a fresh QR is returned for the merchant to show',
+      params: TokenParams,
+      querystring: ModeQuery,
+      body: Body({}),
+      response: { 200: LinkWithQr },
     },
     handler: async (req) => {
-      const { link, op } = await refreshLinkQr(deps, tenant(req), req.params.token,
-        async (tx, l, o) => req.idempotency?.saveInTx(tx, 200, await withQr(l, o)));
+      const { link, op } = await refreshLinkQr(deps, tenant(req), req.params.token, async (tx, l, o) =>
+        req.idempotency?.saveInTx(tx, 200, await withQr(l, o)),
+      );
       return withQr(link, op);
     },
   });
 
   route(app, {
-    method: 'POST', url: '/v2/payment-links/:token/cancel', ...write, errors: [403, 404, 409],
-    schema: { tags, summary: 'Cancel an active link', params: TokenParams, querystring: ModeQuery, body: Body({}), response: { 200: LinkRecord } },
+    method: 'POST',
+    url: '/v2/payment-links/:token/cancel',
+    ...write,
+    errors: [403, 404, 409],
+    schema: {
+      tags,
+      summary: 'Cancel an active link',
+      params: TokenParams,
+      querystring: ModeQuery,
+      body: Body({}),
+      response: { 200: LinkRecord },
+    },
     handler: async (req) => {
       return record(await cancelLink(deps, tenant(req), req.params.token));
     },

@@ -16,51 +16,111 @@ import { AccountHeader, ModeQuery, OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Page } from '../schemas.ts';
 import {
-  CancelResult, InvoiceCreateBody, InvoiceCreated, PaymentItem, PaymentStatus, QrCreateBody, QrCreated,
-  RefundBody, RefundResult, Status, toInvoiceCreated, toPaymentItem, toPaymentStatus, toQrCreated,
+  CancelResult,
+  InvoiceCreateBody,
+  InvoiceCreated,
+  PaymentItem,
+  PaymentStatus,
+  QrCreateBody,
+  QrCreated,
+  RefundBody,
+  RefundResult,
+  Status,
+  toInvoiceCreated,
+  toPaymentItem,
+  toPaymentStatus,
+  toQrCreated,
 } from '../shapes/payment.ts';
 
 export function v2PaymentRoutes(app: App, deps: Deps): void {
   const tags = ['payments'];
 
   route(app, {
-    method: 'POST', url: '/v2/qr', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [403, 409, 502, 503],
-    schema: { tags, summary: 'Create a payment QR code', headers: AccountHeader, body: QrCreateBody, response: { 201: QrCreated } },
+    method: 'POST',
+    url: '/v2/qr',
+    auth: ['api_key'],
+    permission: 'payments.create',
+    idempotent: 'required',
+    errors: [403, 409, 502, 503],
+    schema: {
+      tags,
+      summary: 'Create a payment QR code',
+      headers: AccountHeader,
+      body: QrCreateBody,
+      response: { 201: QrCreated },
+    },
     handler: async (req, reply) => {
-      const op = await createQr(deps, tenantWith(req, {
-        account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
-        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row)),
-      }), req.body);
+      const op = await createQr(
+        deps,
+        tenantWith(req, {
+          account: accountOf(req),
+          source: 'api',
+          requestId: req.idempotency?.requestId,
+          alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row)),
+        }),
+        req.body,
+      );
       return reply.status(201).send(toQrCreated(op));
     },
   });
 
   route(app, {
-    method: 'GET', url: '/v2/qr/:op_id', auth: ['api_key'], permission: 'payments.read', errors: [404, 502, 503],
-    schema: { tags, summary: 'QR status (asks the provider while not final)', params: OpParams, response: { 200: PaymentStatus } },
+    method: 'GET',
+    url: '/v2/qr/:op_id',
+    auth: ['api_key'],
+    permission: 'payments.read',
+    errors: [404, 502, 503],
+    schema: {
+      tags,
+      summary: 'QR status (asks the provider while not final)',
+      params: OpParams,
+      response: { 200: PaymentStatus },
+    },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
       const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
-      if (op.type !== 'qr') throw new AppError('payment_not_found', `${op.id} is an invoice; use /v2/invoices/${op.id}`);
+      if (op.type !== 'qr')
+        throw new AppError('payment_not_found', `${op.id} is an invoice; use /v2/invoices/${op.id}`);
       return toPaymentStatus(await syncOperation(deps, op));
     },
   });
 
   route(app, {
-    method: 'POST', url: '/v2/invoices', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [403, 404, 409, 502, 503],
-    schema: { tags, summary: 'Push an invoice to a customer phone', headers: AccountHeader, body: InvoiceCreateBody, response: { 201: InvoiceCreated } },
+    method: 'POST',
+    url: '/v2/invoices',
+    auth: ['api_key'],
+    permission: 'payments.create',
+    idempotent: 'required',
+    errors: [403, 404, 409, 502, 503],
+    schema: {
+      tags,
+      summary: 'Push an invoice to a customer phone',
+      headers: AccountHeader,
+      body: InvoiceCreateBody,
+      response: { 201: InvoiceCreated },
+    },
     handler: async (req, reply) => {
-      const op = await createInvoice(deps, tenantWith(req, {
-        account: accountOf(req), source: 'api', requestId: req.idempotency?.requestId,
-        alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
-        onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
-      }), req.body);
+      const op = await createInvoice(
+        deps,
+        tenantWith(req, {
+          account: accountOf(req),
+          source: 'api',
+          requestId: req.idempotency?.requestId,
+          alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
+          onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
+        }),
+        req.body,
+      );
       return reply.status(201).send(toInvoiceCreated(op));
     },
   });
 
   route(app, {
-    method: 'GET', url: '/v2/invoices/:op_id', auth: ['api_key'], permission: 'payments.read', errors: [404, 502, 503],
+    method: 'GET',
+    url: '/v2/invoices/:op_id',
+    auth: ['api_key'],
+    permission: 'payments.read',
+    errors: [404, 502, 503],
     schema: { tags, summary: 'Invoice status', params: OpParams, response: { 200: PaymentStatus } },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);
@@ -71,21 +131,53 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
-    method: 'POST', url: '/v2/invoices/:op_id/cancel', auth: ['api_key'], permission: 'payments.create', idempotent: 'required', errors: [404, 409, 502, 503],
-    schema: { tags, summary: 'Cancel an invoice before payment', params: OpParams, body: Body({}), response: { 200: CancelResult } },
+    method: 'POST',
+    url: '/v2/invoices/:op_id/cancel',
+    auth: ['api_key'],
+    permission: 'payments.create',
+    idempotent: 'required',
+    errors: [404, 409, 502, 503],
+    schema: {
+      tags,
+      summary: 'Cancel an invoice before payment',
+      params: OpParams,
+      body: Body({}),
+      response: { 200: CancelResult },
+    },
     handler: async (req) => {
-      const op = await cancelInvoice(deps, tenantWith(req, {
-        inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, { operation_id: o.id, status: o.status }),
-      }), req.params.op_id);
+      const op = await cancelInvoice(
+        deps,
+        tenantWith(req, {
+          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, { operation_id: o.id, status: o.status }),
+        }),
+        req.params.op_id,
+      );
       return { operation_id: op.id, status: op.status };
     },
   });
 
   route(app, {
-    method: 'POST', url: '/v2/refunds', auth: ['api_key'], permission: 'payments.refund', idempotent: 'required', errors: [404, 409, 502, 503],
-    schema: { tags, summary: 'Refund a paid payment, fully or in part', body: RefundBody, response: { 201: RefundResult } },
+    method: 'POST',
+    url: '/v2/refunds',
+    auth: ['api_key'],
+    permission: 'payments.refund',
+    idempotent: 'required',
+    errors: [404, 409, 502, 503],
+    schema: {
+      tags,
+      summary: 'Refund a paid payment, fully or in part',
+      body: RefundBody,
+      response: { 201: RefundResult },
+    },
     handler: async (req, reply) => {
-      const r = await refundPayment(deps, tenantWith(req, { requestKey: req.idempotency?.requestKey, inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res) }), req.body);
+      const r = await refundPayment(
+        deps,
+        tenantWith(req, {
+          requestKey: req.idempotency?.requestKey,
+          inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res),
+        }),
+        req.body,
+      );
       return reply.status(201).send(r);
     },
   });
@@ -93,26 +185,52 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
   route(app, {
     // Every v2 list takes an API key (its mode) or the cabinet's JWT (?mode, live when absent), as
     // /v2/events and /v2/payment-links do: one rule for all of them.
-    method: 'GET', url: '/v2/payments', auth: ['api_key', 'jwt'], permission: 'payments.read',
+    method: 'GET',
+    url: '/v2/payments',
+    auth: ['api_key', 'jwt'],
+    permission: 'payments.read',
     schema: {
-      tags, summary: 'Payments, newest first (cursor pages)',
-      querystring: Type.Object({ ...PageQuery, status: Type.Optional(Status), type: Type.Optional(Type.String({ enum: ['qr', 'invoice'] })), ...ModeQuery }),
+      tags,
+      summary: 'Payments, newest first (cursor pages)',
+      querystring: Type.Object({
+        ...PageQuery,
+        status: Type.Optional(Status),
+        type: Type.Optional(Type.String({ enum: ['qr', 'invoice'] })),
+        ...ModeQuery,
+      }),
       response: { 200: Page(PaymentItem) },
     },
     handler: async (req) => {
       const q = req.query;
-      const r = await listOperations(deps, tenantWith(req, { endpoint: 'v2.payments' }), { status: q.status, type: q.type }, q.cursor, parseLimit(q.limit));
+      const r = await listOperations(
+        deps,
+        tenantWith(req, { endpoint: 'v2.payments' }),
+        { status: q.status, type: q.type },
+        q.cursor,
+        parseLimit(q.limit),
+      );
       return { ...r, data: r.data.map(toPaymentItem) };
     },
   });
 
   route(app, {
-    method: 'GET', url: '/v2/client', auth: ['api_key'], permission: 'payments.read', errors: [404, 409, 502, 503],
+    method: 'GET',
+    url: '/v2/client',
+    auth: ['api_key'],
+    permission: 'payments.read',
+    errors: [404, 409, 502, 503],
     schema: {
-      tags, summary: 'Is this phone a customer of the provider?',
+      tags,
+      summary: 'Is this phone a customer of the provider?',
       querystring: Type.Object({ phone: Type.String({ minLength: 1, maxLength: 32, examples: ['+77012345678'] }) }),
       headers: AccountHeader,
-      response: { 200: Type.Object({ phone: Type.String(), exists: Type.Boolean(), name: Type.Union([Type.String(), Type.Null()]) }) },
+      response: {
+        200: Type.Object({
+          phone: Type.String(),
+          exists: Type.Boolean(),
+          name: Type.Union([Type.String(), Type.Null()]),
+        }),
+      },
     },
     handler: async (req) => {
       const { clientId, mode } = tenant(req);

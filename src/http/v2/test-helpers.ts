@@ -13,14 +13,23 @@ import { PaymentStatus, toPaymentStatus } from '../shapes/payment.ts';
 export function v2TestHelperRoutes(app: App, deps: Deps): void {
   for (const action of ['pay', 'expire', 'decline'] as const) {
     route(app, {
-      method: 'POST', url: `/v2/test/payments/:op_id/${action}`, auth: ['api_key', 'jwt'], permission: 'payments.create', errors: [403, 404, 409],
+      method: 'POST',
+      url: `/v2/test/payments/:op_id/${action}`,
+      auth: ['api_key', 'jwt'],
+      permission: 'payments.create',
+      errors: [403, 404, 409],
       schema: {
-        tags: ['test mode'], summary: `Sandbox: the customer ${action === 'pay' ? 'pays' : action === 'expire' ? 'lets it expire' : 'declines'}`,
+        tags: ['test mode'],
+        summary: `Sandbox: the customer ${action === 'pay' ? 'pays' : action === 'expire' ? 'lets it expire' : 'declines'}`,
         params: OpParams,
         querystring: Type.Object(ModeQuery),
-        body: action === 'pay'
-          ? Body({ sender_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), phone: Type.Optional(Type.String({ maxLength: 32 })) })
-          : Body({}),
+        body:
+          action === 'pay'
+            ? Body({
+                sender_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+                phone: Type.Optional(Type.String({ maxLength: 32 })),
+              })
+            : Body({}),
         response: { 200: PaymentStatus },
       },
       handler: async (req) => {

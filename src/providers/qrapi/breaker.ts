@@ -6,7 +6,11 @@ export class CircuitBreaker {
   private openUntil = 0;
   private trialInFlight = false;
 
-  constructor(private readonly threshold = 5, private readonly openMs = 30_000, private readonly now = () => Date.now()) {}
+  constructor(
+    private readonly threshold = 5,
+    private readonly openMs = 30_000,
+    private readonly now = () => Date.now(),
+  ) {}
 
   /** Whether a call may go out now. */
   allow(): boolean {

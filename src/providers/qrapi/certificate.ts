@@ -23,7 +23,9 @@ export function readPfx(pfx: Buffer, password: string): PfxInfo {
   if (!keys.length) throw new BadCertificate('the certificate file holds no private key');
   // The client certificate is the one whose public key belongs to the private key; a bundle may add CAs.
   const key = keys[0].key as forge.pki.rsa.PrivateKey | undefined;
-  const cert = bags.map((b) => b.cert).find((c) => c && key && (c.publicKey as forge.pki.rsa.PublicKey).n.equals(key.n)) ?? bags[0]?.cert;
+  const cert =
+    bags.map((b) => b.cert).find((c) => c && key && (c.publicKey as forge.pki.rsa.PublicKey).n.equals(key.n)) ??
+    bags[0]?.cert;
   if (!cert) throw new BadCertificate('the certificate file holds no certificate');
   const cn = cert.subject.getField('CN');
   return { notAfter: cert.validity.notAfter, notBefore: cert.validity.notBefore, subject: cn ? String(cn.value) : '' };

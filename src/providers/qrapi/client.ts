@@ -8,7 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { Scheme } from '../types.ts';
-import { ProviderEgressRefused, ProviderOutcomeUnknown, ProviderRefused, ProviderSessionExpired, ProviderUnavailable } from '../types.ts';
+import {
+  ProviderEgressRefused,
+  ProviderOutcomeUnknown,
+  ProviderRefused,
+  ProviderSessionExpired,
+  ProviderUnavailable,
+} from '../types.ts';
 import { CircuitBreaker } from './breaker.ts';
 import { errorForCode, type Call } from './codes.ts';
 
@@ -27,7 +33,9 @@ export interface QrapiEndpoints {
   breakerOpenMs?: number;
 }
 
-export type QrapiCredentials = { scheme: 'r1'; apiKey: string } | { scheme: 'r2' | 'r3'; pfx: Buffer; password: string };
+export type QrapiCredentials =
+  | { scheme: 'r1'; apiKey: string }
+  | { scheme: 'r2' | 'r3'; pfx: Buffer; password: string };
 
 export interface CallOptions {
   query?: Record<string, string>;
@@ -71,17 +79,30 @@ export function trustedCas(ca: string | undefined): string[] | undefined {
 const TLS_NOT_ESTABLISHED = /before secure TLS connection was established/i;
 const TLS_FAILURE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/;
 /** Failures of the connection itself: nothing reached the provider. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 export class QrapiClient {
   readonly breaker: CircuitBreaker;
   private dispatcher?: Dispatcher;
   private readonly base: string;
 
-  constructor(private readonly ep: QrapiEndpoints, private readonly cred: QrapiCredentials) {
+  constructor(
+    private readonly ep: QrapiEndpoints,
+    private readonly cred: QrapiCredentials,
+  ) {
     this.breaker = new CircuitBreaker(5, ep.breakerOpenMs ?? 30_000);
     const base = ep[cred.scheme];
-    if (!base) throw new Error(`no base URL for scheme ${cred.scheme} (QRAPI_BASE_URL or QRAPI_${cred.scheme.toUpperCase()}_URL)`);
+    if (!base)
+      throw new Error(
+        `no base URL for scheme ${cred.scheme} (QRAPI_BASE_URL or QRAPI_${cred.scheme.toUpperCase()}_URL)`,
+      );
     this.base = base.replace(/\/+$/, '');
   }
 
@@ -103,12 +124,15 @@ export class QrapiClient {
         ...(this.cred.scheme === 'r1' ? {} : { pfx: this.cred.pfx, passphrase: this.cred.password }),
       });
     } catch (err) {
-      throw new ProviderSessionExpired(`the client certificate or the provider's CA cannot be read (${(err as Error).message})`);
+      throw new ProviderSessionExpired(
+        `the client certificate or the provider's CA cannot be read (${(err as Error).message})`,
+      );
     }
     const tls = { secureContext };
-    this.dispatcher = this.cred.scheme === 'r3' && this.ep.egressProxy
-      ? new ProxyAgent({ uri: this.ep.egressProxy, requestTls: tls })
-      : new Agent({ connect: tls, keepAliveTimeout: 30_000 });
+    this.dispatcher =
+      this.cred.scheme === 'r3' && this.ep.egressProxy
+        ? new ProxyAgent({ uri: this.ep.egressProxy, requestTls: tls })
+        : new Agent({ connect: tls, keepAliveTimeout: 30_000 });
     return this.dispatcher;
   }
 
@@ -122,7 +146,8 @@ export class QrapiClient {
 
   /** The call's Data, or the error its answer means. */
   async call<T>(method: 'GET' | 'POST', path: string, opts: CallOptions = {}): Promise<T> {
-    if (!this.breaker.allow()) throw new ProviderUnavailable('provider circuit open: recent calls failed; retry in a moment');
+    if (!this.breaker.allow())
+      throw new ProviderUnavailable('provider circuit open: recent calls failed; retry in a moment');
     let attempt = 0;
     for (;;) {
       try {
@@ -133,7 +158,8 @@ export class QrapiClient {
         const outage = isOutage(err);
         if (outage) this.breaker.failure();
         else this.breaker.success();
-        const again = opts.retry && outage && !(err instanceof ProviderEgressRefused) && attempt < RETRIES && this.breaker.allow();
+        const again =
+          opts.retry && outage && !(err instanceof ProviderEgressRefused) && attempt < RETRIES && this.breaker.allow();
         if (!again) throw err;
         const base = (this.ep.retryBaseMs ?? 200) * 2 ** attempt;
         await new Promise((r) => setTimeout(r, base / 2 + Math.random() * base));
@@ -157,8 +183,12 @@ export class QrapiClient {
     const dispatcher = this.connections();
     try {
       const res = await request(this.url(path, opts), {
-        method, headers, body: opts.body ? JSON.stringify(opts.body) : undefined, dispatcher,
-        headersTimeout: this.ep.timeoutMs, bodyTimeout: this.ep.timeoutMs,
+        method,
+        headers,
+        body: opts.body ? JSON.stringify(opts.body) : undefined,
+        dispatcher,
+        headersTimeout: this.ep.timeoutMs,
+        bodyTimeout: this.ep.timeoutMs,
       });
       status = res.statusCode;
       text = await res.body.text();
@@ -167,9 +197,11 @@ export class QrapiClient {
       const what = `${path}: ${code || (err as Error).name}`;
       // r3 alone is reached from an allow-listed address: its host closing the TLS session before it is
       // established is that rule refusing this server (decisions 26). Nothing was sent.
-      if (this.cred.scheme === 'r3' && TLS_NOT_ESTABLISHED.test((err as Error).message ?? '')) throw egressRefused(what);
+      if (this.cred.scheme === 'r3' && TLS_NOT_ESTABLISHED.test((err as Error).message ?? ''))
+        throw egressRefused(what);
       if (TLS_FAILURE.test(code)) throw new ProviderTlsFailure(`TLS or certificate failure on ${what}`);
-      if (NOT_SENT.has(code) || TLS_NOT_ESTABLISHED.test((err as Error).message ?? '')) throw new ProviderUnavailable(`provider not reachable (${what})`);
+      if (NOT_SENT.has(code) || TLS_NOT_ESTABLISHED.test((err as Error).message ?? ''))
+        throw new ProviderUnavailable(`provider not reachable (${what})`);
       // A time-out or a reset after the request left: the provider may have acted.
       throw new ProviderOutcomeUnknown(`no answer from the provider (${what})`);
     }
@@ -192,6 +224,6 @@ export class QrapiClient {
 function egressRefused(what: string): ProviderEgressRefused {
   return new ProviderEgressRefused(
     `the provider's r3 host refused this server (${what}): r3 answers only the static IP the provider allow-listed; ` +
-    'send through that address (PROVIDER_EGRESS_PROXY) or have the provider add this one',
+      'send through that address (PROVIDER_EGRESS_PROXY) or have the provider add this one',
   );
 }

@@ -18,9 +18,21 @@ export type Meaning =
 
 /** The calls the driver makes, by the document's path (without ids). */
 export type Call =
-  | 'health/ping' | 'partner/tradepoints' | 'device/register' | 'device/delete' | 'qr/create' | 'qr/create-link'
-  | 'payment/status' | 'payment/details' | 'payment/return' | 'return/create' | 'return/status' | 'return/operations'
-  | 'remote/client-info' | 'remote/create' | 'remote/cancel';
+  | 'health/ping'
+  | 'partner/tradepoints'
+  | 'device/register'
+  | 'device/delete'
+  | 'qr/create'
+  | 'qr/create-link'
+  | 'payment/status'
+  | 'payment/details'
+  | 'payment/return'
+  | 'return/create'
+  | 'return/status'
+  | 'return/operations'
+  | 'remote/client-info'
+  | 'remote/create'
+  | 'remote/cancel';
 
 /** Appendix 3's meaning of each code, used where a call's own row says nothing more precise. */
 const APPENDIX: Record<number, Meaning> = {
@@ -45,46 +57,108 @@ const APPENDIX: Record<number, Meaning> = {
 };
 
 /** The customer-lookup codes the document lists without defining them (-1401, -1404, 9900000xx). */
-const CUSTOMER: Record<number, Meaning> = { [-1401]: 'client_not_found', [-1404]: 'client_not_found', [990000029]: 'client_not_found', [990000031]: 'client_not_found', [990000032]: 'client_not_found' };
+const CUSTOMER: Record<number, Meaning> = {
+  [-1401]: 'client_not_found',
+  [-1404]: 'client_not_found',
+  [990000029]: 'client_not_found',
+  [990000031]: 'client_not_found',
+  [990000032]: 'client_not_found',
+};
 
 /** Codes each call may answer (document, per call); a code in a row overrides the appendix for that call. */
 export const CODES: Record<Call, Record<number, Meaning>> = {
   'health/ping': { [-999]: 'outage' },
   'partner/tradepoints': { [-999]: 'outage', [-10000]: 'session', [-14000002]: 'session' },
   'device/register': {
-    [-999]: 'outage', [-10000]: 'session', [-1503]: 'device_conflict',
+    [-999]: 'outage',
+    [-10000]: 'session',
+    [-1503]: 'device_conflict',
     // At registration the trade point is the one being chosen, not the account's: a wrong choice.
-    [-99000002]: 'trade_point_not_found', [990000026]: 'trade_point_refused',
+    [-99000002]: 'trade_point_not_found',
+    [990000026]: 'trade_point_refused',
   },
   // Not found: the device is already gone, which is what deletion wants (the driver treats it as done).
   'device/delete': { [-999]: 'outage', [-10000]: 'session', [-1501]: 'not_found' },
   'qr/create': {
-    [-999]: 'outage', [-10000]: 'session', [-1501]: 'session', [-1502]: 'session', [-99000002]: 'session', [990000018]: 'session',
-    [990000026]: 'trade_point_refused', [990000028]: 'invalid_amount', [990000033]: 'trade_point_refused',
+    [-999]: 'outage',
+    [-10000]: 'session',
+    [-1501]: 'session',
+    [-1502]: 'session',
+    [-99000002]: 'session',
+    [990000018]: 'session',
+    [990000026]: 'trade_point_refused',
+    [990000028]: 'invalid_amount',
+    [990000033]: 'trade_point_refused',
   },
   'qr/create-link': {
-    [-999]: 'outage', [-10000]: 'session', [-1501]: 'session', [-1502]: 'session', [-99000002]: 'session', [990000018]: 'session',
-    [990000026]: 'trade_point_refused', [990000028]: 'invalid_amount', [990000033]: 'trade_point_refused',
+    [-999]: 'outage',
+    [-10000]: 'session',
+    [-1501]: 'session',
+    [-1502]: 'session',
+    [-99000002]: 'session',
+    [990000018]: 'session',
+    [990000026]: 'trade_point_refused',
+    [990000028]: 'invalid_amount',
+    [990000033]: 'trade_point_refused',
   },
   'payment/status': { [-999]: 'outage', [-10000]: 'session', [-1601]: 'not_found' },
-  'payment/details': { [-999]: 'outage', [-10000]: 'session', [-1501]: 'session', [-1502]: 'session', [-1601]: 'not_found', [-99000001]: 'not_found' },
+  'payment/details': {
+    [-999]: 'outage',
+    [-10000]: 'session',
+    [-1501]: 'session',
+    [-1502]: 'session',
+    [-1601]: 'not_found',
+    [-99000001]: 'not_found',
+  },
   'payment/return': {
-    [-999]: 'outage', [-10000]: 'session', [-1501]: 'session', [-1502]: 'session', [-1601]: 'not_found', [-99000001]: 'not_found',
-    [-99000002]: 'session', [-99000003]: 'payment_not_refundable', [-99000005]: 'refund_amount_exceeds', [-99000006]: 'outage',
-    [-99000011]: 'payment_not_refundable', [-99000020]: 'payment_not_refundable', [990000018]: 'session',
+    [-999]: 'outage',
+    [-10000]: 'session',
+    [-1501]: 'session',
+    [-1502]: 'session',
+    [-1601]: 'not_found',
+    [-99000001]: 'not_found',
+    [-99000002]: 'session',
+    [-99000003]: 'payment_not_refundable',
+    [-99000005]: 'refund_amount_exceeds',
+    [-99000006]: 'outage',
+    [-99000011]: 'payment_not_refundable',
+    [-99000020]: 'payment_not_refundable',
+    [990000018]: 'session',
   },
   'return/create': { [-999]: 'outage', [-10000]: 'session', [-1501]: 'session', [-1502]: 'session' },
   'return/status': { [-999]: 'outage', [-10000]: 'session', [-1601]: 'not_found' },
-  'return/operations': { [-999]: 'outage', [-10000]: 'session', [-1501]: 'session', [-1502]: 'session', [-1601]: 'not_found' },
-  'remote/client-info': { [-999]: 'outage', [-1501]: 'session', [-99000002]: 'session', [990000018]: 'session', ...CUSTOMER },
+  'return/operations': {
+    [-999]: 'outage',
+    [-10000]: 'session',
+    [-1501]: 'session',
+    [-1502]: 'session',
+    [-1601]: 'not_found',
+  },
+  'remote/client-info': {
+    [-999]: 'outage',
+    [-1501]: 'session',
+    [-99000002]: 'session',
+    [990000018]: 'session',
+    ...CUSTOMER,
+  },
   'remote/create': {
-    [-999]: 'outage', [-1501]: 'session', [-99000002]: 'session', [990000018]: 'session', [990000028]: 'invalid_amount',
-    ...CUSTOMER, [99000010]: 'refused',
+    [-999]: 'outage',
+    [-1501]: 'session',
+    [-99000002]: 'session',
+    [990000018]: 'session',
+    [990000028]: 'invalid_amount',
+    ...CUSTOMER,
+    [99000010]: 'refused',
   },
   // Any refusal of a cancel is followed by a status read (decisions 26), so these only need to be refusals.
   'remote/cancel': {
-    [-999]: 'outage', [-1501]: 'session', [-99000002]: 'session', [990000018]: 'session',
-    [-1401]: 'refused', [-1404]: 'refused', [-99000001]: 'not_found',
+    [-999]: 'outage',
+    [-1501]: 'session',
+    [-99000002]: 'session',
+    [990000018]: 'session',
+    [-1401]: 'refused',
+    [-1404]: 'refused',
+    [-99000001]: 'not_found',
   },
 };
 

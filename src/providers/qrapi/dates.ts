@@ -10,7 +10,8 @@ export type UtcOffsetMinutes = number;
 /** UTC+5: Kazakhstan's one time zone since 2024-03-01, where the provider's servers write local time. */
 export const PROVIDER_LOCAL_OFFSET: UtcOffsetMinutes = 5 * 60;
 
-const DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /**
  * The instant a provider date names, or null when the text is not one. A time without an offset is the
@@ -60,12 +61,15 @@ export function parseTimezone(value: string | undefined, now = new Date()): UtcO
   const m = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(v);
   if (m) {
     const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
-    if (Number(m[2]) > 14 || Number(m[3] ?? 0) > 59) throw new Error(`QRAPI_TIMEZONE ${value}: an offset within ±14:00`);
+    if (Number(m[2]) > 14 || Number(m[3] ?? 0) > 59)
+      throw new Error(`QRAPI_TIMEZONE ${value}: an offset within ±14:00`);
     return (m[1] === '-' ? -1 : 1) * minutes;
   }
   let name: string | undefined;
   try {
-    name = new Intl.DateTimeFormat('en-US', { timeZone: v, timeZoneName: 'longOffset' }).formatToParts(now).find((p) => p.type === 'timeZoneName')?.value;
+    name = new Intl.DateTimeFormat('en-US', { timeZone: v, timeZoneName: 'longOffset' })
+      .formatToParts(now)
+      .find((p) => p.type === 'timeZoneName')?.value;
   } catch {
     throw new Error(`QRAPI_TIMEZONE must be an offset like +05:00 or a time zone name like Asia/Almaty, not ${value}`);
   }

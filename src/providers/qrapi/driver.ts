@@ -4,8 +4,17 @@
 // the domain's tables. Capabilities by scheme (decisions 24, 26): r1 has no refunds, invoices or customer
 // lookup; r2 refunds through the customer's return QR (`returns`); r3 refunds without the customer.
 import type {
-  Capability, PaymentProvider, ProviderOnboarding, ProviderCustomer, ProviderInvoice, ProviderQr, ProviderRefund, ProviderReturnQr,
-  ProviderReturns, ProviderStatus, Scheme,
+  Capability,
+  PaymentProvider,
+  ProviderOnboarding,
+  ProviderCustomer,
+  ProviderInvoice,
+  ProviderQr,
+  ProviderRefund,
+  ProviderReturnQr,
+  ProviderReturns,
+  ProviderStatus,
+  Scheme,
 } from '../types.ts';
 import { ProviderRejected, ProviderUnavailable } from '../types.ts';
 import type { QrapiClient } from './client.ts';
@@ -52,7 +61,11 @@ interface QrCreated {
   QrToken: string;
   ExpireDate: string;
   QrPaymentId: number | string;
-  QrPaymentBehaviorOptions?: { StatusPollingInterval?: number; QrCodeScanWaitTimeout?: number; PaymentConfirmationTimeout?: number };
+  QrPaymentBehaviorOptions?: {
+    StatusPollingInterval?: number;
+    QrCodeScanWaitTimeout?: number;
+    PaymentConfirmationTimeout?: number;
+  };
 }
 
 /** The provider's status words (appendix 4, and the invoice ones) as the port's. */
@@ -93,7 +106,8 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   }
 
   private device(): string {
-    if (!this.a.deviceToken) throw new ProviderUnavailable('the provider account has no registered device; finish onboarding');
+    if (!this.a.deviceToken)
+      throw new ProviderUnavailable('the provider account has no registered device; finish onboarding');
     return this.a.deviceToken;
   }
 
@@ -101,10 +115,18 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   // unscanned QR by itself (decisions 24).
   async createQr(input: { amount: number; requestId?: string }): Promise<ProviderQr> {
     const d = await this.a.client.call<QrCreated>('POST', 'qr/create', {
-      body: this.withBin({ DeviceToken: this.device(), Amount: input.amount, ...(input.requestId ? { ExternalId: input.requestId.slice(0, 64) } : {}) }),
+      body: this.withBin({
+        DeviceToken: this.device(),
+        Amount: input.amount,
+        ...(input.requestId ? { ExternalId: input.requestId.slice(0, 64) } : {}),
+      }),
     });
     const o = d.QrPaymentBehaviorOptions ?? {};
-    const timing = { pollIntervalS: o.StatusPollingInterval ?? 5, scanTimeoutS: o.QrCodeScanWaitTimeout ?? 180, confirmTimeoutS: o.PaymentConfirmationTimeout ?? 65 };
+    const timing = {
+      pollIntervalS: o.StatusPollingInterval ?? 5,
+      scanTimeoutS: o.QrCodeScanWaitTimeout ?? 180,
+      confirmTimeoutS: o.PaymentConfirmationTimeout ?? 65,
+    };
     const token = String(d.QrToken);
     return {
       ref: String(d.QrPaymentId),
@@ -124,26 +146,46 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   }
 
   // Never retried either: a second push could be paid too. A lost answer is the domain's "outcome unknown".
-  async createInvoice(input: { phone: string; amount: number; comment?: string | null; lifetimeS: number }): Promise<ProviderInvoice> {
+  async createInvoice(input: {
+    phone: string;
+    amount: number;
+    comment?: string | null;
+    lifetimeS: number;
+  }): Promise<ProviderInvoice> {
     const d = await this.a.client.call<{ QrPaymentId: number | string }>('POST', 'remote/create', {
       body: {
-        OrganizationBin: this.a.orgBin, Amount: input.amount, PhoneNumber: providerPhone(input.phone, this.a.phoneFormat), DeviceToken: this.device(),
+        OrganizationBin: this.a.orgBin,
+        Amount: input.amount,
+        PhoneNumber: providerPhone(input.phone, this.a.phoneFormat),
+        DeviceToken: this.device(),
         ...(input.comment ? { Comment: input.comment } : {}),
       },
     });
     // The document: an invoice is payable within 24 hours.
-    return { ref: String(d.QrPaymentId), expiresAt: new Date(Date.now() + Math.min(input.lifetimeS, 24 * 3600) * 1000) };
+    return {
+      ref: String(d.QrPaymentId),
+      expiresAt: new Date(Date.now() + Math.min(input.lifetimeS, 24 * 3600) * 1000),
+    };
   }
 
   async getStatus(ref: string): Promise<ProviderStatus> {
     // v02 adds the transaction id of a paid payment; the status word is the same in both.
     const d = await this.a.client.call<StatusData>('GET', `payment/status/${encodeURIComponent(ref)}`, {
-      version: this.a.statusVersion ?? 'v02', retry: true,
+      version: this.a.statusVersion ?? 'v02',
+      retry: true,
     });
     const status = mapStatus(d.Status);
     return {
-      status, raw: d.Status,
-      ...(status === 'paid' ? { transactionId: d.TransactionId === undefined || d.TransactionId === null || d.TransactionId === '' ? null : String(d.TransactionId) } : {}),
+      status,
+      raw: d.Status,
+      ...(status === 'paid'
+        ? {
+            transactionId:
+              d.TransactionId === undefined || d.TransactionId === null || d.TransactionId === ''
+                ? null
+                : String(d.TransactionId),
+          }
+        : {}),
     };
   }
 
@@ -154,7 +196,9 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
    */
   async cancelInvoice(ref: string): Promise<boolean> {
     try {
-      await this.a.client.call('POST', 'remote/cancel', { body: { OrganizationBin: this.a.orgBin, QrPaymentId: Number(ref), DeviceToken: this.device() } });
+      await this.a.client.call('POST', 'remote/cancel', {
+        body: { OrganizationBin: this.a.orgBin, QrPaymentId: Number(ref), DeviceToken: this.device() },
+      });
       return true;
     } catch (err) {
       if (!(err instanceof ProviderRejected)) throw err;
@@ -167,7 +211,8 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
 
   async refundableAmount(ref: string): Promise<number> {
     const d = await this.a.client.call<{ AvailableReturnAmount: number }>('GET', 'payment/details', {
-      query: { QrPaymentId: ref, DeviceToken: this.device() }, retry: true,
+      query: { QrPaymentId: ref, DeviceToken: this.device() },
+      retry: true,
     });
     return Math.round(Number(d.AvailableReturnAmount));
   }
@@ -183,10 +228,12 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
 
   async findCustomer(phone: string): Promise<ProviderCustomer | null> {
     const device = this.device();
-    if (!(await this.a.allowClientInfo(device))) throw new ProviderUnavailable('customer lookups are limited to 50 a minute per device; retry shortly');
+    if (!(await this.a.allowClientInfo(device)))
+      throw new ProviderUnavailable('customer lookups are limited to 50 a minute per device; retry shortly');
     try {
       const d = await this.a.client.call<{ ClientName?: string | null }>('GET', 'remote/client-info', {
-        query: { phoneNumber: providerPhone(phone, this.a.phoneFormat), deviceToken: device }, retry: true,
+        query: { phoneNumber: providerPhone(phone, this.a.phoneFormat), deviceToken: device },
+        retry: true,
       });
       return { phone, name: d.ClientName ?? null };
     } catch (err) {
@@ -204,14 +251,17 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   // Onboarding and health (decisions 19).
   async tradePoints(): Promise<{ id: number; name: string }[]> {
     const path = this.scheme === 'r3' ? `partner/tradepoints/${this.a.orgBin}` : 'partner/tradepoints';
-    const d = await this.a.client.call<{ TradePointId: number; TradePointName: string }[]>('GET', path, { retry: true });
+    const d = await this.a.client.call<{ TradePointId: number; TradePointName: string }[]>('GET', path, {
+      retry: true,
+    });
     return (d ?? []).map((t) => ({ id: Number(t.TradePointId), name: t.TradePointName }));
   }
 
   /** Idempotent at the provider (the same DeviceId answers the same token), so it may be retried. */
   async registerDevice(deviceId: string, tradePointId: number): Promise<string> {
     const d = await this.a.client.call<{ DeviceToken: string }>('POST', 'device/register', {
-      body: this.withBin({ DeviceId: deviceId, TradePointId: tradePointId }), retry: true,
+      body: this.withBin({ DeviceId: deviceId, TradePointId: tradePointId }),
+      retry: true,
     });
     return d.DeviceToken;
   }
@@ -229,25 +279,36 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
 
 /** The r2 return flow (document p.22-25): the payer scans a return QR, then the refund names the return. */
 class QrapiReturns implements ProviderReturns {
-  constructor(private readonly a: QrapiAccount, private readonly device: () => string) {}
+  constructor(
+    private readonly a: QrapiAccount,
+    private readonly device: () => string,
+  ) {}
 
   // Not retried: a second return QR is harmless but confusing; the refund stays pending and the watcher
   // makes none until this one is settled.
   async createReturn(input: { refundId: string }): Promise<ProviderReturnQr> {
     const r = await this.a.client.call<{
-      QrToken: string | number; ExpireDate?: string; QrReturnId: number | string;
+      QrToken: string | number;
+      ExpireDate?: string;
+      QrReturnId: number | string;
       QrReturnBehaviorOptions?: { QrCodeScanEventPollingInterval?: number; QrCodeScanWaitTimeout?: number };
     }>('POST', 'return/create', { body: { DeviceToken: this.device(), ExternalId: input.refundId.slice(0, 64) } });
     const o = r.QrReturnBehaviorOptions ?? {};
     const scanS = o.QrCodeScanWaitTimeout ?? 180;
     return {
-      ref: String(r.QrReturnId), qrToken: String(r.QrToken), pollIntervalS: o.QrCodeScanEventPollingInterval ?? 5,
-      expiresAt: parseProviderDate(r.ExpireDate, this.a.localOffset ?? PROVIDER_LOCAL_OFFSET) ?? new Date(Date.now() + scanS * 1000),
+      ref: String(r.QrReturnId),
+      qrToken: String(r.QrToken),
+      pollIntervalS: o.QrCodeScanEventPollingInterval ?? 5,
+      expiresAt:
+        parseProviderDate(r.ExpireDate, this.a.localOffset ?? PROVIDER_LOCAL_OFFSET) ??
+        new Date(Date.now() + scanS * 1000),
     };
   }
 
   async returnStatus(ref: string): Promise<{ status: 'waiting' | 'identified' | 'failed'; raw: string }> {
-    const r = await this.a.client.call<{ Status: string }>('GET', `return/status/${encodeURIComponent(ref)}`, { retry: true });
+    const r = await this.a.client.call<{ Status: string }>('GET', `return/status/${encodeURIComponent(ref)}`, {
+      retry: true,
+    });
     // Appendix 5: QrTokenCreated (not final), CustomerIdentityObtained and Error (final); anything else waits.
     const status = r.Status === 'CustomerIdentityObtained' ? 'identified' : r.Status === 'Error' ? 'failed' : 'waiting';
     return { status, raw: r.Status };
@@ -255,14 +316,20 @@ class QrapiReturns implements ProviderReturns {
 
   async returnPurchases(ref: string): Promise<string[]> {
     const r = await this.a.client.call<{ QrPaymentId: number | string }[] | null>('POST', 'return/operations', {
-      body: { DeviceToken: this.device(), QrReturnId: Number(ref), MaxResult: 10 }, retry: true,
+      body: { DeviceToken: this.device(), QrReturnId: Number(ref), MaxResult: 10 },
+      retry: true,
     });
     return (r ?? []).map((p) => String(p.QrPaymentId));
   }
 
   async refundWithReturn(paymentRef: string, amount: number, returnRef: string): Promise<ProviderRefund> {
     const r = await this.a.client.call<{ ReturnOperationId: number | string }>('POST', 'payment/return', {
-      body: { DeviceToken: this.device(), QrPaymentId: Number(paymentRef), QrReturnId: Number(returnRef), Amount: amount },
+      body: {
+        DeviceToken: this.device(),
+        QrPaymentId: Number(paymentRef),
+        QrReturnId: Number(returnRef),
+        Amount: amount,
+      },
     });
     return { ref: String(r.ReturnOperationId), status: 'completed' };
   }

@@ -23,7 +23,11 @@ export class QrapiRegistry {
   /** the operator's own r3 certificate (PROVIDER_OPERATOR_PFX), which may serve many BINs */
   readonly operatorPfx?: Buffer;
 
-  constructor(private readonly config: QrapiConfig, private readonly timeoutMs: number, private readonly limiter: RateLimiter) {
+  constructor(
+    private readonly config: QrapiConfig,
+    private readonly timeoutMs: number,
+    private readonly limiter: RateLimiter,
+  ) {
     this.ca = config.caFile ? readFileSync(config.caFile, 'utf8') : undefined;
     this.operatorPfx = config.operatorPfxFile ? readFileSync(config.operatorPfxFile) : undefined;
   }
@@ -41,9 +45,14 @@ export class QrapiRegistry {
       this.clients.set(row.id, held);
     }
     return new QrapiDriver({
-      client: held.client, orgBin: row.orgBin, deviceToken: row.deviceToken, statusVersion: this.config.statusVersion,
-      localOffset: this.config.localOffset, phoneFormat: this.config.phoneFormat,
-      allowClientInfo: async (device) => (await this.limiter.consume('qrapi_client_info', CLIENT_INFO_PER_MINUTE, device)).allowed,
+      client: held.client,
+      orgBin: row.orgBin,
+      deviceToken: row.deviceToken,
+      statusVersion: this.config.statusVersion,
+      localOffset: this.config.localOffset,
+      phoneFormat: this.config.phoneFormat,
+      allowClientInfo: async (device) =>
+        (await this.limiter.consume('qrapi_client_info', CLIENT_INFO_PER_MINUTE, device)).allowed,
     });
   }
 

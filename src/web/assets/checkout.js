@@ -29,7 +29,9 @@
     var note = root.querySelector('.redirect-note');
     if (note) note.hidden = false;
     // A moment on the "paid" panel, so the payer sees the payment went through.
-    setTimeout(function () { window.location.assign(d.redirect); }, 1200);
+    setTimeout(function () {
+      window.location.assign(d.redirect);
+    }, 1200);
   }
 
   function onStatus(s) {
@@ -62,9 +64,16 @@
   function poll() {
     if (done) return;
     api('/status?op=' + encodeURIComponent(op))
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (s) { if (s && s.status) onStatus(s); else schedule(POLL_MS * 2); })
-      .catch(function () { schedule(POLL_MS * 2); });
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (s) {
+        if (s && s.status) onStatus(s);
+        else schedule(POLL_MS * 2);
+      })
+      .catch(function () {
+        schedule(POLL_MS * 2);
+      });
   }
 
   function countdown() {
@@ -92,9 +101,16 @@
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ operation_id: op }),
       })
-        .then(function (r) { return r.json(); })
-        .then(function (s) { if (s && s.status) onStatus(s); else button.disabled = false; })
-        .catch(function () { button.disabled = false; });
+        .then(function (r) {
+          return r.json();
+        })
+        .then(function (s) {
+          if (s && s.status) onStatus(s);
+          else button.disabled = false;
+        })
+        .catch(function () {
+          button.disabled = false;
+        });
     });
   }
 

@@ -62,9 +62,16 @@
     // A hidden tab asks again when it is shown.
     if (document.hidden) return;
     fetch(d.poll, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' } })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (s) { if (s && s.status) onStatus(s); else schedule(POLL_MS * 2); })
-      .catch(function () { schedule(POLL_MS * 2); });
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (s) {
+        if (s && s.status) onStatus(s);
+        else schedule(POLL_MS * 2);
+      })
+      .catch(function () {
+        schedule(POLL_MS * 2);
+      });
   }
 
   document.addEventListener('visibilitychange', function () {

@@ -55,7 +55,11 @@ async function trade(): Promise<boolean> {
   const token = localStorage.getItem(REFRESH_KEY);
   if (!token) return false;
   try {
-    const res = await fetch('/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) });
+    const res = await fetch('/auth/refresh', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: token }),
+    });
     if (res.status === 401) {
       // A refresh token used by another tab a moment ago: that tab stored the new one.
       if (localStorage.getItem(REFRESH_KEY) !== token) return trade();

@@ -10,7 +10,9 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap">
         {/* A payment id in the title is one long word: it breaks rather than widen a 390 px page. */}
-        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>{title}</Title>
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+          {title}
+        </Title>
         {actions}
       </Group>
       {children}

@@ -9,8 +9,18 @@ export interface Column<T> {
   align?: 'right';
 }
 
-export function Rows<T>({ rows, columns, rowKey, testId, minWidth = 640 }: {
-  rows: T[] | undefined; columns: Column<T>[]; rowKey: (row: T) => string | number; testId?: string; minWidth?: number;
+export function Rows<T>({
+  rows,
+  columns,
+  rowKey,
+  testId,
+  minWidth = 640,
+}: {
+  rows: T[] | undefined;
+  columns: Column<T>[];
+  rowKey: (row: T) => string | number;
+  testId?: string;
+  minWidth?: number;
 }) {
   const { t } = useTranslation();
   return (
@@ -18,12 +28,22 @@ export function Rows<T>({ rows, columns, rowKey, testId, minWidth = 640 }: {
       <ScrollArea viewportProps={{ tabIndex: 0 }}>
         <Table striped miw={minWidth} data-testid={testId}>
           <Table.Thead>
-            <Table.Tr>{columns.map((c, i) => <Table.Th key={i} ta={c.align}>{c.label}</Table.Th>)}</Table.Tr>
+            <Table.Tr>
+              {columns.map((c, i) => (
+                <Table.Th key={i} ta={c.align}>
+                  {c.label}
+                </Table.Th>
+              ))}
+            </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {rows?.map((r) => (
               <Table.Tr key={rowKey(r)}>
-                {columns.map((c, i) => <Table.Td key={i} ta={c.align} style={c.align ? { whiteSpace: 'nowrap' } : undefined}>{c.cell(r)}</Table.Td>)}
+                {columns.map((c, i) => (
+                  <Table.Td key={i} ta={c.align} style={c.align ? { whiteSpace: 'nowrap' } : undefined}>
+                    {c.cell(r)}
+                  </Table.Td>
+                ))}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -8,9 +8,15 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
     // The yellow alert's own title colour is 2.7:1 on its background (WCAG AA asks 4.5:1): body text colour.
     <Alert color="yellow" title={label} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
       <Group gap="xs" wrap="nowrap" align="center">
-        <Code data-testid="shown-once" style={{ wordBreak: 'break-all' }}>{value}</Code>
+        <Code data-testid="shown-once" style={{ wordBreak: 'break-all' }}>
+          {value}
+        </Code>
         <CopyButton value={value}>
-          {({ copied, copy }) => <Button size="xs" variant="light" onClick={copy}>{copied ? t('common.copied') : t('common.copy')}</Button>}
+          {({ copied, copy }) => (
+            <Button size="xs" variant="light" onClick={copy}>
+              {copied ? t('common.copied') : t('common.copy')}
+            </Button>
+          )}
         </CopyButton>
       </Group>
       {t('common.shownOnce')}

@@ -1,7 +1,19 @@
 // The signed-in frame: a header (menu button on phones, the test-data switch, language, sign out), the
 // navigation by section (the shop; partners; administration for admins), a banner while test data is
 // shown, and the page.
-import { AppShell, Burger, Group, NavLink, ScrollArea, Select, Switch, Text, Button, Alert, Divider } from '@mantine/core';
+import {
+  AppShell,
+  Burger,
+  Group,
+  NavLink,
+  ScrollArea,
+  Select,
+  Switch,
+  Text,
+  Button,
+  Alert,
+  Divider,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
@@ -45,12 +57,18 @@ export function Shell() {
   );
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.menu')} />
-            <Text fw={700} size="lg">Tolem</Text>
+            <Text fw={700} size="lg">
+              Tolem
+            </Text>
           </Group>
           <Group gap="sm" wrap="nowrap">
             <Switch
@@ -78,7 +96,9 @@ export function Shell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('nav.menu')}>
         <ScrollArea>
-          <Text size="xs" c="dimmed" px="sm" pt="xs">{me.data?.name ?? t('nav.merchant')}</Text>
+          <Text size="xs" c="dimmed" px="sm" pt="xs">
+            {me.data?.name ?? t('nav.merchant')}
+          </Text>
           {navOf('', merchantRoutes).map(([to, label, exact]) => link(to, label, exact))}
           {partnerRoutes.length > 0 && (
             <>
@@ -103,7 +123,17 @@ export function Shell() {
             allowDeselect={false}
             hiddenFrom="xs"
           />
-          <Button variant="subtle" color="dark" fullWidth justify="flex-start" onClick={() => { signOut(); queries.clear(); navigate('/login'); }}>
+          <Button
+            variant="subtle"
+            color="dark"
+            fullWidth
+            justify="flex-start"
+            onClick={() => {
+              signOut();
+              queries.clear();
+              navigate('/login');
+            }}
+          >
             {t('nav.signOut')}
           </Button>
         </ScrollArea>
@@ -111,10 +141,26 @@ export function Shell() {
       <AppShell.Main>
         {acting() && (
           <Alert color="grape" mb="md" data-testid="acting-banner">
-            {t('mode.acting')} <Button size="xs" variant="default" ml="sm" onClick={() => { stopActing(); queries.clear(); navigate('/partner'); }}>{t('mode.stopActing')}</Button>
+            {t('mode.acting')}{' '}
+            <Button
+              size="xs"
+              variant="default"
+              ml="sm"
+              onClick={() => {
+                stopActing();
+                queries.clear();
+                navigate('/partner');
+              }}
+            >
+              {t('mode.stopActing')}
+            </Button>
           </Alert>
         )}
-        {mode === 'test' && <Alert color="orange" mb="md" data-testid="test-banner">{t('mode.testBanner')}</Alert>}
+        {mode === 'test' && (
+          <Alert color="orange" mb="md" data-testid="test-banner">
+            {t('mode.testBanner')}
+          </Alert>
+        )}
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -14,22 +14,46 @@ export default function AdminClients() {
   const { t, i18n } = useTranslation();
   const queries = useQueryClient();
   const [q, setQ] = useState('');
-  const list = useQuery({ queryKey: ['admin-clients', q], queryFn: () => unwrap(api.GET('/admin/clients', { params: { query: { limit: 100, ...(q ? { q } : {}) } } })) });
+  const list = useQuery({
+    queryKey: ['admin-clients', q],
+    queryFn: () => unwrap(api.GET('/admin/clients', { params: { query: { limit: 100, ...(q ? { q } : {}) } } })),
+  });
   const toggle = useMutation({
-    mutationFn: (v: { id: number; disabled: boolean }) => unwrap(api.PATCH('/admin/clients/{id}', { params: { path: { id: String(v.id) } }, body: { disabled: v.disabled } })),
+    mutationFn: (v: { id: number; disabled: boolean }) =>
+      unwrap(
+        api.PATCH('/admin/clients/{id}', { params: { path: { id: String(v.id) } }, body: { disabled: v.disabled } }),
+      ),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['admin-clients'] }),
   });
   return (
     <Page title={t('anav.clients')}>
-      <TextInput label={t('admin.search')} type="search" value={q} onChange={(e) => setQ(e.currentTarget.value)} maw={360} />
+      <TextInput
+        label={t('admin.search')}
+        type="search"
+        value={q}
+        onChange={(e) => setQ(e.currentTarget.value)}
+        maw={360}
+      />
       <ErrorAlert error={list.error ?? toggle.error} />
-      <Rows testId="admin-clients" rows={list.data?.data} rowKey={(c) => c.id} columns={[
-        { label: t('pclients.name'), cell: (c) => c.name },
-        { label: t('auth.email'), cell: (c) => c.email },
-        { label: t('pclients.plan'), cell: (c) => c.plan },
-        { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
-        { label: t('common.actions'), cell: (c) => <Button size="xs" variant="default" onClick={() => toggle.mutate({ id: c.id, disabled: !c.disabled })}>{c.disabled ? t('admin.enable') : t('admin.disable')}</Button> },
-      ]} />
+      <Rows
+        testId="admin-clients"
+        rows={list.data?.data}
+        rowKey={(c) => c.id}
+        columns={[
+          { label: t('pclients.name'), cell: (c) => c.name },
+          { label: t('auth.email'), cell: (c) => c.email },
+          { label: t('pclients.plan'), cell: (c) => c.plan },
+          { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
+          {
+            label: t('common.actions'),
+            cell: (c) => (
+              <Button size="xs" variant="default" onClick={() => toggle.mutate({ id: c.id, disabled: !c.disabled })}>
+                {c.disabled ? t('admin.enable') : t('admin.disable')}
+              </Button>
+            ),
+          },
+        ]}
+      />
     </Page>
   );
 }

@@ -17,31 +17,57 @@ export default function Partners() {
   const { t, i18n } = useTranslation();
   const queries = useQueryClient();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('pending');
-  const list = useQuery({ queryKey: ['admin-partners', status], queryFn: () => unwrap(api.GET('/admin/partners', { params: { query: { status, limit: 100 } } })) });
+  const list = useQuery({
+    queryKey: ['admin-partners', status],
+    queryFn: () => unwrap(api.GET('/admin/partners', { params: { query: { status, limit: 100 } } })),
+  });
   const move = useMutation({
-    mutationFn: (v: { id: number; action: 'approve' | 'reject' | 'suspend' }) => unwrap(api.POST(`/admin/partners/{id}/${v.action}`, { params: { path: { id: String(v.id) } } })),
+    mutationFn: (v: { id: number; action: 'approve' | 'reject' | 'suspend' }) =>
+      unwrap(api.POST(`/admin/partners/{id}/${v.action}`, { params: { path: { id: String(v.id) } } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['admin-partners'] }),
   });
   return (
     <Page title={t('anav.partners')}>
-      <SegmentedControl aria-label={t('common.status')} value={status} onChange={(v) => setStatus(v as typeof status)} data={STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))} />
+      <SegmentedControl
+        aria-label={t('common.status')}
+        value={status}
+        onChange={(v) => setStatus(v as typeof status)}
+        data={STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+      />
       <ErrorAlert error={list.error ?? move.error} />
-      <Rows testId="admin-partners" rows={list.data?.data} rowKey={(p) => p.id} columns={[
-        { label: t('partner.company'), cell: (p) => p.company_name },
-        { label: t('partner.website'), cell: (p) => p.website ?? '—' },
-        { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
-        { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
-        {
-          label: t('common.actions'),
-          cell: (p) => (
-            <Group gap="xs" wrap="nowrap">
-              {p.status !== 'active' && <Button size="xs" onClick={() => move.mutate({ id: p.id, action: 'approve' })}>{t('admin.approve')}</Button>}
-              {p.status === 'pending' && <Button size="xs" variant="default" onClick={() => move.mutate({ id: p.id, action: 'reject' })}>{t('admin.reject')}</Button>}
-              {p.status === 'active' && <Button size="xs" variant="default" onClick={() => move.mutate({ id: p.id, action: 'suspend' })}>{t('admin.suspend')}</Button>}
-            </Group>
-          ),
-        },
-      ]} />
+      <Rows
+        testId="admin-partners"
+        rows={list.data?.data}
+        rowKey={(p) => p.id}
+        columns={[
+          { label: t('partner.company'), cell: (p) => p.company_name },
+          { label: t('partner.website'), cell: (p) => p.website ?? '—' },
+          { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
+          { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
+          {
+            label: t('common.actions'),
+            cell: (p) => (
+              <Group gap="xs" wrap="nowrap">
+                {p.status !== 'active' && (
+                  <Button size="xs" onClick={() => move.mutate({ id: p.id, action: 'approve' })}>
+                    {t('admin.approve')}
+                  </Button>
+                )}
+                {p.status === 'pending' && (
+                  <Button size="xs" variant="default" onClick={() => move.mutate({ id: p.id, action: 'reject' })}>
+                    {t('admin.reject')}
+                  </Button>
+                )}
+                {p.status === 'active' && (
+                  <Button size="xs" variant="default" onClick={() => move.mutate({ id: p.id, action: 'suspend' })}>
+                    {t('admin.suspend')}
+                  </Button>
+                )}
+              </Group>
+            ),
+          },
+        ]}
+      />
     </Page>
   );
 }

@@ -18,25 +18,55 @@ function Ticket({ id }: { id: string }) {
   const queries = useQueryClient();
   const [body, setBody] = useState('');
   const params = { path: { id } };
-  const ticket = useQuery({ queryKey: ['admin-ticket', id], queryFn: () => unwrap(api.GET('/admin/tickets/{id}', { params })) });
+  const ticket = useQuery({
+    queryKey: ['admin-ticket', id],
+    queryFn: () => unwrap(api.GET('/admin/tickets/{id}', { params })),
+  });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['admin-ticket', id] });
-  const answer = useMutation({ mutationFn: () => unwrap(api.POST('/admin/tickets/{id}/messages', { params, body: { body } })), onSuccess: () => { setBody(''); refresh(); } });
-  const close = useMutation({ mutationFn: () => unwrap(api.PATCH('/admin/tickets/{id}', { params, body: { status: 'closed' } })), onSuccess: refresh });
+  const answer = useMutation({
+    mutationFn: () => unwrap(api.POST('/admin/tickets/{id}/messages', { params, body: { body } })),
+    onSuccess: () => {
+      setBody('');
+      refresh();
+    },
+  });
+  const close = useMutation({
+    mutationFn: () => unwrap(api.PATCH('/admin/tickets/{id}', { params, body: { status: 'closed' } })),
+    onSuccess: refresh,
+  });
   return (
-    <Page title={ticket.data?.subject ?? ''} actions={<Anchor component={Link} to="/admin/tickets">{t('common.back')}</Anchor>}>
+    <Page
+      title={ticket.data?.subject ?? ''}
+      actions={
+        <Anchor component={Link} to="/admin/tickets">
+          {t('common.back')}
+        </Anchor>
+      }
+    >
       <ErrorAlert error={ticket.error ?? answer.error ?? close.error} />
       {ticket.data?.messages.map((m) => (
         <Card key={m.id} withBorder>
-          <Text size="xs" c="dimmed">{m.author_name} · {dateTime(m.created_at, i18n.language)}</Text>
+          <Text size="xs" c="dimmed">
+            {m.author_name} · {dateTime(m.created_at, i18n.language)}
+          </Text>
           <Text style={{ whiteSpace: 'pre-wrap' }}>{m.body}</Text>
         </Card>
       ))}
-      <form onSubmit={(e) => { e.preventDefault(); answer.mutate(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          answer.mutate();
+        }}
+      >
         <Stack>
           <Textarea label={t('tickets.reply')} required value={body} onChange={(e) => setBody(e.currentTarget.value)} />
           <Group>
-            <Button type="submit" loading={answer.isPending}>{t('tickets.send')}</Button>
-            <Button variant="default" onClick={() => close.mutate()}>{t('admin.close')}</Button>
+            <Button type="submit" loading={answer.isPending}>
+              {t('tickets.send')}
+            </Button>
+            <Button variant="default" onClick={() => close.mutate()}>
+              {t('admin.close')}
+            </Button>
           </Group>
         </Stack>
       </form>
@@ -47,17 +77,33 @@ function Ticket({ id }: { id: string }) {
 export default function AdminTickets() {
   const { t, i18n } = useTranslation();
   const { id } = useParams();
-  const list = useQuery({ queryKey: ['admin-tickets'], queryFn: () => unwrap(api.GET('/admin/tickets', { params: { query: { limit: 100 } } })), enabled: !id });
+  const list = useQuery({
+    queryKey: ['admin-tickets'],
+    queryFn: () => unwrap(api.GET('/admin/tickets', { params: { query: { limit: 100 } } })),
+    enabled: !id,
+  });
   if (id) return <Ticket id={id} />;
   return (
     <Page title={t('anav.tickets')}>
       <ErrorAlert error={list.error} />
-      <Rows testId="admin-tickets" rows={list.data?.data} rowKey={(x) => x.id} columns={[
-        { label: t('tickets.subject'), cell: (x) => <Anchor component={Link} to={`/admin/tickets/${x.id}`}>{x.subject}</Anchor> },
-        { label: t('money.client'), cell: (x) => x.client_id },
-        { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
-        { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },
-      ]} />
+      <Rows
+        testId="admin-tickets"
+        rows={list.data?.data}
+        rowKey={(x) => x.id}
+        columns={[
+          {
+            label: t('tickets.subject'),
+            cell: (x) => (
+              <Anchor component={Link} to={`/admin/tickets/${x.id}`}>
+                {x.subject}
+              </Anchor>
+            ),
+          },
+          { label: t('money.client'), cell: (x) => x.client_id },
+          { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
+          { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },
+        ]}
+      />
     </Page>
   );
 }

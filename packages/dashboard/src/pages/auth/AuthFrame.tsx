@@ -20,7 +20,9 @@ export function AuthFrame({ title, children }: { title: string; children: ReactN
             onChange={(v) => setLanguage(v as Language)}
             data={LANGUAGES.map((l) => ({ value: l, label: l.toUpperCase() }))}
           />
-          <Title order={1} size="h2">{title}</Title>
+          <Title order={1} size="h2">
+            {title}
+          </Title>
           {children}
         </Stack>
       </Paper>

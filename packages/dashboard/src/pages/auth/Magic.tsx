@@ -28,9 +28,16 @@ export function Magic() {
   return (
     <AuthFrame title={t('auth.signIn')}>
       {failed ? (
-        <Alert color="red" role="alert">{t('auth.magicFailed')} <Anchor component={Link} to="/login">{t('auth.signIn')}</Anchor></Alert>
+        <Alert color="red" role="alert">
+          {t('auth.magicFailed')}{' '}
+          <Anchor component={Link} to="/login">
+            {t('auth.signIn')}
+          </Anchor>
+        </Alert>
       ) : (
-        <Center>{t('auth.magic')} <Loader size="sm" ml="sm" /></Center>
+        <Center>
+          {t('auth.magic')} <Loader size="sm" ml="sm" />
+        </Center>
       )}
     </AuthFrame>
   );

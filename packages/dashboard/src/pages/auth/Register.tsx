@@ -21,7 +21,18 @@ export function Register() {
   const [password, setPassword] = useState('');
   const navigate = useNavigate();
   const register = useMutation({
-    mutationFn: () => unwrap(api.POST('/auth/register', { body: { name, email, password, ...(invite ? { invite_token: invite } : {}), ...(referral ? { referral_code: referral } : {}) } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/auth/register', {
+          body: {
+            name,
+            email,
+            password,
+            ...(invite ? { invite_token: invite } : {}),
+            ...(referral ? { referral_code: referral } : {}),
+          },
+        }),
+      ),
     onSuccess: (r) => {
       storePair(r);
       if (!r.api_keys) navigate('/', { replace: true });
@@ -44,14 +55,48 @@ export function Register() {
     <AuthFrame title={t('auth.register')}>
       {teamInvite && <Alert>{t('auth.invited')}</Alert>}
       {(referral || invite?.startsWith('pinv_')) && <Alert>{t('auth.referral')}</Alert>}
-      <form onSubmit={(e) => { e.preventDefault(); register.mutate(); }}>
-        <TextInput label={teamInvite ? t('auth.yourName') : t('auth.name')} required value={name} onChange={(e) => setName(e.currentTarget.value)} mb="sm" />
-        <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} mb="sm" />
-        <PasswordInput label={t('auth.password')} autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.currentTarget.value)} mb="md" />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          register.mutate();
+        }}
+      >
+        <TextInput
+          label={teamInvite ? t('auth.yourName') : t('auth.name')}
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          mb="sm"
+        />
+        <TextInput
+          label={t('auth.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          mb="sm"
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          mb="md"
+        />
         <ErrorAlert error={register.error} />
-        <Button type="submit" fullWidth mt="md" loading={register.isPending}>{t('auth.submitRegister')}</Button>
+        <Button type="submit" fullWidth mt="md" loading={register.isPending}>
+          {t('auth.submitRegister')}
+        </Button>
       </form>
-      <Text size="sm">{t('auth.haveAccount')} <Anchor component={Link} to="/login">{t('auth.signIn')}</Anchor></Text>
+      <Text size="sm">
+        {t('auth.haveAccount')}{' '}
+        <Anchor component={Link} to="/login">
+          {t('auth.signIn')}
+        </Anchor>
+      </Text>
     </AuthFrame>
   );
 }

@@ -26,13 +26,40 @@ export function SignIn() {
   });
   return (
     <AuthFrame title={t('auth.signIn')}>
-      <form onSubmit={(e) => { e.preventDefault(); login.mutate(); }}>
-        <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} mb="sm" />
-        <PasswordInput label={t('auth.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} mb="md" />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          login.mutate();
+        }}
+      >
+        <TextInput
+          label={t('auth.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          mb="sm"
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          mb="md"
+        />
         <ErrorAlert error={login.error} />
-        <Button type="submit" fullWidth mt="md" loading={login.isPending}>{t('auth.submitSignIn')}</Button>
+        <Button type="submit" fullWidth mt="md" loading={login.isPending}>
+          {t('auth.submitSignIn')}
+        </Button>
       </form>
-      <Text size="sm">{t('auth.noAccount')} <Anchor component={Link} to="/register">{t('auth.register')}</Anchor></Text>
+      <Text size="sm">
+        {t('auth.noAccount')}{' '}
+        <Anchor component={Link} to="/register">
+          {t('auth.register')}
+        </Anchor>
+      </Text>
     </AuthFrame>
   );
 }

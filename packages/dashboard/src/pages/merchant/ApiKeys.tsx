@@ -35,7 +35,9 @@ function KeyCard({ mode, prefix }: { mode: 'live' | 'test'; prefix: string | nul
             {t('apiKeys.regenerate')}
           </Button>
         </Group>
-        <Text size="sm">{t('apiKeys.prefix')}: <Code>{prefix ?? '—'}</Code></Text>
+        <Text size="sm">
+          {t('apiKeys.prefix')}: <Code>{prefix ?? '—'}</Code>
+        </Text>
         <ErrorAlert error={regenerate.error} />
         {key && <ShownOnce label={t('apiKeys.newKey')} value={key} />}
       </Stack>

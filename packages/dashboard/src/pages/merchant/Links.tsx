@@ -1,6 +1,19 @@
 // Payment links of the mode: create one (amount, description, how long it lives, reusable), see its QR
 // (the hosted page's address, to print or show), copy the link, deactivate it.
-import { Table, Button, NumberInput, TextInput, Switch, Stack, Group, CopyButton, Anchor, ScrollArea, Text, Image } from '@mantine/core';
+import {
+  Table,
+  Button,
+  NumberInput,
+  TextInput,
+  Switch,
+  Stack,
+  Group,
+  CopyButton,
+  Anchor,
+  ScrollArea,
+  Text,
+  Image,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notify } from '../../components/notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -32,11 +45,14 @@ function CreateLink({ onDone }: { onDone: (url: string) => void }) {
   const [minutes, setMinutes] = useState<number | string>(1440);
   const [repeat, setRepeat] = useState(false);
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/v2/payment-links', {
-      params: { query: { mode } },
-      headers: { 'idempotency-key': crypto.randomUUID() },
-      body: { amount: Number(amount), description, expires_in_minutes: Number(minutes), allow_repeat: repeat },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v2/payment-links', {
+          params: { query: { mode } },
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: { amount: Number(amount), description, expires_in_minutes: Number(minutes), allow_repeat: repeat },
+        }),
+      ),
     onSuccess: (l) => {
       void queries.invalidateQueries({ queryKey: ['links'] });
       notify(t('links.created'));
@@ -44,14 +60,43 @@ function CreateLink({ onDone }: { onDone: (url: string) => void }) {
     },
   });
   return (
-    <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+    >
       <Stack>
-        <NumberInput label={t('common.amount')} required min={1} allowDecimal={false} thousandSeparator=" " suffix=" ₸" value={amount} onChange={setAmount} />
-        <TextInput label={t('common.description')} required maxLength={500} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-        <NumberInput label={t('links.minutes')} min={5} max={43200} allowDecimal={false} value={minutes} onChange={setMinutes} />
+        <NumberInput
+          label={t('common.amount')}
+          required
+          min={1}
+          allowDecimal={false}
+          thousandSeparator=" "
+          suffix=" ₸"
+          value={amount}
+          onChange={setAmount}
+        />
+        <TextInput
+          label={t('common.description')}
+          required
+          maxLength={500}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+        />
+        <NumberInput
+          label={t('links.minutes')}
+          min={5}
+          max={43200}
+          allowDecimal={false}
+          value={minutes}
+          onChange={setMinutes}
+        />
         <Switch label={t('links.repeat')} checked={repeat} onChange={(e) => setRepeat(e.currentTarget.checked)} />
         <ErrorAlert error={create.error} />
-        <Button type="submit" loading={create.isPending}>{t('common.create')}</Button>
+        <Button type="submit" loading={create.isPending}>
+          {t('common.create')}
+        </Button>
       </Stack>
     </form>
   );
@@ -63,24 +108,58 @@ export default function Links() {
   const queries = useQueryClient();
   const [opened, { open, close }] = useDisclosure();
   const [created, setCreated] = useState<string>();
-  const links = useQuery({ queryKey: ['links', mode], queryFn: () => unwrap(api.GET('/v2/payment-links', { params: { query: { mode, limit: 100 } } })) });
+  const links = useQuery({
+    queryKey: ['links', mode],
+    queryFn: () => unwrap(api.GET('/v2/payment-links', { params: { query: { mode, limit: 100 } } })),
+  });
   const cancel = useMutation({
-    mutationFn: (token: string) => unwrap(api.POST('/v2/payment-links/{token}/cancel', { params: { path: { token }, query: { mode } } })),
+    mutationFn: (token: string) =>
+      unwrap(api.POST('/v2/payment-links/{token}/cancel', { params: { path: { token }, query: { mode } } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['links'] }),
   });
   return (
-    <Page title={t('links.title')} actions={<Button onClick={() => { setCreated(undefined); open(); }}>{t('links.new')}</Button>}>
+    <Page
+      title={t('links.title')}
+      actions={
+        <Button
+          onClick={() => {
+            setCreated(undefined);
+            open();
+          }}
+        >
+          {t('links.new')}
+        </Button>
+      }
+    >
       <Dialog opened={opened} onClose={close} title={t('links.new')}>
         {created ? (
           <Stack align="center">
             <LinkQr url={created} label={t('links.qr')} />
             <Group gap="xs" wrap="nowrap">
-              <Anchor href={created} target="_blank" size="sm" style={{ wordBreak: 'break-all' }} data-testid="created-link">{created}</Anchor>
-              <CopyButton value={created}>{({ copied, copy }) => <Button size="xs" variant="light" onClick={copy}>{copied ? t('common.copied') : t('common.copy')}</Button>}</CopyButton>
+              <Anchor
+                href={created}
+                target="_blank"
+                size="sm"
+                style={{ wordBreak: 'break-all' }}
+                data-testid="created-link"
+              >
+                {created}
+              </Anchor>
+              <CopyButton value={created}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="light" onClick={copy}>
+                    {copied ? t('common.copied') : t('common.copy')}
+                  </Button>
+                )}
+              </CopyButton>
             </Group>
-            <Button variant="default" onClick={close}>{t('common.close')}</Button>
+            <Button variant="default" onClick={close}>
+              {t('common.close')}
+            </Button>
           </Stack>
-        ) : <CreateLink onDone={setCreated} />}
+        ) : (
+          <CreateLink onDone={setCreated} />
+        )}
       </Dialog>
       <ErrorAlert error={links.error ?? cancel.error} />
       <ScrollArea viewportProps={{ tabIndex: 0 }}>
@@ -98,15 +177,33 @@ export default function Links() {
           <Table.Tbody>
             {links.data?.data.map((l) => (
               <Table.Tr key={l.token}>
-                <Table.Td><Anchor href={l.url} target="_blank">{l.description}</Anchor></Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>{tenge(l.amount)}</Table.Td>
-                <Table.Td><StatusBadge status={l.status} /></Table.Td>
+                <Table.Td>
+                  <Anchor href={l.url} target="_blank">
+                    {l.description}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {tenge(l.amount)}
+                </Table.Td>
+                <Table.Td>
+                  <StatusBadge status={l.status} />
+                </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(l.expires_at, i18n.language)}</Table.Td>
                 <Table.Td>{l.paid_count}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
-                    <CopyButton value={l.url}>{({ copied, copy }) => <Button size="xs" variant="subtle" onClick={copy}>{copied ? t('common.copied') : t('common.copy')}</Button>}</CopyButton>
-                    {l.status === 'active' && <Button size="xs" variant="default" onClick={() => cancel.mutate(l.token)}>{t('links.deactivate')}</Button>}
+                    <CopyButton value={l.url}>
+                      {({ copied, copy }) => (
+                        <Button size="xs" variant="subtle" onClick={copy}>
+                          {copied ? t('common.copied') : t('common.copy')}
+                        </Button>
+                      )}
+                    </CopyButton>
+                    {l.status === 'active' && (
+                      <Button size="xs" variant="default" onClick={() => cancel.mutate(l.token)}>
+                        {t('links.deactivate')}
+                      </Button>
+                    )}
                   </Group>
                 </Table.Td>
               </Table.Tr>

@@ -10,7 +10,10 @@ import { dateTime } from '../../format.ts';
 
 export default function Logs() {
   const { t, i18n } = useTranslation();
-  const logs = useQuery({ queryKey: ['logs'], queryFn: () => unwrap(api.GET('/me/logs', { params: { query: { limit: 100 } } })) });
+  const logs = useQuery({
+    queryKey: ['logs'],
+    queryFn: () => unwrap(api.GET('/me/logs', { params: { query: { limit: 100 } } })),
+  });
   return (
     <Page title={t('logs.title')}>
       <ErrorAlert error={logs.error} />

@@ -11,10 +11,23 @@ import { dateTime } from '../../format.ts';
 export default function Notifications() {
   const { t, i18n } = useTranslation();
   const queries = useQueryClient();
-  const list = useQuery({ queryKey: ['notifications'], queryFn: () => unwrap(api.GET('/me/notifications', { params: { query: { limit: 100 } } })) });
-  const readAll = useMutation({ mutationFn: () => unwrap(api.POST('/me/notifications/read-all', {})), onSuccess: () => void queries.invalidateQueries({ queryKey: ['notifications'] }) });
+  const list = useQuery({
+    queryKey: ['notifications'],
+    queryFn: () => unwrap(api.GET('/me/notifications', { params: { query: { limit: 100 } } })),
+  });
+  const readAll = useMutation({
+    mutationFn: () => unwrap(api.POST('/me/notifications/read-all', {})),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: ['notifications'] }),
+  });
   return (
-    <Page title={t('notifications.title')} actions={<Button variant="default" onClick={() => readAll.mutate()}>{t('notifications.readAll')}</Button>}>
+    <Page
+      title={t('notifications.title')}
+      actions={
+        <Button variant="default" onClick={() => readAll.mutate()}>
+          {t('notifications.readAll')}
+        </Button>
+      }
+    >
       <ErrorAlert error={list.error ?? readAll.error} />
       <Stack>
         {list.data?.data.map((n) => (
@@ -24,7 +37,9 @@ export default function Notifications() {
               {!n.read_at && <Badge variant="dot">{t('notifications.unread')}</Badge>}
             </Group>
             <Text size="sm">{n.body}</Text>
-            <Text size="xs" c="dimmed">{dateTime(n.created_at, i18n.language)}</Text>
+            <Text size="xs" c="dimmed">
+              {dateTime(n.created_at, i18n.language)}
+            </Text>
           </Card>
         ))}
         {list.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}

@@ -10,8 +10,20 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { notify } from '../../components/notify.ts';
 
-const TEXT_FIELDS = ['legal_name', 'bin', 'legal_address', 'actual_address', 'director_name', 'phone', 'email', 'kbe'] as const;
-type Org = Partial<Record<(typeof TEXT_FIELDS)[number], string | null>> & { org_type?: 'ip' | 'too' | 'ao' | 'other' | null; vat_payer?: boolean | null };
+const TEXT_FIELDS = [
+  'legal_name',
+  'bin',
+  'legal_address',
+  'actual_address',
+  'director_name',
+  'phone',
+  'email',
+  'kbe',
+] as const;
+type Org = Partial<Record<(typeof TEXT_FIELDS)[number], string | null>> & {
+  org_type?: 'ip' | 'too' | 'ao' | 'other' | null;
+  vat_payer?: boolean | null;
+};
 
 export default function Organization() {
   const { t } = useTranslation();
@@ -34,19 +46,40 @@ export default function Organization() {
   });
   return (
     <Page title={t('org.title')}>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
         <Stack>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select label={t('org.org_type')} data={['ip', 'too', 'ao', 'other'].map((v) => ({ value: v, label: v.toUpperCase() }))}
-              value={form.org_type ?? null} onChange={(v) => setForm({ ...form, org_type: v as Org['org_type'] })} clearable />
+            <Select
+              label={t('org.org_type')}
+              data={['ip', 'too', 'ao', 'other'].map((v) => ({ value: v, label: v.toUpperCase() }))}
+              value={form.org_type ?? null}
+              onChange={(v) => setForm({ ...form, org_type: v as Org['org_type'] })}
+              clearable
+            />
             {TEXT_FIELDS.map((f) => (
-              <TextInput key={f} label={t(`org.${f}`)} value={form[f] ?? ''} onChange={(e) => setForm({ ...form, [f]: e.currentTarget.value })}
-                error={save.error && (save.error as { param?: string }).param === f ? true : undefined} />
+              <TextInput
+                key={f}
+                label={t(`org.${f}`)}
+                value={form[f] ?? ''}
+                onChange={(e) => setForm({ ...form, [f]: e.currentTarget.value })}
+                error={save.error && (save.error as { param?: string }).param === f ? true : undefined}
+              />
             ))}
           </SimpleGrid>
-          <Switch label={t('org.vat_payer')} checked={Boolean(form.vat_payer)} onChange={(e) => setForm({ ...form, vat_payer: e.currentTarget.checked })} />
+          <Switch
+            label={t('org.vat_payer')}
+            checked={Boolean(form.vat_payer)}
+            onChange={(e) => setForm({ ...form, vat_payer: e.currentTarget.checked })}
+          />
           <ErrorAlert error={save.error ?? org.error} />
-          <Button type="submit" loading={save.isPending} w="fit-content">{t('common.save')}</Button>
+          <Button type="submit" loading={save.isPending} w="fit-content">
+            {t('common.save')}
+          </Button>
         </Stack>
       </form>
     </Page>

@@ -14,9 +14,17 @@ import { dateTime, day, tenge } from '../../format.ts';
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <Card withBorder>
-      <Text size="sm" c="dimmed">{label}</Text>
-      <Text size="xl" fw={700} data-testid={`stat-${label}`}>{value}</Text>
-      {hint && <Text size="xs" c="dimmed">{hint}</Text>}
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text size="xl" fw={700} data-testid={`stat-${label}`}>
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
     </Card>
   );
 }
@@ -25,20 +33,33 @@ export default function Overview() {
   const { t, i18n } = useTranslation();
   const { mode } = useMode();
   const me = useMe();
-  const stats = useQuery({ queryKey: ['stats', mode], queryFn: () => unwrap(api.GET('/me/payments/stats', { params: { query: { mode } } })) });
+  const stats = useQuery({
+    queryKey: ['stats', mode],
+    queryFn: () => unwrap(api.GET('/me/payments/stats', { params: { query: { mode } } })),
+  });
   const usage = useQuery({ queryKey: ['usage'], queryFn: () => unwrap(api.GET('/me/usage')) });
   const s = stats.data;
   return (
     <Page title={t('overview.title')}>
       <ErrorAlert error={stats.error ?? me.error} />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        <Stat label={t('overview.today')} value={s ? tenge(s.today.amount) : '…'} hint={s ? `${s.today.count} ${t('overview.payments')}` : undefined} />
-        <Stat label={t('overview.month')} value={s ? tenge(s.month.amount) : '…'} hint={s ? `${s.month.count} ${t('overview.payments')}` : undefined} />
+        <Stat
+          label={t('overview.today')}
+          value={s ? tenge(s.today.amount) : '…'}
+          hint={s ? `${s.today.count} ${t('overview.payments')}` : undefined}
+        />
+        <Stat
+          label={t('overview.month')}
+          value={s ? tenge(s.month.amount) : '…'}
+          hint={s ? `${s.month.count} ${t('overview.payments')}` : undefined}
+        />
         <Stat label={t('overview.conversion')} value={s ? `${Math.round(s.conversion * 100)} %` : '…'} />
         <Stat label={t('overview.usage')} value={usage.data ? String(usage.data.today) : '…'} />
       </SimpleGrid>
       <Card withBorder>
-        <Text fw={600} mb="sm">{t('overview.chart')}</Text>
+        <Text fw={600} mb="sm">
+          {t('overview.chart')}
+        </Text>
         {s ? (
           <BarChart
             h={220}
@@ -47,13 +68,17 @@ export default function Overview() {
             series={[{ name: 'amount', label: t('common.amount'), color: 'teal.6' }]}
             valueFormatter={(v) => tenge(v)}
           />
-        ) : <Skeleton h={220} />}
+        ) : (
+          <Skeleton h={220} />
+        )}
       </Card>
       {me.data && (
         <Card withBorder>
           <Group justify="space-between">
             <Text fw={600}>{t('overview.plan')}</Text>
-            <Badge color={me.data.plan_active ? 'green' : 'red'} variant="dot">{me.data.plan}</Badge>
+            <Badge color={me.data.plan_active ? 'green' : 'red'} variant="dot">
+              {me.data.plan}
+            </Badge>
           </Group>
           <Text size="sm" c="dimmed">
             {me.data.plan_active

@@ -20,18 +20,28 @@ export default function PaymentDetail() {
   const { opId = '' } = useParams();
   const { mode } = useMode();
   const queries = useQueryClient();
-  const payment = useQuery({ queryKey: ['payment', mode, opId], queryFn: () => unwrap(api.GET('/me/payments/status/{op_id}', { params: { path: { op_id: opId }, query: { mode } } })) });
-  const events = useQuery({ queryKey: ['payment-events', mode, opId], queryFn: () => unwrap(api.GET('/v2/events', { params: { query: { mode, operation_id: opId, limit: 50 } } })) });
+  const payment = useQuery({
+    queryKey: ['payment', mode, opId],
+    queryFn: () =>
+      unwrap(api.GET('/me/payments/status/{op_id}', { params: { path: { op_id: opId }, query: { mode } } })),
+  });
+  const events = useQuery({
+    queryKey: ['payment-events', mode, opId],
+    queryFn: () => unwrap(api.GET('/v2/events', { params: { query: { mode, operation_id: opId, limit: 50 } } })),
+  });
   const p = payment.data;
   const refundable = p ? p.amount - p.refunded_amount : 0;
   const [amount, setAmount] = useState<number | string>('');
   const [returning, setReturning] = useState<{ refund: Refund; final: boolean } | null>(null);
   const refund = useMutation({
-    mutationFn: () => unwrap(api.POST('/me/payments/{op_id}/refund', {
-      params: { path: { op_id: opId }, query: { mode } },
-      headers: { 'idempotency-key': crypto.randomUUID() },
-      body: { amount: Number(amount) || refundable },
-    })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/me/payments/{op_id}/refund', {
+          params: { path: { op_id: opId }, query: { mode } },
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: { amount: Number(amount) || refundable },
+        }),
+      ),
     onSuccess: (r) => {
       setAmount('');
       if (r.return_qr_token) {
@@ -49,25 +59,56 @@ export default function PaymentDetail() {
   }, [queries]);
   const waitingForPayer = Boolean(returning && !returning.final);
   return (
-    <Page title={`${t('payments.detail')} ${opId}`} actions={<Anchor component={Link} to="/payments">{t('common.back')}</Anchor>}>
+    <Page
+      title={`${t('payments.detail')} ${opId}`}
+      actions={
+        <Anchor component={Link} to="/payments">
+          {t('common.back')}
+        </Anchor>
+      }
+    >
       <ErrorAlert error={payment.error} />
       {returning && (
-        <ReturnQr key={returning.refund.refund_id} refund={returning.refund} paymentAmount={p?.amount} onFinal={returnFinal} onClose={() => setReturning(null)} />
+        <ReturnQr
+          key={returning.refund.refund_id}
+          refund={returning.refund}
+          paymentAmount={p?.amount}
+          onFinal={returnFinal}
+          onClose={() => setReturning(null)}
+        />
       )}
       {p && (
         <Card withBorder>
           <Stack gap={4}>
-            <Group><StatusBadge status={p.status} /><Text fw={700} size="xl">{tenge(p.amount)}</Text></Group>
-            <Text size="sm">{t('common.created')}: {dateTime(p.created_at, i18n.language)}</Text>
-            {p.paid_at && <Text size="sm">{t('payments.paidAt')}: {dateTime(p.paid_at, i18n.language)}</Text>}
-            <Text size="sm">{t('payments.refunded')}: {tenge(p.refunded_amount)}</Text>
+            <Group>
+              <StatusBadge status={p.status} />
+              <Text fw={700} size="xl">
+                {tenge(p.amount)}
+              </Text>
+            </Group>
+            <Text size="sm">
+              {t('common.created')}: {dateTime(p.created_at, i18n.language)}
+            </Text>
+            {p.paid_at && (
+              <Text size="sm">
+                {t('payments.paidAt')}: {dateTime(p.paid_at, i18n.language)}
+              </Text>
+            )}
+            <Text size="sm">
+              {t('payments.refunded')}: {tenge(p.refunded_amount)}
+            </Text>
             {p.comment && <Text size="sm">{p.comment}</Text>}
           </Stack>
         </Card>
       )}
       {p && !waitingForPayer && refundable > 0 && ['paid', 'partially_refunded'].includes(p.status) && (
         <Card withBorder>
-          <form onSubmit={(e) => { e.preventDefault(); refund.mutate(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              refund.mutate();
+            }}
+          >
             <Group align="end">
               <NumberInput
                 label={t('payments.refundAmount')}
@@ -80,14 +121,18 @@ export default function PaymentDetail() {
                 allowDecimal={false}
                 thousandSeparator=" "
               />
-              <Button type="submit" color="red.9" loading={refund.isPending}>{t('payments.refund')}</Button>
+              <Button type="submit" color="red.9" loading={refund.isPending}>
+                {t('payments.refund')}
+              </Button>
             </Group>
             <ErrorAlert error={refund.error} />
           </form>
         </Card>
       )}
       <Card withBorder>
-        <Text fw={600} mb="xs">{t('payments.events')}</Text>
+        <Text fw={600} mb="xs">
+          {t('payments.events')}
+        </Text>
         <Table>
           <Table.Tbody>
             {events.data?.data.map((e) => (

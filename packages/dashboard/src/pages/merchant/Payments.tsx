@@ -31,17 +31,25 @@ export default function Payments() {
   const [status, setStatus] = useState<Status | null>(null);
   const list = useQuery({
     queryKey: ['payments', mode, status],
-    queryFn: () => unwrap(api.GET('/me/payments', { params: { query: { mode, limit: 100, ...(status ? { status } : {}) } } })),
+    queryFn: () =>
+      unwrap(api.GET('/me/payments', { params: { query: { mode, limit: 100, ...(status ? { status } : {}) } } })),
   });
   return (
     <Page
       title={t('payments.title')}
-      actions={<Button variant="light" onClick={() => void exportCsv(mode, status)}>{t('payments.export')}</Button>}
+      actions={
+        <Button variant="light" onClick={() => void exportCsv(mode, status)}>
+          {t('payments.export')}
+        </Button>
+      }
     >
       <Group>
         <Select
           label={t('payments.filter')}
-          data={[{ value: '', label: t('common.all') }, ...STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))]}
+          data={[
+            { value: '', label: t('common.all') },
+            ...STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
+          ]}
           value={status ?? ''}
           onChange={(v) => setStatus((v || null) as Status | null)}
           allowDeselect={false}
@@ -62,9 +70,17 @@ export default function Payments() {
           <Table.Tbody>
             {list.data?.data.map((p) => (
               <Table.Tr key={p.operation_id}>
-                <Table.Td><Anchor component={Link} to={`/payments/${p.operation_id}`} ff="monospace" size="sm">{p.operation_id}</Anchor></Table.Td>
-                <Table.Td><StatusBadge status={p.status} /></Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>{tenge(p.amount)}</Table.Td>
+                <Table.Td>
+                  <Anchor component={Link} to={`/payments/${p.operation_id}`} ff="monospace" size="sm">
+                    {p.operation_id}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <StatusBadge status={p.status} />
+                </Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {tenge(p.amount)}
+                </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(p.created_at, i18n.language)}</Table.Td>
                 <Table.Td>{p.sender_name ?? p.phone ?? '—'}</Table.Td>
               </Table.Tr>

@@ -12,14 +12,20 @@ import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { notify } from '../../components/notify.ts';
 
-interface Step { state: string; trade_points?: { id: number; name: string }[] }
+interface Step {
+  state: string;
+  trade_points?: { id: number; name: string }[];
+}
 
 function Wizard() {
   const { t } = useTranslation();
   const { mode } = useMode();
   const queries = useQueryClient();
   const q = { query: { mode } };
-  const status = useQuery({ queryKey: ['onboarding', mode], queryFn: () => unwrap(api.GET('/onboarding/provider/status', { params: q })) });
+  const status = useQuery({
+    queryKey: ['onboarding', mode],
+    queryFn: () => unwrap(api.GET('/onboarding/provider/status', { params: q })),
+  });
   const [phone, setPhone] = useState('');
   const [orgBin, setOrgBin] = useState('');
   const [force, setForce] = useState(false);
@@ -28,14 +34,26 @@ function Wizard() {
   const [point, setPoint] = useState<string | null>(null);
   const done = () => void queries.invalidateQueries();
   const start = useMutation({
-    mutationFn: () => unwrap(api.POST('/onboarding/provider/start', { params: q, body: { ...(phone ? { phone } : {}), ...(orgBin ? { org_bin: orgBin } : {}), ...(force ? { force } : {}) } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/onboarding/provider/start', {
+          params: q,
+          body: { ...(phone ? { phone } : {}), ...(orgBin ? { org_bin: orgBin } : {}), ...(force ? { force } : {}) },
+        }),
+      ),
     onSuccess: (r) => {
       setPoints((r as Step).trade_points);
       done();
     },
   });
   const verify = useMutation({
-    mutationFn: () => unwrap(api.POST('/onboarding/provider/verify', { params: q, body: point ? { trade_point_id: Number(point) } : { code } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/onboarding/provider/verify', {
+          params: q,
+          body: point ? { trade_point_id: Number(point) } : { code },
+        }),
+      ),
     onSuccess: () => {
       notify(t('state.connected'));
       setCode('');
@@ -53,26 +71,84 @@ function Wizard() {
       <Stack>
         <Group justify="space-between">
           <Text fw={600}>{t('provider.connect')}</Text>
-          <Badge variant="dot" color={state === 'connected' ? 'green' : 'gray'} data-testid="onboarding-state">{t(`state.${state}`)}</Badge>
+          <Badge variant="dot" color={state === 'connected' ? 'green' : 'gray'} data-testid="onboarding-state">
+            {t(`state.${state}`)}
+          </Badge>
         </Group>
         {!waiting && (
-          <form onSubmit={(e) => { e.preventDefault(); start.mutate(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              start.mutate();
+            }}
+          >
             <Stack>
-              {!official && <TextInput label={t('provider.phone')} type="tel" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} placeholder="+7 701 123 45 67" />}
-              <TextInput label={t('provider.orgBin')} required={official} value={orgBin} onChange={(e) => setOrgBin(e.currentTarget.value)} />
-              {state === 'connected' && <Switch label={t('provider.force')} checked={force} onChange={(e) => setForce(e.currentTarget.checked)} />}
-              <Button type="submit" w="fit-content" loading={start.isPending} disabled={state === 'connected' && !force}>{t('provider.connect')}</Button>
+              {!official && (
+                <TextInput
+                  label={t('provider.phone')}
+                  type="tel"
+                  value={phone}
+                  onChange={(e) => setPhone(e.currentTarget.value)}
+                  placeholder="+7 701 123 45 67"
+                />
+              )}
+              <TextInput
+                label={t('provider.orgBin')}
+                required={official}
+                value={orgBin}
+                onChange={(e) => setOrgBin(e.currentTarget.value)}
+              />
+              {state === 'connected' && (
+                <Switch
+                  label={t('provider.force')}
+                  checked={force}
+                  onChange={(e) => setForce(e.currentTarget.checked)}
+                />
+              )}
+              <Button
+                type="submit"
+                w="fit-content"
+                loading={start.isPending}
+                disabled={state === 'connected' && !force}
+              >
+                {t('provider.connect')}
+              </Button>
             </Stack>
           </form>
         )}
         {waiting && (
-          <form onSubmit={(e) => { e.preventDefault(); verify.mutate(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              verify.mutate();
+            }}
+          >
             <Stack>
-              {state === 'code_sent' && status.data?.phone_masked && <Text size="sm" data-testid="code-sent-to">{t('provider.sentTo', { phone: status.data.phone_masked })}</Text>}
-              {state === 'trade_point_required'
-                ? <Select label={t('provider.tradePoint')} data={(choices ?? []).map((p) => ({ value: String(p.id), label: p.name }))} value={point} onChange={setPoint} />
-                : <TextInput label={t('provider.code')} inputMode="numeric" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.currentTarget.value)} />}
-              <Button type="submit" w="fit-content" loading={verify.isPending}>{t('provider.verify')}</Button>
+              {state === 'code_sent' && status.data?.phone_masked && (
+                <Text size="sm" data-testid="code-sent-to">
+                  {t('provider.sentTo', { phone: status.data.phone_masked })}
+                </Text>
+              )}
+              {state === 'trade_point_required' ? (
+                <Select
+                  label={t('provider.tradePoint')}
+                  data={(choices ?? []).map((p) => ({ value: String(p.id), label: p.name }))}
+                  value={point}
+                  onChange={setPoint}
+                />
+              ) : (
+                <TextInput
+                  label={t('provider.code')}
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  required
+                  value={code}
+                  onChange={(e) => setCode(e.currentTarget.value)}
+                />
+              )}
+              <Button type="submit" w="fit-content" loading={verify.isPending}>
+                {t('provider.verify')}
+              </Button>
             </Stack>
           </form>
         )}
@@ -86,11 +162,15 @@ export default function Provider() {
   const { t } = useTranslation();
   const { mode } = useMode();
   const queries = useQueryClient();
-  const accounts = useQuery({ queryKey: ['accounts', mode], queryFn: () => unwrap(api.GET('/me/provider/accounts', { params: { query: { mode } } })) });
+  const accounts = useQuery({
+    queryKey: ['accounts', mode],
+    queryFn: () => unwrap(api.GET('/me/provider/accounts', { params: { query: { mode } } })),
+  });
   const path = (id: number) => ({ path: { id: String(id) } });
   const check = useMutation({
     mutationFn: (id: number) => unwrap(api.POST('/me/provider/accounts/{id}/health-check', { params: path(id) })),
-    onSuccess: (h) => notify(`${t('provider.check')}: ${h.ok ? 'OK' : '✗'} (${h.latency_ms} ms)`, h.ok ? 'teal' : 'red'),
+    onSuccess: (h) =>
+      notify(`${t('provider.check')}: ${h.ok ? 'OK' : '✗'} (${h.latency_ms} ms)`, h.ok ? 'teal' : 'red'),
   });
   const setDefault = useMutation({
     mutationFn: (id: number) => unwrap(api.POST('/me/provider/accounts/{id}/set-default', { params: path(id) })),
@@ -106,14 +186,23 @@ export default function Provider() {
         rows={accounts.data?.data}
         rowKey={(a) => a.id}
         columns={[
-          { label: t('common.description'), cell: (a) => `${a.display_name}${a.is_default ? ` · ${t('provider.default')}` : ''}` },
+          {
+            label: t('common.description'),
+            cell: (a) => `${a.display_name}${a.is_default ? ` · ${t('provider.default')}` : ''}`,
+          },
           { label: t('provider.state'), cell: (a) => (a.session_alive ? t('provider.alive') : t('provider.dead')) },
           {
             label: t('common.actions'),
             cell: (a) => (
               <Group gap="xs" wrap="nowrap">
-                <Button size="xs" variant="default" onClick={() => check.mutate(a.id)}>{t('provider.check')}</Button>
-                {!a.is_default && <Button size="xs" variant="default" onClick={() => setDefault.mutate(a.id)}>{t('provider.makeDefault')}</Button>}
+                <Button size="xs" variant="default" onClick={() => check.mutate(a.id)}>
+                  {t('provider.check')}
+                </Button>
+                {!a.is_default && (
+                  <Button size="xs" variant="default" onClick={() => setDefault.mutate(a.id)}>
+                    {t('provider.makeDefault')}
+                  </Button>
+                )}
               </Group>
             ),
           },

@@ -41,7 +41,12 @@ function failureKey(st: ReturnStatus | undefined, expiresAt: number): string {
   return 'payments.returnFailed';
 }
 
-export function ReturnQr({ refund, paymentAmount, onFinal, onClose }: {
+export function ReturnQr({
+  refund,
+  paymentAmount,
+  onFinal,
+  onClose,
+}: {
   refund: Refund;
   paymentAmount: number | undefined;
   onFinal: (status: 'completed' | 'failed') => void;
@@ -53,7 +58,9 @@ export function ReturnQr({ refund, paymentAmount, onFinal, onClose }: {
   const token = refund.return_qr_token ?? '';
   useEffect(() => {
     let live = true;
-    void QRCode.toDataURL(token, { margin: 2, width: QR_PX, errorCorrectionLevel: 'M' }).then((src) => live && setQr(src));
+    void QRCode.toDataURL(token, { margin: 2, width: QR_PX, errorCorrectionLevel: 'M' }).then(
+      (src) => live && setQr(src),
+    );
     return () => {
       live = false;
     };
@@ -65,9 +72,12 @@ export function ReturnQr({ refund, paymentAmount, onFinal, onClose }: {
 
   const status = useQuery({
     queryKey: ['refund-return', refund.operation_id, refund.refund_id],
-    queryFn: () => unwrap(api.GET('/pay/{op_id}/refunds/{refund_id}/status', {
-      params: { path: { op_id: refund.operation_id, refund_id: refund.refund_id } },
-    })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/pay/{op_id}/refunds/{refund_id}/status', {
+          params: { path: { op_id: refund.operation_id, refund_id: refund.refund_id } },
+        }),
+      ),
     refetchInterval: (q) => (q.state.data && q.state.data.status !== 'pending' ? false : POLL_MS),
     // The cashier may be looking at the customer's screen in another tab meanwhile.
     refetchIntervalInBackground: true,
@@ -86,48 +96,94 @@ export function ReturnQr({ refund, paymentAmount, onFinal, onClose }: {
   const expiresAt = new Date(status.data?.expires_at ?? refund.expires_at ?? 0).getTime();
   const now = useNow(!final);
   const left = Math.max(0, Math.ceil((expiresAt - now) / 1000));
-  const message = state === 'completed' ? t('payments.returnDone') : state === 'failed' ? t(failureKey(status.data, expiresAt)) : t('payments.returnWaiting');
+  const message =
+    state === 'completed'
+      ? t('payments.returnDone')
+      : state === 'failed'
+        ? t(failureKey(status.data, expiresAt))
+        : t('payments.returnWaiting');
   const amount = tenge(refund.amount);
 
   return (
-    <Card withBorder shadow="sm" data-testid="return-qr" aria-labelledby="return-qr-title"
-      component="section" style={{ borderWidth: 2, borderColor: 'var(--mantine-color-blue-7)' }}>
+    <Card
+      withBorder
+      shadow="sm"
+      data-testid="return-qr"
+      aria-labelledby="return-qr-title"
+      component="section"
+      style={{ borderWidth: 2, borderColor: 'var(--mantine-color-blue-7)' }}
+    >
       <Stack gap="sm">
-        <Title order={2} size="h3" id="return-qr-title" ref={heading} tabIndex={-1}>{t(final ? 'payments.returnTitleFinal' : 'payments.returnTitle')}</Title>
+        <Title order={2} size="h3" id="return-qr-title" ref={heading} tabIndex={-1}>
+          {t(final ? 'payments.returnTitleFinal' : 'payments.returnTitle')}
+        </Title>
         {!final && <Text size="sm">{t('payments.returnHint')}</Text>}
         <Flex gap="md" direction={{ base: 'column', sm: 'row' }} align={{ base: 'center', sm: 'flex-start' }}>
           {!final && (
             <Box bg="white" p={4} style={{ lineHeight: 0, borderRadius: 4 }}>
-              {qr
-                ? <Image src={qr} alt={t('payments.returnQrAlt', { amount })} w={QR_PX} h={QR_PX} maw="100%" data-testid="return-qr-image" />
-                : <Box w={QR_PX} h={QR_PX} />}
+              {qr ? (
+                <Image
+                  src={qr}
+                  alt={t('payments.returnQrAlt', { amount })}
+                  w={QR_PX}
+                  h={QR_PX}
+                  maw="100%"
+                  data-testid="return-qr-image"
+                />
+              ) : (
+                <Box w={QR_PX} h={QR_PX} />
+              )}
             </Box>
           )}
           <Stack gap={6} w="100%" miw={0}>
             <Text size="sm">{t('payments.refundAmount')}</Text>
-            <Text fw={700} size="xl" data-testid="return-amount">{amount}</Text>
+            <Text fw={700} size="xl" data-testid="return-amount">
+              {amount}
+            </Text>
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {t('payments.detail')}: <Text span ff="monospace" size="sm">{refund.operation_id}</Text>
+              {t('payments.detail')}:{' '}
+              <Text span ff="monospace" size="sm">
+                {refund.operation_id}
+              </Text>
               {paymentAmount !== undefined ? ` · ${tenge(paymentAmount)}` : ''}
             </Text>
             {!final && (
               <Text size="sm" role="timer" aria-atomic="true" data-testid="return-countdown">
-                {left > 0 ? <>{t('payments.returnValidFor')} <b>{clock(left)}</b></> : t('payments.returnQrExpired')}
+                {left > 0 ? (
+                  <>
+                    {t('payments.returnValidFor')} <b>{clock(left)}</b>
+                  </>
+                ) : (
+                  t('payments.returnQrExpired')
+                )}
               </Text>
             )}
             {!final && refund.return_deep_link && (
-              <Anchor href={refund.return_deep_link} target="_blank" rel="noopener noreferrer" size="sm" data-testid="return-link">
-                {t('payments.returnOpen')}<VisuallyHidden> {t('payments.returnNewTab')}</VisuallyHidden>
+              <Anchor
+                href={refund.return_deep_link}
+                target="_blank"
+                rel="noopener noreferrer"
+                size="sm"
+                data-testid="return-link"
+              >
+                {t('payments.returnOpen')}
+                <VisuallyHidden> {t('payments.returnNewTab')}</VisuallyHidden>
               </Anchor>
             )}
             <Box role="status" data-testid="return-status">
               <Flex gap="xs" align="center" wrap="wrap">
                 <StatusBadge status={state === 'completed' ? 'refunded' : state} />
-                <Text size="sm" fw={600}>{message}</Text>
+                <Text size="sm" fw={600}>
+                  {message}
+                </Text>
               </Flex>
             </Box>
             <ErrorAlert error={status.error} />
-            {final && <Button variant="default" onClick={onClose} style={{ alignSelf: 'flex-start' }}>{t('common.close')}</Button>}
+            {final && (
+              <Button variant="default" onClick={onClose} style={{ alignSelf: 'flex-start' }}>
+                {t('common.close')}
+              </Button>
+            )}
           </Stack>
         </Flex>
       </Stack>

@@ -17,7 +17,9 @@ export default function Subscription() {
   const me = useMe();
   const queries = useQueryClient();
   const plans = useQuery({ queryKey: ['plans'], queryFn: () => unwrap(api.GET('/v1/subscription/plans')) });
-  const pay = useMutation({ mutationFn: (plan: string) => unwrap(api.POST('/v1/subscription/pay', { body: { plan: plan as never } })) });
+  const pay = useMutation({
+    mutationFn: (plan: string) => unwrap(api.POST('/v1/subscription/pay', { body: { plan: plan as never } })),
+  });
   const op = pay.data?.operation_id;
   const check = useQuery({
     queryKey: ['plan-check', op],
@@ -35,17 +37,30 @@ export default function Subscription() {
   return (
     <Page title={t('plan.title')}>
       {me.data && (
-        <Text>{t('plan.current')}: <b>{me.data.plan}</b>{me.data.plan_expires_at ? ` · ${dateTime(me.data.plan_expires_at, i18n.language)}` : ''}</Text>
+        <Text>
+          {t('plan.current')}: <b>{me.data.plan}</b>
+          {me.data.plan_expires_at ? ` · ${dateTime(me.data.plan_expires_at, i18n.language)}` : ''}
+        </Text>
       )}
       <ErrorAlert error={plans.error ?? pay.error ?? check.error} />
       <SimpleGrid cols={{ base: 1, sm: 3 }} data-testid="plans">
         {plans.data?.data.map((p) => (
           <Card key={p.plan} withBorder>
             <Stack gap="xs">
-              <Text fw={700} tt="capitalize">{p.plan}</Text>
+              <Text fw={700} tt="capitalize">
+                {p.plan}
+              </Text>
               <Text size="xl">{tenge(p.amount)}</Text>
-              <Text size="sm" c="dimmed">{p.period_days} {t('plan.days')}</Text>
-              <Button variant="default" onClick={() => pay.mutate(p.plan)} loading={pay.isPending && pay.variables === p.plan}>{t('plan.choose')}</Button>
+              <Text size="sm" c="dimmed">
+                {p.period_days} {t('plan.days')}
+              </Text>
+              <Button
+                variant="default"
+                onClick={() => pay.mutate(p.plan)}
+                loading={pay.isPending && pay.variables === p.plan}
+              >
+                {t('plan.choose')}
+              </Button>
             </Stack>
           </Card>
         ))}
@@ -57,7 +72,13 @@ export default function Subscription() {
             <Stack gap="xs">
               <Text>{t('plan.scan')}</Text>
               <Text fw={700}>{tenge(pay.data.amount)}</Text>
-              {check.data?.activated ? <Badge variant="dot" color="green">{t('plan.activated')}</Badge> : <Text c="dimmed">{t('plan.waiting')}</Text>}
+              {check.data?.activated ? (
+                <Badge variant="dot" color="green">
+                  {t('plan.activated')}
+                </Badge>
+              ) : (
+                <Text c="dimmed">{t('plan.waiting')}</Text>
+              )}
             </Stack>
           </Group>
         </Card>

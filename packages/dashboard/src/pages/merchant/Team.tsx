@@ -22,20 +22,49 @@ export default function Team() {
   const [role, setRole] = useState<Role>('viewer');
   const team = useQuery({ queryKey: ['team'], queryFn: () => unwrap(api.GET('/me/team')) });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['team'] });
-  const invite = useMutation({ mutationFn: () => unwrap(api.POST('/me/team/invite', { body: { email, role } })), onSuccess: refresh });
-  const change = useMutation({
-    mutationFn: (v: { id: number; role: Role }) => unwrap(api.PATCH('/me/team/{member_id}', { params: { path: { member_id: String(v.id) } }, body: { role: v.role } })),
+  const invite = useMutation({
+    mutationFn: () => unwrap(api.POST('/me/team/invite', { body: { email, role } })),
     onSuccess: refresh,
   });
-  const remove = useMutation({ mutationFn: (id: number) => unwrap(api.DELETE('/me/team/{member_id}', { params: { path: { member_id: String(id) } } })), onSuccess: refresh });
+  const change = useMutation({
+    mutationFn: (v: { id: number; role: Role }) =>
+      unwrap(
+        api.PATCH('/me/team/{member_id}', { params: { path: { member_id: String(v.id) } }, body: { role: v.role } }),
+      ),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) =>
+      unwrap(api.DELETE('/me/team/{member_id}', { params: { path: { member_id: String(id) } } })),
+    onSuccess: refresh,
+  });
   const roleData = ROLES.map((r) => ({ value: r, label: t(`role.${r}`) }));
   return (
     <Page title={t('team.title')}>
-      <form onSubmit={(e) => { e.preventDefault(); invite.mutate(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          invite.mutate();
+        }}
+      >
         <Group align="end" wrap="wrap">
-          <TextInput label={t('team.email')} type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <Select label={t('team.role')} data={roleData} value={role} onChange={(v) => v && setRole(v as Role)} allowDeselect={false} />
-          <Button type="submit" loading={invite.isPending}>{t('team.invite')}</Button>
+          <TextInput
+            label={t('team.email')}
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
+          <Select
+            label={t('team.role')}
+            data={roleData}
+            value={role}
+            onChange={(v) => v && setRole(v as Role)}
+            allowDeselect={false}
+          />
+          <Button type="submit" loading={invite.isPending}>
+            {t('team.invite')}
+          </Button>
         </Group>
       </form>
       <ErrorAlert error={invite.error ?? change.error ?? remove.error ?? team.error} />
@@ -49,13 +78,30 @@ export default function Team() {
           { label: t('team.name'), cell: (m) => m.name },
           {
             label: t('team.role'),
-            cell: (m) => m.role === 'owner' ? t('role.owner') : (
-              <Select aria-label={`${t('team.role')} ${m.email}`} size="xs" data={roleData} value={m.role} allowDeselect={false}
-                onChange={(v) => v && change.mutate({ id: m.id, role: v as Role })} />
-            ),
+            cell: (m) =>
+              m.role === 'owner' ? (
+                t('role.owner')
+              ) : (
+                <Select
+                  aria-label={`${t('team.role')} ${m.email}`}
+                  size="xs"
+                  data={roleData}
+                  value={m.role}
+                  allowDeselect={false}
+                  onChange={(v) => v && change.mutate({ id: m.id, role: v as Role })}
+                />
+              ),
           },
           { label: t('team.status'), cell: (m) => <StatusBadge status={m.status} of="member" /> },
-          { label: t('common.actions'), cell: (m) => m.role !== 'owner' && <Button size="xs" variant="default" onClick={() => remove.mutate(m.id)}>{t('team.remove')}</Button> },
+          {
+            label: t('common.actions'),
+            cell: (m) =>
+              m.role !== 'owner' && (
+                <Button size="xs" variant="default" onClick={() => remove.mutate(m.id)}>
+                  {t('team.remove')}
+                </Button>
+              ),
+          },
         ]}
       />
     </Page>

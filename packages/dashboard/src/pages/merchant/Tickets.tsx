@@ -16,7 +16,10 @@ function Ticket({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const queries = useQueryClient();
   const [body, setBody] = useState('');
-  const ticket = useQuery({ queryKey: ['ticket', id], queryFn: () => unwrap(api.GET('/me/tickets/{id}', { params: { path: { id } } })) });
+  const ticket = useQuery({
+    queryKey: ['ticket', id],
+    queryFn: () => unwrap(api.GET('/me/tickets/{id}', { params: { path: { id } } })),
+  });
   const reply = useMutation({
     mutationFn: () => unwrap(api.POST('/me/tickets/{id}/messages', { params: { path: { id } }, body: { body } })),
     onSuccess: () => {
@@ -25,18 +28,34 @@ function Ticket({ id }: { id: string }) {
     },
   });
   return (
-    <Page title={ticket.data?.subject ?? t('tickets.title')} actions={<Anchor component={Link} to="/tickets">{t('common.back')}</Anchor>}>
+    <Page
+      title={ticket.data?.subject ?? t('tickets.title')}
+      actions={
+        <Anchor component={Link} to="/tickets">
+          {t('common.back')}
+        </Anchor>
+      }
+    >
       <ErrorAlert error={ticket.error ?? reply.error} />
       {ticket.data?.messages.map((m) => (
         <Card key={m.id} withBorder>
-          <Text size="xs" c="dimmed">{m.author_name} · {dateTime(m.created_at, i18n.language)}</Text>
+          <Text size="xs" c="dimmed">
+            {m.author_name} · {dateTime(m.created_at, i18n.language)}
+          </Text>
           <Text style={{ whiteSpace: 'pre-wrap' }}>{m.body}</Text>
         </Card>
       ))}
-      <form onSubmit={(e) => { e.preventDefault(); reply.mutate(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          reply.mutate();
+        }}
+      >
         <Stack>
           <Textarea label={t('tickets.reply')} required value={body} onChange={(e) => setBody(e.currentTarget.value)} />
-          <Button type="submit" w="fit-content" loading={reply.isPending}>{t('tickets.send')}</Button>
+          <Button type="submit" w="fit-content" loading={reply.isPending}>
+            {t('tickets.send')}
+          </Button>
         </Stack>
       </form>
     </Page>
@@ -49,7 +68,11 @@ export default function Tickets() {
   const queries = useQueryClient();
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
-  const list = useQuery({ queryKey: ['tickets'], queryFn: () => unwrap(api.GET('/me/tickets', { params: { query: { limit: 100 } } })), enabled: !id });
+  const list = useQuery({
+    queryKey: ['tickets'],
+    queryFn: () => unwrap(api.GET('/me/tickets', { params: { query: { limit: 100 } } })),
+    enabled: !id,
+  });
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/me/tickets', { body: { subject, body } })),
     onSuccess: () => {
@@ -62,13 +85,30 @@ export default function Tickets() {
   return (
     <Page title={t('tickets.title')}>
       <Card withBorder>
-        <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
           <Stack>
             <Text fw={600}>{t('tickets.new')}</Text>
-            <TextInput label={t('tickets.subject')} required value={subject} onChange={(e) => setSubject(e.currentTarget.value)} />
-            <Textarea label={t('tickets.body')} required value={body} onChange={(e) => setBody(e.currentTarget.value)} />
+            <TextInput
+              label={t('tickets.subject')}
+              required
+              value={subject}
+              onChange={(e) => setSubject(e.currentTarget.value)}
+            />
+            <Textarea
+              label={t('tickets.body')}
+              required
+              value={body}
+              onChange={(e) => setBody(e.currentTarget.value)}
+            />
             <ErrorAlert error={create.error} />
-            <Button type="submit" w="fit-content" loading={create.isPending}>{t('tickets.send')}</Button>
+            <Button type="submit" w="fit-content" loading={create.isPending}>
+              {t('tickets.send')}
+            </Button>
           </Stack>
         </form>
       </Card>
@@ -78,7 +118,14 @@ export default function Tickets() {
         rows={list.data?.data}
         rowKey={(x) => x.id}
         columns={[
-          { label: t('tickets.subject'), cell: (x) => <Anchor component={Link} to={`/tickets/${x.id}`}>{x.subject}</Anchor> },
+          {
+            label: t('tickets.subject'),
+            cell: (x) => (
+              <Anchor component={Link} to={`/tickets/${x.id}`}>
+                {x.subject}
+              </Anchor>
+            ),
+          },
           { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
           { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },
         ]}

@@ -20,32 +20,59 @@ export default function WebhookDetail() {
   const queries = useQueryClient();
   // Every by-id call names the mode: a webhook of the other mode is 404 (the API scopes them by mode).
   const path = { path: { id }, query: { mode } };
-  const hook = useQuery({ queryKey: ['webhook', id, mode], queryFn: () => unwrap(api.GET('/me/webhooks/{id}', { params: path })) });
+  const hook = useQuery({
+    queryKey: ['webhook', id, mode],
+    queryFn: () => unwrap(api.GET('/me/webhooks/{id}', { params: path })),
+  });
   const deliveries = useQuery({
     queryKey: ['deliveries', id],
-    queryFn: () => unwrap(api.GET('/me/webhooks/{id}/deliveries', { params: { path: { id }, query: { mode, limit: 100 } } })),
+    queryFn: () =>
+      unwrap(api.GET('/me/webhooks/{id}/deliveries', { params: { path: { id }, query: { mode, limit: 100 } } })),
     refetchInterval: 5000,
   });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['deliveries', id] });
   const test = useMutation({
     mutationFn: () => unwrap(api.POST('/me/webhooks/{id}/test', { params: path, body: {} })),
     onSuccess: (r) => {
-      notify(`${t('webhooks.testSent')}: HTTP ${r.status_code}`, r.status_code >= 200 && r.status_code < 300 ? 'teal' : 'red');
+      notify(
+        `${t('webhooks.testSent')}: HTTP ${r.status_code}`,
+        r.status_code >= 200 && r.status_code < 300 ? 'teal' : 'red',
+      );
       refresh();
     },
   });
   const retry = useMutation({
-    mutationFn: (deliveryId: number) => unwrap(api.POST('/me/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id: String(deliveryId) }, query: { mode } }, body: {} })),
+    mutationFn: (deliveryId: number) =>
+      unwrap(
+        api.POST('/me/webhooks/{id}/deliveries/{delivery_id}/retry', {
+          params: { path: { id, delivery_id: String(deliveryId) }, query: { mode } },
+          body: {},
+        }),
+      ),
     onSuccess: refresh,
   });
-  const rotate = useMutation({ mutationFn: () => unwrap(api.POST('/me/webhooks/{id}/rotate-secret', { params: path, body: {} })) });
+  const rotate = useMutation({
+    mutationFn: () => unwrap(api.POST('/me/webhooks/{id}/rotate-secret', { params: path, body: {} })),
+  });
   const toggle = useMutation({
-    mutationFn: (on: boolean) => unwrap(on ? api.POST('/me/webhooks/{id}/enable', { params: path }) : api.POST('/me/webhooks/{id}/disable', { params: path })),
+    mutationFn: (on: boolean) =>
+      unwrap(
+        on
+          ? api.POST('/me/webhooks/{id}/enable', { params: path })
+          : api.POST('/me/webhooks/{id}/disable', { params: path }),
+      ),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['webhook', id] }),
   });
   const h = hook.data;
   return (
-    <Page title={t('webhooks.title')} actions={<Anchor component={Link} to="/webhooks">{t('common.back')}</Anchor>}>
+    <Page
+      title={t('webhooks.title')}
+      actions={
+        <Anchor component={Link} to="/webhooks">
+          {t('common.back')}
+        </Anchor>
+      }
+    >
       <ErrorAlert error={hook.error ?? test.error ?? retry.error ?? rotate.error ?? toggle.error} />
       {h && (
         <Card withBorder>
@@ -53,11 +80,15 @@ export default function WebhookDetail() {
             <Code style={{ wordBreak: 'break-all' }}>{h.url}</Code>
             <Text size="sm">{h.events.join(', ')}</Text>
             <Group>
-              <Button variant="light" onClick={() => test.mutate()} loading={test.isPending}>{t('webhooks.test')}</Button>
+              <Button variant="light" onClick={() => test.mutate()} loading={test.isPending}>
+                {t('webhooks.test')}
+              </Button>
               <Button variant="default" onClick={() => toggle.mutate(!h.is_active)}>
                 {h.is_active ? t('webhooks.disable') : t('webhooks.enable')}
               </Button>
-              <Button variant="default" onClick={() => rotate.mutate()} loading={rotate.isPending}>{t('webhooks.rotate')}</Button>
+              <Button variant="default" onClick={() => rotate.mutate()} loading={rotate.isPending}>
+                {t('webhooks.rotate')}
+              </Button>
             </Group>
             {rotate.data && <ShownOnce label={t('webhooks.secret')} value={rotate.data.secret} />}
           </Stack>
@@ -80,21 +111,36 @@ export default function WebhookDetail() {
             {deliveries.data?.data.map((d) => (
               <Table.Tr key={d.id}>
                 <Table.Td ff="monospace">{d.event_type}</Table.Td>
-                <Table.Td><StatusBadge status={d.status} /></Table.Td>
+                <Table.Td>
+                  <StatusBadge status={d.status} />
+                </Table.Td>
                 <Table.Td>
                   <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    {d.last_status ? `HTTP ${d.last_status}` : ''}{d.last_error ? ` ${d.last_error}` : ''}
+                    {d.last_status ? `HTTP ${d.last_status}` : ''}
+                    {d.last_error ? ` ${d.last_error}` : ''}
                   </Text>
                   {d.response_preview ? (
                     // The receiver's answer (first 500 characters), two lines of it; all of it on hover.
-                    <Text size="xs" ff="monospace" c="dimmed" lineClamp={2} title={d.response_preview} style={{ overflowWrap: 'anywhere' }} data-testid="delivery-response">
+                    <Text
+                      size="xs"
+                      ff="monospace"
+                      c="dimmed"
+                      lineClamp={2}
+                      title={d.response_preview}
+                      style={{ overflowWrap: 'anywhere' }}
+                      data-testid="delivery-response"
+                    >
                       {d.response_preview}
                     </Text>
                   ) : null}
                 </Table.Td>
                 <Table.Td>{d.attempts}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(d.created_at, i18n.language)}</Table.Td>
-                <Table.Td><Button size="xs" variant="subtle" onClick={() => retry.mutate(d.id)}>{t('webhooks.retry')}</Button></Table.Td>
+                <Table.Td>
+                  <Button size="xs" variant="subtle" onClick={() => retry.mutate(d.id)}>
+                    {t('webhooks.retry')}
+                  </Button>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

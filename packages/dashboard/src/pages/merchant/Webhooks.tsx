@@ -28,12 +28,26 @@ function CreateWebhook() {
   });
   if (create.data) return <ShownOnce label={t('webhooks.secret')} value={create.data.secret} />;
   return (
-    <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+    >
       <Stack>
-        <TextInput label={t('webhooks.url')} type="url" required placeholder="https://example.kz/hooks/tolem" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+        <TextInput
+          label={t('webhooks.url')}
+          type="url"
+          required
+          placeholder="https://example.kz/hooks/tolem"
+          value={url}
+          onChange={(e) => setUrl(e.currentTarget.value)}
+        />
         <MultiSelect label={t('webhooks.events')} data={EVENT_TYPES} value={events} onChange={setEvents} required />
         <ErrorAlert error={create.error} />
-        <Button type="submit" loading={create.isPending}>{t('common.create')}</Button>
+        <Button type="submit" loading={create.isPending}>
+          {t('common.create')}
+        </Button>
       </Stack>
     </form>
   );
@@ -43,10 +57,15 @@ export default function Webhooks() {
   const { t, i18n } = useTranslation();
   const { mode } = useMode();
   const [opened, { open, close }] = useDisclosure();
-  const hooks = useQuery({ queryKey: ['webhooks', mode], queryFn: () => unwrap(api.GET('/me/webhooks', { params: { query: { mode } } })) });
+  const hooks = useQuery({
+    queryKey: ['webhooks', mode],
+    queryFn: () => unwrap(api.GET('/me/webhooks', { params: { query: { mode } } })),
+  });
   return (
     <Page title={t('webhooks.title')} actions={<Button onClick={open}>{t('webhooks.new')}</Button>}>
-      <Dialog opened={opened} onClose={close} title={t('webhooks.new')}>{opened && <CreateWebhook />}</Dialog>
+      <Dialog opened={opened} onClose={close} title={t('webhooks.new')}>
+        {opened && <CreateWebhook />}
+      </Dialog>
       <ErrorAlert error={hooks.error} />
       <ScrollArea viewportProps={{ tabIndex: 0 }}>
         <Table striped miw={600} data-testid="webhooks-table">
@@ -61,11 +80,20 @@ export default function Webhooks() {
           <Table.Tbody>
             {hooks.data?.data.map((h) => (
               <Table.Tr key={h.id}>
-                <Table.Td><Anchor component={Link} to={`/webhooks/${h.id}`} style={{ wordBreak: 'break-all' }}>{h.url}</Anchor></Table.Td>
-                <Table.Td>{h.events.join(', ')}</Table.Td>
-                <Table.Td><Badge color={h.is_active ? 'green' : 'gray'} variant="dot">{h.is_active ? t('webhooks.enabled') : t('webhooks.disabled')}</Badge></Table.Td>
                 <Table.Td>
-                  {h.last_delivery_status ? <StatusBadge status={h.last_delivery_status} /> : '—'} {dateTime(h.last_delivery_at, i18n.language)}
+                  <Anchor component={Link} to={`/webhooks/${h.id}`} style={{ wordBreak: 'break-all' }}>
+                    {h.url}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{h.events.join(', ')}</Table.Td>
+                <Table.Td>
+                  <Badge color={h.is_active ? 'green' : 'gray'} variant="dot">
+                    {h.is_active ? t('webhooks.enabled') : t('webhooks.disabled')}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {h.last_delivery_status ? <StatusBadge status={h.last_delivery_status} /> : '—'}{' '}
+                  {dateTime(h.last_delivery_at, i18n.language)}
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -18,18 +18,44 @@ export default function Analytics() {
   const { t, i18n } = useTranslation();
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>('30d');
   const [interval, setInterval] = useState<(typeof INTERVALS)[number]>('day');
-  const summary = useQuery({ queryKey: ['pa-summary', period], queryFn: () => unwrap(api.GET('/partner/analytics/summary', { params: { query: { period } } })) });
-  const funnel = useQuery({ queryKey: ['pa-funnel', period], queryFn: () => unwrap(api.GET('/partner/analytics/funnel', { params: { query: { period } } })) });
-  const income = useQuery({ queryKey: ['pa-income', period, interval], queryFn: () => unwrap(api.GET('/partner/analytics/income-graph', { params: { query: { period, interval } } })) });
+  const summary = useQuery({
+    queryKey: ['pa-summary', period],
+    queryFn: () => unwrap(api.GET('/partner/analytics/summary', { params: { query: { period } } })),
+  });
+  const funnel = useQuery({
+    queryKey: ['pa-funnel', period],
+    queryFn: () => unwrap(api.GET('/partner/analytics/funnel', { params: { query: { period } } })),
+  });
+  const income = useQuery({
+    queryKey: ['pa-income', period, interval],
+    queryFn: () => unwrap(api.GET('/partner/analytics/income-graph', { params: { query: { period, interval } } })),
+  });
   const s = summary.data;
   const stat = (label: string, value: string | number | undefined) => (
-    <Card withBorder><Text size="sm" c="dimmed">{label}</Text><Text fw={700} size="lg">{value ?? '…'}</Text></Card>
+    <Card withBorder>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} size="lg">
+        {value ?? '…'}
+      </Text>
+    </Card>
   );
   return (
     <Page title={t('pa.title')}>
       <Group>
-        <SegmentedControl aria-label={t('pa.period')} value={period} onChange={(v) => setPeriod(v as typeof period)} data={PERIODS.map((p) => ({ value: p, label: t(`pa.p.${p}`) }))} />
-        <SegmentedControl aria-label={t('pa.interval')} value={interval} onChange={(v) => setInterval(v as typeof interval)} data={INTERVALS.map((i) => ({ value: i, label: t(`pa.i.${i}`) }))} />
+        <SegmentedControl
+          aria-label={t('pa.period')}
+          value={period}
+          onChange={(v) => setPeriod(v as typeof period)}
+          data={PERIODS.map((p) => ({ value: p, label: t(`pa.p.${p}`) }))}
+        />
+        <SegmentedControl
+          aria-label={t('pa.interval')}
+          value={interval}
+          onChange={(v) => setInterval(v as typeof interval)}
+          data={INTERVALS.map((i) => ({ value: i, label: t(`pa.i.${i}`) }))}
+        />
       </Group>
       <ErrorAlert error={summary.error ?? funnel.error ?? income.error} />
       <SimpleGrid cols={{ base: 2, md: 3 }} data-testid="pa-summary">
@@ -41,18 +67,37 @@ export default function Analytics() {
         {stat(t('pa.commissions'), s ? tenge(s.commissions_kzt) : undefined)}
       </SimpleGrid>
       <Card withBorder data-testid="pa-funnel">
-        <Text fw={600} mb="sm">{t('pa.funnel')}</Text>
+        <Text fw={600} mb="sm">
+          {t('pa.funnel')}
+        </Text>
         {funnel.data && (
-          <BarChart h={240} data={funnel.data.map((f) => ({ step: t(`pa.step.${f.step}`), value: f.value }))} dataKey="step"
-            series={[{ name: 'value', label: t('pa.clients_total'), color: 'blue.8' }]} />
+          <BarChart
+            h={240}
+            data={funnel.data.map((f) => ({ step: t(`pa.step.${f.step}`), value: f.value }))}
+            dataKey="step"
+            series={[{ name: 'value', label: t('pa.clients_total'), color: 'blue.8' }]}
+          />
         )}
       </Card>
       <Card withBorder data-testid="pa-income">
-        <Text fw={600} mb="sm">{t('pa.income')}</Text>
+        <Text fw={600} mb="sm">
+          {t('pa.income')}
+        </Text>
         {income.data && (
-          <AreaChart h={240} data={income.data.data.map((d) => ({ date: day(`${d.date}T12:00:00Z`, i18n.language), commissions: d.commissions_kzt, revenue: d.revenue_kzt }))}
-            dataKey="date" valueFormatter={(v) => tenge(v)}
-            series={[{ name: 'revenue', label: t('pa.revenue'), color: 'blue.8' }, { name: 'commissions', label: t('pa.commissions'), color: 'green.9' }]} />
+          <AreaChart
+            h={240}
+            data={income.data.data.map((d) => ({
+              date: day(`${d.date}T12:00:00Z`, i18n.language),
+              commissions: d.commissions_kzt,
+              revenue: d.revenue_kzt,
+            }))}
+            dataKey="date"
+            valueFormatter={(v) => tenge(v)}
+            series={[
+              { name: 'revenue', label: t('pa.revenue'), color: 'blue.8' },
+              { name: 'commissions', label: t('pa.commissions'), color: 'green.9' },
+            ]}
+          />
         )}
       </Card>
     </Page>

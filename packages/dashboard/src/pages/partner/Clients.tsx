@@ -19,7 +19,10 @@ function Client({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queries = useQueryClient();
-  const c = useQuery({ queryKey: ['partner-client', id], queryFn: () => unwrap(api.GET('/partner/clients/{id}', { params: { path: { id } } })) });
+  const c = useQuery({
+    queryKey: ['partner-client', id],
+    queryFn: () => unwrap(api.GET('/partner/clients/{id}', { params: { path: { id } } })),
+  });
   const enter = useMutation({
     mutationFn: () => unwrap(api.POST('/partner/clients/{id}/impersonate', { params: { path: { id } } })),
     onSuccess: (r) => {
@@ -29,29 +32,50 @@ function Client({ id }: { id: string }) {
     },
   });
   return (
-    <Page title={c.data?.name ?? t('pclients.name')} actions={<Anchor component={Link} to="/partner/clients">{t('common.back')}</Anchor>}>
+    <Page
+      title={c.data?.name ?? t('pclients.name')}
+      actions={
+        <Anchor component={Link} to="/partner/clients">
+          {t('common.back')}
+        </Anchor>
+      }
+    >
       <ErrorAlert error={c.error ?? enter.error} />
       {c.data && (
         <Stack>
           <Group>
             <StatusBadge status={c.data.status} />
             <Text>{c.data.email}</Text>
-            <Text>{t('pclients.plan')}: {c.data.plan}</Text>
+            <Text>
+              {t('pclients.plan')}: {c.data.plan}
+            </Text>
           </Group>
-          {c.data.impersonation_allowed && <Button w="fit-content" variant="default" onClick={() => enter.mutate()} loading={enter.isPending}>{t('pclients.impersonate')}</Button>}
+          {c.data.impersonation_allowed && (
+            <Button w="fit-content" variant="default" onClick={() => enter.mutate()} loading={enter.isPending}>
+              {t('pclients.impersonate')}
+            </Button>
+          )}
           <Text fw={600}>{t('pclients.payments')}</Text>
-          <Rows rows={c.data.payments} rowKey={(p) => p.operation_id} columns={[
-            { label: t('payments.operation'), cell: (p) => p.operation_id },
-            { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
-            { label: t('common.amount'), cell: (p) => tenge(p.amount), align: 'right' },
-            { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
-          ]} />
+          <Rows
+            rows={c.data.payments}
+            rowKey={(p) => p.operation_id}
+            columns={[
+              { label: t('payments.operation'), cell: (p) => p.operation_id },
+              { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
+              { label: t('common.amount'), cell: (p) => tenge(p.amount), align: 'right' },
+              { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
+            ]}
+          />
           <Text fw={600}>{t('pclients.commissions')}</Text>
-          <Rows rows={c.data.commissions} rowKey={(x) => x.id} columns={[
-            { label: t('pclients.plan'), cell: (x) => x.plan },
-            { label: t('common.amount'), cell: (x) => tenge(x.amount), align: 'right' },
-            { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
-          ]} />
+          <Rows
+            rows={c.data.commissions}
+            rowKey={(x) => x.id}
+            columns={[
+              { label: t('pclients.plan'), cell: (x) => x.plan },
+              { label: t('common.amount'), cell: (x) => tenge(x.amount), align: 'right' },
+              { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
+            ]}
+          />
         </Stack>
       )}
     </Page>
@@ -65,30 +89,68 @@ export default function Clients() {
   const [email, setEmail] = useState('');
   const list = useQuery({
     queryKey: ['partner-clients', status],
-    queryFn: () => unwrap(api.GET('/partner/clients', { params: { query: { limit: 100, ...(status ? { status: status as never } : {}) } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/partner/clients', {
+          params: { query: { limit: 100, ...(status ? { status: status as never } : {}) } },
+        }),
+      ),
     enabled: !id,
   });
   const invite = useMutation({ mutationFn: () => unwrap(api.POST('/partner/clients/invite', { body: { email } })) });
   if (id) return <Client id={id} />;
   return (
     <Page title={t('pclients.title')}>
-      <form onSubmit={(e) => { e.preventDefault(); invite.mutate(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          invite.mutate();
+        }}
+      >
         <Group align="end" wrap="wrap">
-          <TextInput label={t('auth.email')} type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <Button type="submit" loading={invite.isPending}>{t('pclients.invite')}</Button>
-          <Select label={t('common.status')} data={[{ value: '', label: t('common.all') }, ...['pending', 'active', 'restricted'].map((s) => ({ value: s, label: t(`status.${s}`) }))]}
-            value={status ?? ''} onChange={(v) => setStatus(v || null)} allowDeselect={false} />
+          <TextInput
+            label={t('auth.email')}
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+          />
+          <Button type="submit" loading={invite.isPending}>
+            {t('pclients.invite')}
+          </Button>
+          <Select
+            label={t('common.status')}
+            data={[
+              { value: '', label: t('common.all') },
+              ...['pending', 'active', 'restricted'].map((s) => ({ value: s, label: t(`status.${s}`) })),
+            ]}
+            value={status ?? ''}
+            onChange={(v) => setStatus(v || null)}
+            allowDeselect={false}
+          />
         </Group>
       </form>
       {invite.data && <ShownOnce label={t('pclients.inviteLink')} value={invite.data.invite_url} />}
       <ErrorAlert error={list.error ?? invite.error} />
-      <Rows testId="partner-clients" rows={list.data?.data} rowKey={(c) => c.id} columns={[
-        { label: t('pclients.name'), cell: (c) => <Anchor component={Link} to={`/partner/clients/${c.id}`}>{c.name}</Anchor> },
-        { label: t('auth.email'), cell: (c) => c.email },
-        { label: t('pclients.origin'), cell: (c) => c.origin },
-        { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} /> },
-        { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
-      ]} />
+      <Rows
+        testId="partner-clients"
+        rows={list.data?.data}
+        rowKey={(c) => c.id}
+        columns={[
+          {
+            label: t('pclients.name'),
+            cell: (c) => (
+              <Anchor component={Link} to={`/partner/clients/${c.id}`}>
+                {c.name}
+              </Anchor>
+            ),
+          },
+          { label: t('auth.email'), cell: (c) => c.email },
+          { label: t('pclients.origin'), cell: (c) => c.origin },
+          { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} /> },
+          { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
+        ]}
+      />
     </Page>
   );
 }

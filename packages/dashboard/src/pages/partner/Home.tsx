@@ -17,7 +17,8 @@ export default function Home() {
   const [website, setWebsite] = useState('');
   const me = useQuery({ queryKey: ['partner-me'], queryFn: () => unwrap(api.GET('/partner/me')) });
   const apply = useMutation({
-    mutationFn: () => unwrap(api.POST('/partner/auth/register', { body: { company_name: company, ...(website ? { website } : {}) } })),
+    mutationFn: () =>
+      unwrap(api.POST('/partner/auth/register', { body: { company_name: company, ...(website ? { website } : {}) } })),
     onSuccess: () => void queries.invalidateQueries({ queryKey: ['partner-me'] }),
   });
   const none = me.error instanceof ApiError && me.error.status === 404;
@@ -25,13 +26,29 @@ export default function Home() {
     <Page title={t('pnav.home')}>
       {none && (
         <Card withBorder>
-          <form onSubmit={(e) => { e.preventDefault(); apply.mutate(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              apply.mutate();
+            }}
+          >
             <Stack>
               <Text fw={600}>{t('partner.apply')}</Text>
-              <TextInput label={t('partner.company')} required value={company} onChange={(e) => setCompany(e.currentTarget.value)} />
-              <TextInput label={t('partner.website')} value={website} onChange={(e) => setWebsite(e.currentTarget.value)} />
+              <TextInput
+                label={t('partner.company')}
+                required
+                value={company}
+                onChange={(e) => setCompany(e.currentTarget.value)}
+              />
+              <TextInput
+                label={t('partner.website')}
+                value={website}
+                onChange={(e) => setWebsite(e.currentTarget.value)}
+              />
               <ErrorAlert error={apply.error} />
-              <Button type="submit" w="fit-content" loading={apply.isPending}>{t('partner.apply')}</Button>
+              <Button type="submit" w="fit-content" loading={apply.isPending}>
+                {t('partner.apply')}
+              </Button>
             </Stack>
           </form>
         </Card>
@@ -41,8 +58,13 @@ export default function Home() {
         <Card withBorder data-testid="partner-profile">
           <Stack gap="xs">
             <Text fw={700}>{me.data.company_name}</Text>
-            <Group gap="xs"><Text>{t('partner.status')}:</Text><StatusBadge status={me.data.status} /></Group>
-            <Text>{t('partner.rate')}: {me.data.commission_rate_bps / 100} %</Text>
+            <Group gap="xs">
+              <Text>{t('partner.status')}:</Text>
+              <StatusBadge status={me.data.status} />
+            </Group>
+            <Text>
+              {t('partner.rate')}: {me.data.commission_rate_bps / 100} %
+            </Text>
             {me.data.status !== 'active' && <Alert color="yellow">{t('partner.pendingNote')}</Alert>}
           </Stack>
         </Card>

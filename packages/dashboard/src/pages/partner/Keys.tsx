@@ -23,10 +23,14 @@ function KeyOf({ mode, current }: { mode: 'live' | 'test'; current?: KeyInfo }) 
       <Stack>
         <Group justify="space-between">
           <Text fw={600}>{mode === 'live' ? t('apiKeys.live') : t('apiKeys.test')}</Text>
-          <Button variant="default" onClick={() => issue.mutate()} loading={issue.isPending}>{t('keys.issue')}</Button>
+          <Button variant="default" onClick={() => issue.mutate()} loading={issue.isPending}>
+            {t('keys.issue')}
+          </Button>
         </Group>
         <Text size="sm" c="dimmed" data-testid={`partner-key-${mode}`}>
-          {current ? t('keys.current', { prefix: current.prefix, date: dateTime(current.created_at, i18n.language) }) : t('keys.none')}
+          {current
+            ? t('keys.current', { prefix: current.prefix, date: dateTime(current.created_at, i18n.language) })
+            : t('keys.none')}
         </Text>
         <ErrorAlert error={issue.error} />
         {issue.data && <ShownOnce label={issue.data.prefix} value={issue.data.api_key} />}
@@ -37,7 +41,10 @@ function KeyOf({ mode, current }: { mode: 'live' | 'test'; current?: KeyInfo }) 
 
 export default function Keys() {
   const { t } = useTranslation();
-  const keys = useQuery({ queryKey: ['partner-keys'], queryFn: () => unwrap(api.GET('/partner/integration/api-keys')) });
+  const keys = useQuery({
+    queryKey: ['partner-keys'],
+    queryFn: () => unwrap(api.GET('/partner/integration/api-keys')),
+  });
   const of = (mode: string) => keys.data?.data.find((k: KeyInfo) => k.mode === mode);
   return (
     <Page title={t('keys.title')}>

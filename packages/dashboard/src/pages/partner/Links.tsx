@@ -14,38 +14,78 @@ export default function ReferralLinks() {
   const { t } = useTranslation();
   const queries = useQueryClient();
   const [name, setName] = useState('');
-  const list = useQuery({ queryKey: ['referral-links'], queryFn: () => unwrap(api.GET('/partner/links', { params: { query: { limit: 100 } } })) });
+  const list = useQuery({
+    queryKey: ['referral-links'],
+    queryFn: () => unwrap(api.GET('/partner/links', { params: { query: { limit: 100 } } })),
+  });
   const refresh = () => void queries.invalidateQueries({ queryKey: ['referral-links'] });
-  const create = useMutation({ mutationFn: () => unwrap(api.POST('/partner/links', { body: name ? { name } : {} })), onSuccess: () => { setName(''); refresh(); } });
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/partner/links', { body: name ? { name } : {} })),
+    onSuccess: () => {
+      setName('');
+      refresh();
+    },
+  });
   const toggle = useMutation({
-    mutationFn: (v: { id: number; on: boolean }) => unwrap(api.PATCH('/partner/links/{id}', { params: { path: { id: String(v.id) } }, body: { is_active: v.on } })),
+    mutationFn: (v: { id: number; on: boolean }) =>
+      unwrap(api.PATCH('/partner/links/{id}', { params: { path: { id: String(v.id) } }, body: { is_active: v.on } })),
     onSuccess: refresh,
   });
-  const remove = useMutation({ mutationFn: (id: number) => unwrap(api.DELETE('/partner/links/{id}', { params: { path: { id: String(id) } } })), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: (id: number) => unwrap(api.DELETE('/partner/links/{id}', { params: { path: { id: String(id) } } })),
+    onSuccess: refresh,
+  });
   return (
     <Page title={t('plinks.title')}>
-      <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
         <Group align="end">
           <TextInput label={t('plinks.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <Button type="submit" loading={create.isPending}>{t('plinks.new')}</Button>
+          <Button type="submit" loading={create.isPending}>
+            {t('plinks.new')}
+          </Button>
         </Group>
       </form>
       <ErrorAlert error={list.error ?? create.error ?? toggle.error ?? remove.error} />
-      <Rows testId="referral-links" rows={list.data?.data} rowKey={(l) => l.id} columns={[
-        { label: t('plinks.name'), cell: (l) => l.name ?? l.code },
-        { label: t('links.url'), cell: (l) => <CopyButton value={l.url}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? t('common.copied') : l.url}</Button>}</CopyButton> },
-        { label: t('plinks.clicks'), cell: (l) => l.clicks, align: 'right' },
-        { label: t('plinks.registrations'), cell: (l) => l.registrations, align: 'right' },
-        {
-          label: t('common.actions'),
-          cell: (l) => (
-            <Group gap="xs" wrap="nowrap">
-              <Button size="xs" variant="default" onClick={() => toggle.mutate({ id: l.id, on: !l.is_active })}>{l.is_active ? t('plinks.deactivate') : t('plinks.activate')}</Button>
-              <Button size="xs" variant="default" onClick={() => remove.mutate(l.id)}>{t('plinks.delete')}</Button>
-            </Group>
-          ),
-        },
-      ]} />
+      <Rows
+        testId="referral-links"
+        rows={list.data?.data}
+        rowKey={(l) => l.id}
+        columns={[
+          { label: t('plinks.name'), cell: (l) => l.name ?? l.code },
+          {
+            label: t('links.url'),
+            cell: (l) => (
+              <CopyButton value={l.url}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="default" onClick={copy}>
+                    {copied ? t('common.copied') : l.url}
+                  </Button>
+                )}
+              </CopyButton>
+            ),
+          },
+          { label: t('plinks.clicks'), cell: (l) => l.clicks, align: 'right' },
+          { label: t('plinks.registrations'), cell: (l) => l.registrations, align: 'right' },
+          {
+            label: t('common.actions'),
+            cell: (l) => (
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => toggle.mutate({ id: l.id, on: !l.is_active })}>
+                  {l.is_active ? t('plinks.deactivate') : t('plinks.activate')}
+                </Button>
+                <Button size="xs" variant="default" onClick={() => remove.mutate(l.id)}>
+                  {t('plinks.delete')}
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
     </Page>
   );
 }

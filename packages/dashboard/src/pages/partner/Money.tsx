@@ -13,30 +13,58 @@ import { dateTime, tenge } from '../../format.ts';
 export default function Money() {
   const { t, i18n } = useTranslation();
   const balance = useQuery({ queryKey: ['balance'], queryFn: () => unwrap(api.GET('/partner/balance')) });
-  const ledger = useQuery({ queryKey: ['ledger'], queryFn: () => unwrap(api.GET('/partner/balance/transactions', { params: { query: { limit: 100 } } })) });
-  const commissions = useQuery({ queryKey: ['commissions'], queryFn: () => unwrap(api.GET('/partner/commissions', { params: { query: { limit: 100 } } })) });
+  const ledger = useQuery({
+    queryKey: ['ledger'],
+    queryFn: () => unwrap(api.GET('/partner/balance/transactions', { params: { query: { limit: 100 } } })),
+  });
+  const commissions = useQuery({
+    queryKey: ['commissions'],
+    queryFn: () => unwrap(api.GET('/partner/commissions', { params: { query: { limit: 100 } } })),
+  });
   return (
     <Page title={t('money.title')}>
       <ErrorAlert error={balance.error ?? ledger.error ?? commissions.error} />
       <SimpleGrid cols={{ base: 1, xs: 2 }}>
-        <Card withBorder><Text c="dimmed" size="sm">{t('money.available')}</Text><Text fw={700} size="xl">{tenge(balance.data?.available_kzt)}</Text></Card>
-        <Card withBorder><Text c="dimmed" size="sm">{t('money.pending')}</Text><Text fw={700} size="xl">{tenge(balance.data?.pending_kzt)}</Text></Card>
+        <Card withBorder>
+          <Text c="dimmed" size="sm">
+            {t('money.available')}
+          </Text>
+          <Text fw={700} size="xl">
+            {tenge(balance.data?.available_kzt)}
+          </Text>
+        </Card>
+        <Card withBorder>
+          <Text c="dimmed" size="sm">
+            {t('money.pending')}
+          </Text>
+          <Text fw={700} size="xl">
+            {tenge(balance.data?.pending_kzt)}
+          </Text>
+        </Card>
       </SimpleGrid>
       <Text fw={600}>{t('money.commissions')}</Text>
-      <Rows rows={commissions.data?.data} rowKey={(c) => c.id} columns={[
-        { label: t('money.client'), cell: (c) => c.client_name },
-        { label: t('pclients.plan'), cell: (c) => c.plan },
-        { label: t('common.amount'), cell: (c) => tenge(c.amount), align: 'right' },
-        { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} /> },
-        { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
-      ]} />
+      <Rows
+        rows={commissions.data?.data}
+        rowKey={(c) => c.id}
+        columns={[
+          { label: t('money.client'), cell: (c) => c.client_name },
+          { label: t('pclients.plan'), cell: (c) => c.plan },
+          { label: t('common.amount'), cell: (c) => tenge(c.amount), align: 'right' },
+          { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} /> },
+          { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
+        ]}
+      />
       <Text fw={600}>{t('money.transactions')}</Text>
-      <Rows rows={ledger.data?.data} rowKey={(x) => x.id} columns={[
-        { label: t('money.type'), cell: (x) => x.type },
-        { label: t('common.amount'), cell: (x) => tenge(x.amount), align: 'right' },
-        { label: t('money.available'), cell: (x) => tenge(x.available_after), align: 'right' },
-        { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },
-      ]} />
+      <Rows
+        rows={ledger.data?.data}
+        rowKey={(x) => x.id}
+        columns={[
+          { label: t('money.type'), cell: (x) => x.type },
+          { label: t('common.amount'), cell: (x) => tenge(x.amount), align: 'right' },
+          { label: t('money.available'), cell: (x) => tenge(x.available_after), align: 'right' },
+          { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },
+        ]}
+      />
     </Page>
   );
 }

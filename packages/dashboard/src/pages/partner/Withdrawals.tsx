@@ -18,7 +18,9 @@ const BANK = ['recipient_name', 'bin', 'iban', 'bik', 'bank_name', 'kbe'] as con
 type Bank = Partial<Record<(typeof BANK)[number], string | null>>;
 
 async function downloadAct(id: number) {
-  const res = await fetch(`/partner/withdrawals/${id}/act`, { headers: { authorization: `Bearer ${await accessToken()}` } });
+  const res = await fetch(`/partner/withdrawals/${id}/act`, {
+    headers: { authorization: `Bearer ${await accessToken()}` },
+  });
   const url = URL.createObjectURL(await res.blob());
   Object.assign(document.createElement('a'), { href: url, download: `act-${id}.pdf` }).click();
   URL.revokeObjectURL(url);
@@ -29,68 +31,143 @@ export default function Withdrawals() {
   const queries = useQueryClient();
   const refresh = () => void queries.invalidateQueries();
   const bank = useQuery({ queryKey: ['bank'], queryFn: () => unwrap(api.GET('/partner/settings/bank')) });
-  const list = useQuery({ queryKey: ['withdrawals'], queryFn: () => unwrap(api.GET('/partner/withdrawals', { params: { query: { limit: 100 } } })) });
+  const list = useQuery({
+    queryKey: ['withdrawals'],
+    queryFn: () => unwrap(api.GET('/partner/withdrawals', { params: { query: { limit: 100 } } })),
+  });
   const [form, setForm] = useState<Bank>({});
   useEffect(() => {
     if (bank.data) setForm({ ...(bank.data as Bank), iban: '' });
   }, [bank.data]);
   const saveBank = useMutation({
-    mutationFn: () => unwrap(api.PATCH('/partner/settings/bank', { body: Object.fromEntries(Object.entries(form).filter(([k, v]) => BANK.includes(k as never) && v)) as never })),
-    onSuccess: () => { notify(t('common.saved')); refresh(); },
+    mutationFn: () =>
+      unwrap(
+        api.PATCH('/partner/settings/bank', {
+          body: Object.fromEntries(Object.entries(form).filter(([k, v]) => BANK.includes(k as never) && v)) as never,
+        }),
+      ),
+    onSuccess: () => {
+      notify(t('common.saved'));
+      refresh();
+    },
   });
   const [amount, setAmount] = useState<number | string>(30000);
   const request = useMutation({
-    mutationFn: () => unwrap(api.POST('/partner/withdrawals', { headers: { 'idempotency-key': crypto.randomUUID() }, body: { amount: Number(amount) } })),
+    mutationFn: () =>
+      unwrap(
+        api.POST('/partner/withdrawals', {
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: { amount: Number(amount) },
+        }),
+      ),
     onSuccess: refresh,
   });
   const [code, setCode] = useState('');
   const open = list.data?.data.find((w) => w.status === 'confirmation_required');
   const confirm = useMutation({
-    mutationFn: () => unwrap(api.POST('/partner/withdrawals/{id}/confirm', { params: { path: { id: String(open!.id) } }, body: { code } })),
-    onSuccess: () => { setCode(''); refresh(); },
+    mutationFn: () =>
+      unwrap(
+        api.POST('/partner/withdrawals/{id}/confirm', { params: { path: { id: String(open!.id) } }, body: { code } }),
+      ),
+    onSuccess: () => {
+      setCode('');
+      refresh();
+    },
   });
   return (
     <Page title={t('wd.title')}>
       <Card withBorder>
-        <form onSubmit={(e) => { e.preventDefault(); saveBank.mutate(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            saveBank.mutate();
+          }}
+        >
           <Stack>
             <Text fw={600}>{t('wd.bank')}</Text>
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               {BANK.map((f) => (
-                <TextInput key={f} label={t(`wd.${f}`)} value={form[f] ?? ''} placeholder={f === 'iban' ? (bank.data?.iban ?? '') : undefined}
-                  onChange={(e) => setForm({ ...form, [f]: e.currentTarget.value })} />
+                <TextInput
+                  key={f}
+                  label={t(`wd.${f}`)}
+                  value={form[f] ?? ''}
+                  placeholder={f === 'iban' ? (bank.data?.iban ?? '') : undefined}
+                  onChange={(e) => setForm({ ...form, [f]: e.currentTarget.value })}
+                />
               ))}
             </SimpleGrid>
             <ErrorAlert error={saveBank.error ?? bank.error} />
-            <Button type="submit" w="fit-content" variant="default" loading={saveBank.isPending}>{t('common.save')}</Button>
+            <Button type="submit" w="fit-content" variant="default" loading={saveBank.isPending}>
+              {t('common.save')}
+            </Button>
           </Stack>
         </form>
       </Card>
       <Card withBorder>
         {open ? (
-          <form onSubmit={(e) => { e.preventDefault(); confirm.mutate(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              confirm.mutate();
+            }}
+          >
             <Group align="end">
-              <TextInput label={t('wd.code')} inputMode="numeric" required value={code} onChange={(e) => setCode(e.currentTarget.value)} />
-              <Button type="submit" loading={confirm.isPending}>{t('wd.confirm')}</Button>
+              <TextInput
+                label={t('wd.code')}
+                inputMode="numeric"
+                required
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+              />
+              <Button type="submit" loading={confirm.isPending}>
+                {t('wd.confirm')}
+              </Button>
             </Group>
           </form>
         ) : (
-          <form onSubmit={(e) => { e.preventDefault(); request.mutate(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              request.mutate();
+            }}
+          >
             <Group align="end">
-              <NumberInput label={t('wd.amount')} min={30000} allowDecimal={false} thousandSeparator=" " value={amount} onChange={setAmount} />
-              <Button type="submit" loading={request.isPending}>{t('wd.request')}</Button>
+              <NumberInput
+                label={t('wd.amount')}
+                min={30000}
+                allowDecimal={false}
+                thousandSeparator=" "
+                value={amount}
+                onChange={setAmount}
+              />
+              <Button type="submit" loading={request.isPending}>
+                {t('wd.request')}
+              </Button>
             </Group>
           </form>
         )}
         <ErrorAlert error={request.error ?? confirm.error} />
       </Card>
       <ErrorAlert error={list.error} />
-      <Rows testId="withdrawals" rows={list.data?.data} rowKey={(w) => w.id} columns={[
-        { label: t('common.amount'), cell: (w) => tenge(w.amount), align: 'right' },
-        { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} of="withdrawal" /> },
-        { label: t('common.created'), cell: (w) => dateTime(w.created_at, i18n.language) },
-        { label: t('common.actions'), cell: (w) => w.status === 'paid' && <Button size="xs" variant="default" onClick={() => void downloadAct(w.id)}>{t('wd.act')}</Button> },
-      ]} />
+      <Rows
+        testId="withdrawals"
+        rows={list.data?.data}
+        rowKey={(w) => w.id}
+        columns={[
+          { label: t('common.amount'), cell: (w) => tenge(w.amount), align: 'right' },
+          { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} of="withdrawal" /> },
+          { label: t('common.created'), cell: (w) => dateTime(w.created_at, i18n.language) },
+          {
+            label: t('common.actions'),
+            cell: (w) =>
+              w.status === 'paid' && (
+                <Button size="xs" variant="default" onClick={() => void downloadAct(w.id)}>
+                  {t('wd.act')}
+                </Button>
+              ),
+          },
+        ]}
+      />
     </Page>
   );
 }
