@@ -12,6 +12,16 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment:
+        'No cycles between folders of src/ either: two domain folders that import each other are one folder in ' +
+        'disguise. What a lower folder announces reaches a higher one through a subscriber (domain/subscribers.ts).',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
       name: 'domain-not-edge',
       severity: 'error',
       comment: 'The domain holds the business rules and knows nothing of HTTP, job loops, pages or composition.',

@@ -10,6 +10,8 @@ import { afterSessionLost } from './payments/provider-call.ts';
 import { notify } from './notifications/notify.ts';
 import { activateBoughtPlan } from './subscriptions/activate.ts';
 import { recordCommission, reverseOnRefund } from './partners/commissions.ts';
+import { attributeNewClient } from './partners/referrals.ts';
+import { afterClientRegistered } from './accounts/register.ts';
 import { enqueueDeliveries } from './webhooks/enqueue.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Operation } from './payments/operations.ts';
@@ -31,6 +33,8 @@ export function wireDomainSubscribers(): void {
   afterPaymentPaid.subscribe(recordCommission);
   // A refunded plan QR takes its commission back.
   afterEventAppended.subscribe(reverseOnRefund);
+  // A new client belongs to the partner whose referral code or invitation it registered with (decisions 21).
+  afterClientRegistered.subscribe(attributeNewClient);
   // A live provider account whose session was lost: the client hears of it once.
   afterSessionLost.subscribe(notifySessionLost);
 }

@@ -9,9 +9,24 @@ import { issueTokenPair, type TokenPair } from './tokens.ts';
 import { verifyIdToken } from './oidc.ts';
 import { createProviderAccount } from '../payments/provider-accounts.ts';
 import { acceptInvite } from './team.ts';
-import { attributeNewClient } from '../partners/referrals.ts';
+import { TxHooks } from '../tx-hooks.ts';
 
 export const TRIAL_DAYS = 14;
+
+/** What a registration announces in its transaction: who registered, and through which partner's code or invitation. */
+export interface ClientRegistered {
+  clientId: number;
+  email: string;
+  referralCode?: string;
+  partnerInviteToken?: string;
+}
+
+/**
+ * Runs in the registration's transaction once the client exists. Partner attribution subscribes to it
+ * (domain/subscribers.ts), so accounts never import partners; a subscriber that throws refuses the
+ * registration (an unknown referral code is a 400, and nothing is kept).
+ */
+export const afterClientRegistered = new TxHooks<ClientRegistered>('client registered');
 
 export interface RegisterInput {
   name: string;
@@ -66,7 +81,9 @@ export async function register(deps: Deps, input: RegisterInput): Promise<Regist
   const isAdmin = deps.config.adminEmails.includes(email);
   return deps.db.tx(async (tx) => {
     const opened = await openClient(tx, { name: input.name, email, passwordHash, oidc, isAdmin });
-    await attributeNewClient(tx, opened.clientId, email, {
+    await afterClientRegistered.run(tx, {
+      clientId: opened.clientId,
+      email,
       referralCode: input.referral_code,
       partnerInviteToken: partnerInvite,
     });

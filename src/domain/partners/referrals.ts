@@ -1,6 +1,7 @@
 // How clients come to a partner (decisions 21): referral links (a click on /r/{code} is counted and sent
 // to registration with the code) and e-mail invites (a one-time token, 7 days). Registering with either
 // attributes the new client to the partner, in the registration's transaction.
+import type { ClientRegistered } from '../accounts/register.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
@@ -150,12 +151,8 @@ export async function invitePartnerClient(deps: Deps, partnerId: number, input: 
  * partner's invite token. An unknown or inactive code refuses the registration (400), so a client never
  * believes it came through a partner it did not.
  */
-export async function attributeNewClient(
-  tx: Queryable,
-  clientId: number,
-  email: string,
-  by: { referralCode?: string; partnerInviteToken?: string },
-): Promise<void> {
+export async function attributeNewClient(tx: Queryable, by: ClientRegistered): Promise<void> {
+  const { clientId, email } = by;
   if (by.partnerInviteToken) {
     const r = await tx.query<{ partner_id: number }>(
       `UPDATE partner_invites i SET client_id = $2 FROM partners p
