@@ -9,6 +9,7 @@ import { simulate } from '../payments/test-actions.ts';
 import { publicMerchant, type PublicMerchant } from '../branding/branding.ts';
 import { checkEmail } from '../addresses.ts';
 import { expireIfDue, findPublicLink, isToken, LINK_COLUMNS, notFound, type Link } from './links.ts';
+import { alsoWriting } from '../receipt.ts';
 import { issueLinkQr, SHOWN_QR_COLUMNS, type ShownQr } from './qr.ts';
 import { lockActive } from './update.ts';
 import { paidMeanwhile } from './paid-meanwhile.ts';
@@ -134,17 +135,15 @@ export async function linkOperation(deps: Deps, link: Link, opId: string): Promi
 
 async function issueFor(deps: Deps, link: Link, visitorId: string, email: string | null): Promise<Operation> {
   try {
-    return await issueLinkQr(deps, link, {
-      visitorId,
-      email,
-      // The link may have been paid, cancelled or expired while the provider was asked.
-      inTx: (tx) =>
-        lockActive(
-          tx,
-          link.token,
-          (status) => refusal({ ...link, status: status as Link['status'] }) ?? new AppError('payment_link_not_active'),
-        ),
+    // The link may have been paid, cancelled or expired while the provider was asked.
+    const stillActive = alsoWriting<Operation>(undefined, async (tx) => {
+      await lockActive(
+        tx,
+        link.token,
+        (status) => refusal({ ...link, status: status as Link['status'] }) ?? new AppError('payment_link_not_active'),
+      );
     });
+    return await issueLinkQr(deps, link, { visitorId, email }, stillActive);
   } catch (err) {
     throw publicError(err);
   }

@@ -1,7 +1,6 @@
-// Creating a payment link and listing a tenant's links.
-import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
+import type { Receipt } from '../receipt.ts';
 import { randomBase62 } from '../../crypto.ts';
 import { appendEvent } from '../events/append.ts';
 import { page, type PageResult } from '../pagination.ts';
@@ -24,8 +23,9 @@ export interface CreateLinkInput {
 
 export async function createLink(
   deps: Deps,
-  ctx: { clientId: number; mode: Mode; inTx?: (tx: Queryable, link: Link) => Promise<void> },
+  ctx: Tenant,
   input: CreateLinkInput,
+  receipt?: Receipt<Link>,
 ): Promise<Link> {
   const amount = checkAmount(input.amount, deps.config.amountMax);
   const description = checkDescription(input.description);
@@ -63,7 +63,7 @@ export async function createLink(
       type: 'payment_link.created',
       data: { token: eventToken(link.token), amount: link.amount, description: link.description },
     });
-    if (ctx.inTx) await ctx.inTx(tx, link);
+    if (receipt) await receipt.save(tx, link);
     return link;
   });
 }

@@ -1,7 +1,7 @@
 // Issuing a QR payment for a link: the same createQr as every payment (plan, provider account, provider
 // call outside the transaction), with source `payment_link`, the link's token and metadata, and a
 // record of whom it was issued to, written in the operation's own transaction.
-import type { Queryable } from '../../db/db.ts';
+import { alsoWriting, type Receipt } from '../receipt.ts';
 import type { Deps } from '../../deps.ts';
 import { createQr, QR_LIFETIME_S } from '../payments/create.ts';
 import type { Operation } from '../payments/operations.ts';
@@ -14,10 +14,15 @@ export interface IssueOptions {
   /** the checkout visitor it is shown to; null for the merchant's own refresh-qr */
   visitorId: string | null;
   email?: string | null;
-  inTx?: (tx: Queryable, op: Operation) => Promise<void>;
 }
 
-export async function issueLinkQr(deps: Deps, link: Link, opts: IssueOptions): Promise<Operation> {
+/** `receipt` is saved after the record of whom the QR was issued to, in the operation's transaction. */
+export async function issueLinkQr(
+  deps: Deps,
+  link: Link,
+  opts: IssueOptions,
+  receipt?: Receipt<Operation>,
+): Promise<Operation> {
   // A QR never outlives its link: once the link has expired nobody can pay through it.
   const left = Math.floor((link.expires_at.getTime() - deps.clock.now().getTime()) / 1000);
   const lifetime = Math.max(1, Math.min(QR_LIFETIME_S, left));
@@ -31,16 +36,15 @@ export async function issueLinkQr(deps: Deps, link: Link, opts: IssueOptions): P
       source: 'payment_link',
       linkToken: link.token,
       metadata: link.metadata,
-      inTx: async (tx, op) => {
-        await tx.query(
-          `INSERT INTO checkout_operations (operation_id, link_token, visitor_id, email) VALUES ($1, $2, $3, $4)`,
-          [op.id, link.token, opts.visitorId, opts.email ?? null],
-        );
-        if (opts.inTx) await opts.inTx(tx, op);
-      },
+      lifetimeS: lifetime,
     },
     { amount: link.amount, comment },
-    lifetime,
+    alsoWriting(receipt, async (tx, op) => {
+      await tx.query(
+        `INSERT INTO checkout_operations (operation_id, link_token, visitor_id, email) VALUES ($1, $2, $3, $4)`,
+        [op.id, link.token, opts.visitorId, opts.email ?? null],
+      );
+    }),
   );
 }
 

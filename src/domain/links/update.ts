@@ -10,6 +10,7 @@ import { checkDescription, checkExpiresIn, checkRedirectUrl } from './input.ts';
 import { eventToken } from '../ids.ts';
 import { findLink, LINK_COLUMNS, type Link } from './links.ts';
 import { issueLinkQr } from './qr.ts';
+import { alsoWriting, type Receipt } from '../receipt.ts';
 import { paidMeanwhile } from './paid-meanwhile.ts';
 
 export interface LinkPatch {
@@ -125,7 +126,7 @@ export async function refreshLinkQr(
   deps: Deps,
   scope: Scope,
   rawToken: string,
-  inTx?: (tx: Queryable, link: Link, op: Operation) => Promise<void>,
+  receipt?: Receipt<{ link: Link; op: Operation }>,
 ): Promise<{ link: Link; op: Operation }> {
   let link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
   if (link.status !== 'active') throw immutable(link);
@@ -135,17 +136,19 @@ export async function refreshLinkQr(
     if (link.status !== 'active') throw immutable(link);
   }
   let cycled = link;
-  const op = await issueLinkQr(deps, link, {
-    visitorId: null,
-    inTx: async (tx, op) => {
+  const op = await issueLinkQr(
+    deps,
+    link,
+    { visitorId: null },
+    alsoWriting<Operation>(undefined, async (tx, op) => {
       await lockActive(tx, link.token, (status) => new AppError('payment_link_immutable', `payment link is ${status}`));
       const r = await tx.query<Link>(
         `UPDATE payment_links SET qr_cycle_at = now() WHERE token = $1 RETURNING ${LINK_COLUMNS}`,
         [link.token],
       );
       cycled = r.rows[0];
-      if (inTx) await inTx(tx, cycled, op);
-    },
-  });
+      await receipt?.save(tx, { link: cycled, op });
+    }),
+  );
   return { link: cycled, op };
 }

@@ -1,9 +1,6 @@
-// Cancelling an invoice before it is paid. The provider has the last word: if the customer paid a
-// moment ago, the invoice cannot be cancelled (409 payment_already_paid), and Tolem records the payment
-// instead; if it was cancelled already, the cancel stands.
-import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
+import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
 import { findOperation, type Operation } from './operations.ts';
 import { providerCall } from './provider-call.ts';
@@ -13,8 +10,9 @@ import { cancelledData, transition } from './transition.ts';
 
 export async function cancelInvoice(
   deps: Deps,
-  ctx: { clientId: number; mode: Mode; inTx?: (tx: Queryable, op: Operation) => Promise<void> },
+  ctx: Tenant,
   opId: string,
+  receipt?: Receipt<Operation>,
 ): Promise<Operation> {
   let op = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
   if (op.type !== 'invoice')
@@ -40,7 +38,7 @@ export async function cancelInvoice(
       { raw_provider_status: 'Cancelled' },
       { type: 'payment.cancelled', data: cancelledData('merchant') },
     );
-    if (next && ctx.inTx) await ctx.inTx(tx, next);
+    if (next && receipt) await receipt.save(tx, next);
     return next;
   });
   if (!done) {
@@ -48,8 +46,7 @@ export async function cancelInvoice(
     if (now.status === 'cancelled') {
       // Our cancel went through, and a read that asked the provider meanwhile recorded it first: this
       // is still the merchant's success, not a 409 to be replayed for the key.
-      const save = ctx.inTx;
-      if (save) await deps.db.tx((tx) => save(tx, now));
+      if (receipt) await deps.db.tx((tx) => receipt.save(tx, now));
       return now;
     }
     throw new AppError('payment_not_cancellable', `invoice ${op.id} is ${now.status}`);

@@ -1,10 +1,6 @@
-// Creating a QR or an invoice: check the input and the plan, pick the provider account, ask the provider
-// (outside any transaction), then record the operation in one transaction. `inTx` lets the caller write
-// in that same transaction (the idempotency record, a payment link's bookkeeping), so that the operation
-// and the stored response commit together or not at all.
-import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
+import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
 import { ProviderOutcomeUnknown } from '../../providers/types.ts';
 import { newId } from '../ids.ts';
@@ -20,30 +16,15 @@ export const QR_LIFETIME_S = 300;
 export const V1_QR_LIFETIME_S = 180;
 export const INVOICE_LIFETIME_S = 24 * 3600;
 
-export interface CreateContext {
-  clientId: number;
-  mode: Mode;
+/** Whose payment, and through what it is made. */
+export interface CreateContext extends Tenant {
   /** X-Provider-Account, raw */
   account?: string;
   source: Operation['source'];
   linkToken?: string | null;
   metadata?: Record<string, unknown> | null;
-  inTx?: (tx: Queryable, op: Operation) => Promise<void>;
-  /** The creating request's id for the provider (IdempotencyHandle.requestId), when it has one. */
-  requestId?: string;
-  /**
-   * The provider may have made the invoice but its answer was lost (decisions 24): the request's key must
-   * answer every retry with 409 provider_outcome_unknown for its 24 hours, since a second push could be
-   * paid too. The route stores that answer under its Idempotency-Key.
-   */
-  onOutcomeUnknown?: () => Promise<void>;
-  /**
-   * A statement to run atomically with the insert, as a data-modifying CTE of the same statement (one
-   * round trip, no BEGIN/COMMIT): the idempotency record. Gets the operation being inserted and the number of
-   * parameters already used; its text is best the same string object for the same offset (memoized), so
-   * that finding the combined statement needs no hashing of a new string.
-   */
-  alsoWrite?: (op: Inserted, offset: number) => { sql: string; params: unknown[] };
+  /** How long the QR may be scanned; the provider's own deadline wins when it is earlier. */
+  lifetimeS?: number;
 }
 
 /** What an insert leaves to the database; everything else of the operation is what we inserted. */
@@ -115,21 +96,23 @@ function withAlsoText(insert: string, also: string): string {
 }
 
 // Only the generated columns are returned: the rest is what we inserted (on the embedded store,
-// returning all 25 columns cost about a third of the statement).
-async function insertOperation(deps: Deps, ctx: CreateContext, row: NewOperation): Promise<Operation> {
+// returning all 25 columns cost about a third of the statement). A receipt that can save in one
+// statement is written as a CTE of the insert: one round trip, no BEGIN/COMMIT.
+async function insertOperation(deps: Deps, row: NewOperation, receipt?: Receipt<Operation>): Promise<Operation> {
   const cols = Object.keys(row) as (keyof NewOperation)[];
   const values = cols.map((c) => (JSON_COLUMNS.has(c) && row[c] != null ? JSON.stringify(row[c]) : row[c]));
   const insert = insertText(cols);
   const inserted = withDefaults(row);
-  if (ctx.alsoWrite && !ctx.inTx) {
-    const extra = ctx.alsoWrite(inserted, cols.length);
+  if (receipt?.saveStatement) {
+    // The answer is made from the row as inserted (ReceiptOptions.oneStatement: it needs no generated column).
+    const extra = receipt.saveStatement(inserted as Operation, cols.length);
     const r = await deps.db.query<Generated>(withAlsoText(insert, extra.sql), [...values, ...extra.params]);
     return Object.assign(inserted, r.rows[0]);
   }
   return deps.db.tx(async (tx) => {
     const r = await tx.query<Generated>(insert, values);
     const op: Operation = Object.assign(inserted, r.rows[0]);
-    if (ctx.inTx) await ctx.inTx(tx, op);
+    if (receipt) await receipt.save(tx, op);
     return op;
   });
 }
@@ -138,36 +121,41 @@ export async function createQr(
   deps: Deps,
   ctx: CreateContext,
   input: { amount: number; items?: Item[]; comment?: string },
-  lifetimeS = QR_LIFETIME_S,
+  receipt?: Receipt<Operation>,
 ): Promise<Operation> {
+  const lifetimeS = ctx.lifetimeS ?? QR_LIFETIME_S;
   checkAmount(input.amount, deps.config.amountMax);
   const items = checkItems(input.items, input.amount, deps.config.amountMax);
   await assertPlanAllowsCreate(deps, ctx.clientId, ctx.mode);
   const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
   const provider = await providerFor(deps, ctx.mode, account.id);
   const qr = await providerCall(deps, ctx.mode, account.id, () =>
-    provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS, requestId: ctx.requestId }),
+    provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS, requestId: receipt?.requestId }),
   );
   const id = newId('op');
-  const op = await insertOperation(deps, ctx, {
-    id,
-    client_id: ctx.clientId,
-    mode: ctx.mode,
-    type: 'qr',
-    status: 'created',
-    amount: input.amount,
-    comment: input.comment ?? null,
-    items: items ?? null,
-    provider_account_id: account.id,
-    provider_ref: qr.ref,
-    qr_token: qr.qrToken,
-    deep_link: deepLinkOf(deps, ctx.mode, id, qr.deepLink),
-    source: ctx.source,
-    link_token: ctx.linkToken ?? null,
-    metadata: ctx.metadata ?? null,
-    // Our deadline is ours: never later than the provider's.
-    expires_at: new Date(Math.min(qr.expiresAt.getTime(), deps.clock.now().getTime() + lifetimeS * 1000)),
-  });
+  const op = await insertOperation(
+    deps,
+    {
+      id,
+      client_id: ctx.clientId,
+      mode: ctx.mode,
+      type: 'qr',
+      status: 'created',
+      amount: input.amount,
+      comment: input.comment ?? null,
+      items: items ?? null,
+      provider_account_id: account.id,
+      provider_ref: qr.ref,
+      qr_token: qr.qrToken,
+      deep_link: deepLinkOf(deps, ctx.mode, id, qr.deepLink),
+      source: ctx.source,
+      link_token: ctx.linkToken ?? null,
+      metadata: ctx.metadata ?? null,
+      // Our deadline is ours: never later than the provider's.
+      expires_at: new Date(Math.min(qr.expiresAt.getTime(), deps.clock.now().getTime() + lifetimeS * 1000)),
+    },
+    receipt,
+  );
   if (qr.timing && ctx.mode === 'live') await watchQr(deps, op.id, qr.timing);
   return op;
 }
@@ -186,6 +174,7 @@ export async function createInvoice(
   deps: Deps,
   ctx: CreateContext,
   input: { phone: string; amount: number; comment?: string },
+  receipt?: Receipt<Operation>,
 ): Promise<Operation> {
   checkAmount(input.amount, deps.config.amountMax);
   const phone = normalizePhone(input.phone);
@@ -201,29 +190,33 @@ export async function createInvoice(
       amount: input.amount,
       comment: input.comment,
       lifetimeS: INVOICE_LIFETIME_S,
-      requestId: ctx.requestId,
+      requestId: receipt?.requestId,
     }),
   ).catch(async (err: unknown) => {
     // Drivers whose creations are idempotent by request id (the sandbox, the gateway) may simply be asked
     // again; qrapi's may not.
     if (provider.name === 'qrapi' && err instanceof AppError && err.cause instanceof ProviderOutcomeUnknown)
-      await ctx.onOutcomeUnknown?.();
+      await receipt?.outcomeUnknown?.();
     throw err;
   });
-  return insertOperation(deps, ctx, {
-    id: newId('op'),
-    client_id: ctx.clientId,
-    mode: ctx.mode,
-    type: 'invoice',
-    status: 'created',
-    amount: input.amount,
-    comment: input.comment ?? null,
-    phone,
-    provider_account_id: account.id,
-    provider_ref: inv.ref,
-    source: ctx.source,
-    link_token: ctx.linkToken ?? null,
-    metadata: ctx.metadata ?? null,
-    expires_at: new Date(Math.min(inv.expiresAt.getTime(), deps.clock.now().getTime() + INVOICE_LIFETIME_S * 1000)),
-  });
+  return insertOperation(
+    deps,
+    {
+      id: newId('op'),
+      client_id: ctx.clientId,
+      mode: ctx.mode,
+      type: 'invoice',
+      status: 'created',
+      amount: input.amount,
+      comment: input.comment ?? null,
+      phone,
+      provider_account_id: account.id,
+      provider_ref: inv.ref,
+      source: ctx.source,
+      link_token: ctx.linkToken ?? null,
+      metadata: ctx.metadata ?? null,
+      expires_at: new Date(Math.min(inv.expiresAt.getTime(), deps.clock.now().getTime() + INVOICE_LIFETIME_S * 1000)),
+    },
+    receipt,
+  );
 }

@@ -14,7 +14,8 @@ import { findOperation, type Operation } from './operations.ts';
 import { providerCall } from './provider-call.ts';
 import { providerFor } from './provider-accounts.ts';
 import { returnPageUrl } from './payer-url.ts';
-import { sendRefund, settleRefund, type RefundResult, type SaveResult } from './refund-settle.ts';
+import { sendRefund, settleRefund, type RefundResult } from './refund-settle.ts';
+import { alsoWriting, type Receipt } from '../receipt.ts';
 
 /** A return the provider still says is waiting this long after its expiry is given up (nothing was sent). */
 const EXPIRY_GRACE_S = 60;
@@ -40,7 +41,7 @@ export async function startReturn(
   op: Operation,
   refundId: string,
   returns: ProviderReturns,
-  inTx?: SaveResult,
+  receipt?: Receipt<RefundResult>,
 ): Promise<RefundResult> {
   let ret;
   try {
@@ -56,15 +57,17 @@ export async function startReturn(
       WHERE id = $1`,
     [refundId, ret.ref, ret.qrToken, ret.expiresAt, Math.max(1, Math.round(ret.pollIntervalS))],
   );
-  return refundAsItStands(deps, refundId, inTx);
+  return refundAsItStands(deps, refundId, receipt);
 }
 
 /** The refund as it stands, with its return QR while it waits for the payer; settles nothing. */
-export async function refundAsItStands(deps: Deps, refundId: string, inTx?: SaveResult): Promise<RefundResult> {
-  const withReturn: SaveResult = async (tx, r) => {
-    await addReturn(deps, tx, r);
-    if (inTx) await inTx(tx, r);
-  };
+export async function refundAsItStands(
+  deps: Deps,
+  refundId: string,
+  receipt?: Receipt<RefundResult>,
+): Promise<RefundResult> {
+  // The answer carries the return QR: it is added to the result before the receipt saves it.
+  const withReturn = alsoWriting(receipt, (tx, r) => addReturn(deps, tx, r));
   return settleRefund(deps, refundId, { ref: null, status: 'pending' }, withReturn);
 }
 

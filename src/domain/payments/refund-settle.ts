@@ -1,11 +1,6 @@
-// Sending a reserved refund to the provider and recording its outcome (decisions 24, 26): the refundable
-// rest read before and after a lost answer where the provider's refunds are not idempotent by our id
-// (qrapi), a pending refund for an unknown outcome, and one transaction per outcome with the operation's
-// refunded amount, its status and the journal event. refund.ts (the request), refund-return.ts (r2's
-// return QR) and the refund retry job send through here.
-import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
+import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
 import {
   ProviderOutcomeUnknown,
@@ -33,7 +28,6 @@ export interface RefundResult {
   expires_at?: Date;
 }
 
-export type SaveResult = (tx: Queryable, r: RefundResult) => Promise<void>;
 export type Outcome = { ref: string | null; status: RefundResult['status'] };
 
 /**
@@ -64,7 +58,11 @@ export async function sendRefund(
   op: Operation,
   refundId: string,
   amount: number,
-  opts: { inTx?: SaveResult; first: boolean /** r2: the payer's return, identified */; returnRef?: string | null },
+  opts: {
+    receipt?: Receipt<RefundResult>;
+    first: boolean /** r2: the payer's return, identified */;
+    returnRef?: string | null;
+  },
 ): Promise<RefundResult> {
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
   const returns = provider.returns && !provider.capabilities.has('refund') ? provider.returns : undefined;
@@ -79,16 +77,16 @@ export async function sendRefund(
   try {
     if (provider.refundableAmount) {
       const settled = await reconcile(deps, op, refundId, amount, opts.first, provider.refundableAmount.bind(provider));
-      if (settled) return settleRefund(deps, refundId, settled, opts.inTx);
+      if (settled) return settleRefund(deps, refundId, settled, opts.receipt);
     }
     outcome = await providerCall(deps, op.mode, op.provider_account_id, send);
   } catch (err) {
     if (!surelyNotActed(err, opts.first))
-      return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.inTx);
+      return settleRefund(deps, refundId, { ref: null, status: 'pending' }, opts.receipt);
     await settleRefund(deps, refundId, { ref: null, status: 'failed' }, undefined, true);
     throw err;
   }
-  return settleRefund(deps, refundId, outcome, opts.inTx);
+  return settleRefund(deps, refundId, outcome, opts.receipt);
 }
 
 /**
@@ -134,7 +132,7 @@ export async function settleRefund(
   deps: Deps,
   refundId: string,
   outcome: Outcome,
-  inTx?: SaveResult,
+  receipt?: Receipt<RefundResult>,
   freeRequestKey = false,
 ): Promise<RefundResult> {
   return deps.db.tx(async (tx) => {
@@ -206,7 +204,7 @@ export async function settleRefund(
       remaining_refundable: op.amount - op.refunded_amount,
       created_at: row.created_at,
     };
-    if (inTx) await inTx(tx, result);
+    if (receipt) await receipt.save(tx, result);
     return result;
   });
 }

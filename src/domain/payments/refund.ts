@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../ids.ts';
 import { checkAmount } from './input.ts';
@@ -7,7 +7,8 @@ import { findOperation } from './operations.ts';
 import { providerFor, requireCapability } from './provider-accounts.ts';
 import { isPaid } from './state.ts';
 import { refundAsItStands, startReturn } from './refund-return.ts';
-import { sendRefund, type RefundResult, type SaveResult } from './refund-settle.ts';
+import { sendRefund, type RefundResult } from './refund-settle.ts';
+import type { Receipt } from '../receipt.ts';
 
 export type { RefundResult } from './refund-settle.ts';
 
@@ -16,23 +17,25 @@ const FIRST_RETRY_S = 60;
 
 export async function refundPayment(
   deps: Deps,
-  ctx: { clientId: number; mode: Mode; requestKey?: string; inTx?: SaveResult },
+  ctx: Tenant,
   input: { operation_id: string; amount?: number; reason?: string },
+  receipt?: Receipt<RefundResult>,
 ): Promise<RefundResult> {
   const op = await findOperation(deps.db, ctx.clientId, ctx.mode, input.operation_id);
-  if (ctx.requestKey) {
+  const requestKey = receipt?.requestKey;
+  if (requestKey) {
     // This request's Idempotency-Key was taken over from a holder that died after reserving its refund:
     // continue that refund (same id, same amount) rather than making a second one, whatever the retry
     // job has made of it meanwhile. Keys live 24 h; a key reused after that is a new request.
     const prior = await deps.db.query<{ id: string; amount: number; returned: boolean }>(
       `SELECT id, amount, (return_qr_id IS NOT NULL OR return_status IS NOT NULL) AS returned FROM refunds
         WHERE client_id = $1 AND mode = $2 AND request_key = $3 AND operation_id = $4 AND created_at > now() - interval '24 hours'`,
-      [ctx.clientId, ctx.mode, ctx.requestKey, op.id],
+      [ctx.clientId, ctx.mode, requestKey, op.id],
     );
     const p = prior.rows[0];
     // A return QR already made is answered as it stands: the payer may be scanning it.
-    if (p?.returned) return refundAsItStands(deps, p.id, ctx.inTx);
-    if (p) return sendRefund(deps, op, p.id, Number(p.amount), { inTx: ctx.inTx, first: false });
+    if (p?.returned) return refundAsItStands(deps, p.id, receipt);
+    if (p) return sendRefund(deps, op, p.id, Number(p.amount), { receipt, first: false });
   }
   if (!isPaid(op.status) || op.refunded_amount >= op.amount) {
     throw new AppError('payment_not_refundable', `payment ${op.id} is ${op.status}`);
@@ -55,7 +58,7 @@ export async function refundPayment(
     await tx.query(
       `INSERT INTO refunds (id, operation_id, client_id, mode, amount, reason, status, request_key, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, now() + make_interval(secs => ${FIRST_RETRY_S}))`,
-      [refundId, op.id, op.client_id, op.mode, amount, input.reason ?? null, ctx.requestKey ?? null],
+      [refundId, op.id, op.client_id, op.mode, amount, input.reason ?? null, receipt?.requestKey ?? null],
     );
     return true;
   });
@@ -70,6 +73,6 @@ export async function refundPayment(
     );
   }
   if (provider.returns && !provider.capabilities.has('refund'))
-    return startReturn(deps, op, refundId, provider.returns, ctx.inTx);
-  return sendRefund(deps, op, refundId, amount, { inTx: ctx.inTx, first: true });
+    return startReturn(deps, op, refundId, provider.returns, receipt);
+  return sendRefund(deps, op, refundId, amount, { receipt, first: true });
 }

@@ -2,6 +2,7 @@
 // client (clients.is_platform) with source `subscription`, carrying the paying client and the plan. The
 // plan is activated in the paid transition's own transaction (activate.ts), so a QR paid while nobody is
 // looking still buys it; `check` only syncs and reports.
+import { alsoWriting, answering, type Receipt } from '../receipt.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
@@ -77,12 +78,7 @@ export function purchasablePrice(deps: Deps, plan: string): number {
   return price;
 }
 
-export async function payPlan(
-  deps: Deps,
-  clientId: number,
-  plan: string,
-  ctx: { requestId?: string; save?: (tx: Queryable, answer: PlanQr) => Promise<void> },
-): Promise<PlanQr> {
+export async function payPlan(deps: Deps, clientId: number, plan: string, receipt?: Receipt<PlanQr>): Promise<PlanQr> {
   const amount = purchasablePrice(deps, plan);
   const platform = await platformClientId(deps.db);
   // The platform's live account of the driver this deployment runs (its default first): one store may
@@ -111,18 +107,17 @@ export async function payPlan(
       clientId: platform,
       mode: 'live',
       source: 'subscription',
-      requestId: ctx.requestId,
       account: String(account.rows[0].id),
-      inTx: async (tx, o) => {
-        await tx.query('UPDATE operations SET subscription_client_id = $2, subscription_plan = $3 WHERE id = $1', [
-          o.id,
-          clientId,
-          plan,
-        ]);
-        await ctx.save?.(tx, answer(o));
-      },
     },
     { amount, comment: `Tolem ${plan}, ${PERIOD_DAYS} days, client ${clientId}` },
+    // The plan QR is the platform's operation, marked as the buyer's purchase in its own transaction.
+    alsoWriting(answering(receipt, answer), async (tx, o) => {
+      await tx.query('UPDATE operations SET subscription_client_id = $2, subscription_plan = $3 WHERE id = $1', [
+        o.id,
+        clientId,
+        plan,
+      ]);
+    }),
   );
   return answer(op);
 }

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { createInvoice, createQr } from '../../domain/payments/create.ts';
-import { refundPayment } from '../../domain/payments/refund.ts';
+import { refundPayment, type RefundResult as RefundOutcome } from '../../domain/payments/refund.ts';
 import { findOperation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { recentOperations } from '../../domain/payments/list.ts';
@@ -13,7 +13,7 @@ import { parseLimit } from '../../domain/pagination.ts';
 import { accountOf, tenant, tenantWith } from '../context.ts';
 import { AccountHeader, ModeQuery, OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
-import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
+import { receiptFor } from '../plugins/idempotency.ts';
 import { Amount, Body } from '../schemas.ts';
 import {
   Comment,
@@ -76,10 +76,9 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
         tenantWith(req, {
           account: accountOf(req),
           source: 'cabinet',
-          requestId: req.idempotency?.requestId,
-          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toQrCreated(o)),
         }),
         { amount: req.body.amount, comment: req.body.description },
+        receiptFor(deps, req, 201, toQrCreated, { oneStatement: true }),
       );
       return reply.status(201).send(toQrCreated(op));
     },
@@ -110,11 +109,9 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
         tenantWith(req, {
           account: accountOf(req),
           source: 'cabinet',
-          requestId: req.idempotency?.requestId,
-          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 201, toInvoiceCreated(o)),
-          onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
         }),
         { phone: req.body.phone, amount: req.body.amount, comment: req.body.description },
+        receiptFor(deps, req, 201, toInvoiceCreated, { oneStatement: true, outcomeUnknown: 'v2' }),
       );
       return reply.status(201).send(toInvoiceCreated(op));
     },
@@ -158,11 +155,9 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) => {
       const r = await refundPayment(
         deps,
-        tenantWith(req, {
-          requestKey: req.idempotency?.requestKey,
-          inTx: req.idempotency ? (tx, res) => req.idempotency!.saveInTx(tx, 201, res) : undefined,
-        }),
+        tenant(req),
         { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason },
+        receiptFor(deps, req, 201, (res: RefundOutcome) => res),
       );
       return reply.status(201).send(r);
     },

@@ -23,6 +23,7 @@ import { startOnboarding, verifyOnboarding } from '../../domain/onboarding/steps
 import { mechanismFor, onboardingStatus, resendQrapi, resendSandbox } from '../../domain/onboarding/machine.ts';
 import { createWebhook, listWebhooks } from '../../domain/webhooks/manage.ts';
 import { createLink } from '../../domain/links/create.ts';
+import { receiptFor } from '../plugins/idempotency.ts';
 import { checkMetadata } from '../../domain/links/input.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { partnerKey } from '../context.ts';
@@ -367,15 +368,7 @@ export function partnerApiRoutes(app: App, deps: Deps): void {
       const c = await activeClientRef(deps.db, k.partnerId, ref);
       const record = (l: Parameters<typeof toLinkRecord>[0]) =>
         Object.assign(toLinkRecord(l, deps.config.publicBaseUrl), { client_ref: ref, client_id: Number(c.id) });
-      const link = await createLink(
-        deps,
-        {
-          clientId: c.id,
-          mode: k.mode,
-          inTx: async (tx, l) => req.idempotency?.saveInTx(tx, 201, record(l)),
-        },
-        input,
-      );
+      const link = await createLink(deps, { clientId: c.id, mode: k.mode }, input, receiptFor(deps, req, 201, record));
       return reply.status(201).send(record(link));
     },
   });

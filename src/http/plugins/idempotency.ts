@@ -14,6 +14,7 @@ import { AppError, errorBody } from '../../errors.ts';
 import type { RouteConfig } from '../route.ts';
 import { addRouteHook } from '../route-hooks.ts';
 import { isTenantPrincipal } from '../../domain/access/principal.ts';
+import type { Receipt } from '../../domain/receipt.ts';
 
 const LEASE_S = 60;
 
@@ -62,7 +63,7 @@ const CLAIM = `INSERT INTO idempotency_keys (client_id, mode, method, path, key,
                VALUES ($1, $2, $3, $4, $5, $6, 'running', now() + make_interval(secs => ${LEASE_S}))
                ON CONFLICT DO NOTHING`;
 
-// The save statement's text per parameter offset, made once (see CreateContext.alsoWrite).
+// The save statement's text per parameter offset, made once (see Receipt.saveStatement).
 const saveTexts = new Map<number, string>();
 function saveText(offset: number): string {
   let text = saveTexts.get(offset);
@@ -195,13 +196,49 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
  * 409 provider_outcome_unknown (in the v1 envelope on v1) instead of creating again. Saved as done, so the
  * failing answer of the request itself does not free the key.
  */
-export async function saveOutcomeUnknown(deps: Deps, req: FastifyRequest, envelope: 'v2' | 'v1' = 'v2'): Promise<void> {
+async function saveOutcomeUnknown(db: Queryable, req: FastifyRequest, envelope: 'v2' | 'v1'): Promise<void> {
   if (!req.idempotency) return;
   const message =
-    "the provider may have sent this invoice; its answer was lost. Check the customer's phone before sending another (a new Idempotency-Key)";
+    'the provider may have sent this invoice; its answer was lost. ' +
+    "Check the customer's phone before sending another (a new Idempotency-Key)";
   const body =
     envelope === 'v1'
       ? { Data: null, StatusCode: -409, Message: message }
       : errorBody('provider_outcome_unknown', 409, message, req.id);
-  await req.idempotency.saveInTx(deps.db, 409, body);
+  await req.idempotency.saveInTx(db, 409, body);
+}
+
+export interface ReceiptOptions {
+  /**
+   * Let the use case save the answer inside its own insert (one statement, no transaction). The answer is
+   * then made from the row as inserted, before the database adds `seq` and the timestamps: only for answers
+   * that need neither (v2's QrCreated and InvoiceCreated; not v1's, which carry the seq).
+   */
+  oneStatement?: boolean;
+  /** The envelope of the 409 the key answers when the provider's outcome is unknown (invoice creation). */
+  outcomeUnknown?: 'v2' | 'v1';
+}
+
+/**
+ * The request's receipt (domain/receipt.ts): `answer(result)` with `status` stored under its
+ * Idempotency-Key in the use case's transaction. Undefined when the request sent no key (a route where the
+ * key is optional): the response is then not stored, and nothing else changes.
+ */
+export function receiptFor<R>(
+  deps: Pick<Deps, 'db'>,
+  req: FastifyRequest,
+  status: number,
+  answer: (result: R) => unknown,
+  opts: ReceiptOptions = {},
+): Receipt<R> | undefined {
+  const h = req.idempotency;
+  if (!h) return undefined;
+  const envelope = opts.outcomeUnknown;
+  return {
+    requestId: h.requestId,
+    requestKey: h.requestKey,
+    save: async (tx, result) => h.saveInTx(tx, status, await answer(result)),
+    saveStatement: opts.oneStatement ? (result, offset) => h.saveStatement(offset, status, answer(result)) : undefined,
+    outcomeUnknown: envelope ? () => saveOutcomeUnknown(deps.db, req, envelope) : undefined,
+  };
 }

@@ -3,7 +3,13 @@
 // here, outside the v1 context, so none of v1's envelope or sunset applies.
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { checkPlanPayment, payPlan, plansOf } from '../../domain/subscriptions/subscriptions.ts';
+import {
+  checkPlanPayment,
+  payPlan,
+  plansOf,
+  type PlanQr as PlanQrResult,
+} from '../../domain/subscriptions/subscriptions.ts';
+import { receiptFor } from '../plugins/idempotency.ts';
 import { cabinetUser } from '../context.ts';
 import { OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
@@ -76,10 +82,12 @@ export function subscriptionRoutes(app: App, deps: Deps): void {
     },
     handler: async (req, reply) => {
       const p = cabinetUser(req);
-      const answer = await payPlan(deps, p.clientId, req.body.plan, {
-        requestId: req.idempotency?.requestId,
-        save: (tx, a) => req.idempotency!.saveInTx(tx, 201, a),
-      });
+      const answer = await payPlan(
+        deps,
+        p.clientId,
+        req.body.plan,
+        receiptFor(deps, req, 201, (a: PlanQrResult) => a),
+      );
       return reply.status(201).send(answer);
     },
   });

@@ -4,13 +4,14 @@
 import type { Deps } from '../../deps.ts';
 import { createInvoice, createQr, V1_QR_LIFETIME_S } from '../../domain/payments/create.ts';
 import { cancelInvoice } from '../../domain/payments/cancel.ts';
-import { refundPayment } from '../../domain/payments/refund.ts';
+import { refundPayment, type RefundResult as RefundOutcome } from '../../domain/payments/refund.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { checkAmount } from '../../domain/payments/input.ts';
 import { findBySeq, parseSeq } from '../../domain/v1/operations.ts';
+import type { Operation } from '../../domain/payments/operations.ts';
 import { tenant } from '../context.ts';
 import { route, type App } from '../route.ts';
-import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
+import { receiptFor } from '../plugins/idempotency.ts';
 import { setSuccessor } from './headers.ts';
 import { v1Doc } from './route-docs.ts';
 import {
@@ -52,12 +53,12 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
           clientId,
           mode,
           source: 'v1',
-          requestId: req.idempotency?.requestId,
-          // The v1 envelope is what a replay must answer, so that is what is stored with the operation.
-          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toQrCreated(o))),
+          lifetimeS: V1_QR_LIFETIME_S,
         },
         { amount: req.body.amount },
-        V1_QR_LIFETIME_S,
+        // The v1 envelope is what a replay must answer, so that is what is stored with the operation. It
+        // carries the seq, which the database makes: saved in the transaction, not in one statement.
+        receiptFor(deps, req, 200, (o: Operation) => ok(toQrCreated(o))),
       );
       return ok(toQrCreated(op));
     },
@@ -102,11 +103,9 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
           clientId,
           mode,
           source: 'v1',
-          requestId: req.idempotency?.requestId,
-          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, ok(toInvoiceCreated(o))),
-          onOutcomeUnknown: () => saveOutcomeUnknown(deps, req, 'v1'),
         },
         req.body,
+        receiptFor(deps, req, 200, (o: Operation) => ok(toInvoiceCreated(o)), { outcomeUnknown: 'v1' }),
       );
       return ok(toInvoiceCreated(op));
     },
@@ -128,15 +127,11 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       const { clientId, mode } = tenant(req);
       const found = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
       setSuccessor(reply, `${v2Path(found)}/cancel`);
-      const idem = req.idempotency;
       const op = await cancelInvoice(
         deps,
-        {
-          clientId,
-          mode,
-          inTx: idem ? (tx, o) => idem.saveInTx(tx, 200, ok({ OperationId: o.seq, Status: 'Cancelled' })) : undefined,
-        },
+        { clientId, mode },
         found.id,
+        receiptFor(deps, req, 200, (o: Operation) => ok({ OperationId: o.seq, Status: 'Cancelled' })),
       );
       return ok({ OperationId: op.seq, Status: 'Cancelled' });
     },
@@ -161,13 +156,9 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       const op = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
       const r = await refundPayment(
         deps,
-        {
-          clientId,
-          mode,
-          requestKey: req.idempotency?.requestKey,
-          inTx: (tx, res) => req.idempotency!.saveInTx(tx, 200, ok(toRefund(res, op.seq))),
-        },
+        { clientId, mode },
         { operation_id: op.id, amount },
+        receiptFor(deps, req, 200, (res: RefundOutcome) => ok(toRefund(res, op.seq))),
       );
       return ok(toRefund(r, op.seq));
     },

@@ -3,11 +3,12 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { createLink, listLinks } from '../../domain/links/create.ts';
+import { receiptFor } from '../plugins/idempotency.ts';
 import { findLink, type Link } from '../../domain/links/links.ts';
 import { cancelLink, refreshLinkQr, updateLink } from '../../domain/links/update.ts';
 import type { Operation } from '../../domain/payments/operations.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { tenant, tenantWith } from '../context.ts';
+import { tenant } from '../context.ts';
 import { ModeQuery as ModeProps, PageQuery, TokenParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable, Page } from '../schemas.ts';
@@ -56,13 +57,7 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
       response: { 201: LinkRecord },
     },
     handler: async (req, reply) => {
-      const link = await createLink(
-        deps,
-        tenantWith(req, {
-          inTx: async (tx, l) => req.idempotency?.saveInTx(tx, 201, record(l)),
-        }),
-        req.body,
-      );
+      const link = await createLink(deps, tenant(req), req.body, receiptFor(deps, req, 201, record));
       return reply.status(201).send(record(link));
     },
   });
@@ -141,8 +136,11 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
       response: { 200: LinkWithQr },
     },
     handler: async (req) => {
-      const { link, op } = await refreshLinkQr(deps, tenant(req), req.params.token, async (tx, l, o) =>
-        req.idempotency?.saveInTx(tx, 200, await withQr(l, o)),
+      const { link, op } = await refreshLinkQr(
+        deps,
+        tenant(req),
+        req.params.token,
+        receiptFor(deps, req, 200, (r: { link: Link; op: Operation }) => withQr(r.link, r.op)),
       );
       return withQr(link, op);
     },

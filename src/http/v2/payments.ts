@@ -1,13 +1,13 @@
 // v2 payments (API key): QR, invoices, refunds, the payments list, customer lookup.
 import { lookupCustomer } from '../../domain/payments/customers.ts';
-import { saveOutcomeUnknown } from '../plugins/idempotency.ts';
+import { receiptFor } from '../plugins/idempotency.ts';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { createInvoice, createQr } from '../../domain/payments/create.ts';
 import { cancelInvoice } from '../../domain/payments/cancel.ts';
-import { refundPayment } from '../../domain/payments/refund.ts';
-import { findOperation } from '../../domain/payments/operations.ts';
+import { refundPayment, type RefundResult as RefundOutcome } from '../../domain/payments/refund.ts';
+import { findOperation, type Operation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
 import { listOperations } from '../../domain/payments/list.ts';
 import { parseLimit } from '../../domain/pagination.ts';
@@ -55,10 +55,9 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
         tenantWith(req, {
           account: accountOf(req),
           source: 'api',
-          requestId: req.idempotency?.requestId,
-          alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toQrCreated(row)),
         }),
         req.body,
+        receiptFor(deps, req, 201, toQrCreated, { oneStatement: true }),
       );
       return reply.status(201).send(toQrCreated(op));
     },
@@ -105,11 +104,9 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
         tenantWith(req, {
           account: accountOf(req),
           source: 'api',
-          requestId: req.idempotency?.requestId,
-          alsoWrite: (row, offset) => req.idempotency!.saveStatement(offset, 201, toInvoiceCreated(row)),
-          onOutcomeUnknown: () => saveOutcomeUnknown(deps, req),
         }),
         req.body,
+        receiptFor(deps, req, 201, toInvoiceCreated, { oneStatement: true, outcomeUnknown: 'v2' }),
       );
       return reply.status(201).send(toInvoiceCreated(op));
     },
@@ -147,10 +144,9 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     handler: async (req) => {
       const op = await cancelInvoice(
         deps,
-        tenantWith(req, {
-          inTx: (tx, o) => req.idempotency!.saveInTx(tx, 200, { operation_id: o.id, status: o.status }),
-        }),
+        tenant(req),
         req.params.op_id,
+        receiptFor(deps, req, 200, (o: Operation) => ({ operation_id: o.id, status: o.status })),
       );
       return { operation_id: op.id, status: op.status };
     },
@@ -172,11 +168,9 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) => {
       const r = await refundPayment(
         deps,
-        tenantWith(req, {
-          requestKey: req.idempotency?.requestKey,
-          inTx: (tx, res) => req.idempotency!.saveInTx(tx, 201, res),
-        }),
+        tenant(req),
         req.body,
+        receiptFor(deps, req, 201, (res: RefundOutcome) => res),
       );
       return reply.status(201).send(r);
     },
