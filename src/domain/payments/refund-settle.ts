@@ -13,6 +13,7 @@ import { appendEvent } from '../events/append.ts';
 import type { Operation } from './operations.ts';
 import { providerCall } from './provider-call.ts';
 import { providerFor } from './provider-accounts.ts';
+import { markRefunded, releaseRefund } from './transition.ts';
 
 export interface RefundResult {
   refund_id: string;
@@ -164,22 +165,10 @@ export async function settleRefund(
       op = { amount: c.op_amount, refunded_amount: c.refunded_amount, client_id: c.client_id, mode: c.mode };
     } else {
       row = settled;
-      op = (
-        await tx.query<typeof op>(
-          outcome.status === 'failed'
-            ? // The money did not move: give the amount back. The status follows what is still refunded or
-              // reserved (a refund pending since it was made counted as refunded meanwhile).
-              `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now(),
-                    status = CASE WHEN status NOT IN ('paid', 'partially_refunded', 'refunded') THEN status
-                                  WHEN refunded_amount - $2 > 0 THEN 'partially_refunded' ELSE 'paid' END
-              WHERE id = $1 RETURNING amount, refunded_amount, client_id, mode`
-            : `UPDATE operations SET status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END,
-                    updated_at = now()
-              WHERE id = $1 AND status IN ('paid', 'partially_refunded', 'refunded')
-              RETURNING amount, refunded_amount, client_id, mode`,
-          outcome.status === 'failed' ? [row.operation_id, row.amount] : [row.operation_id],
-        )
-      ).rows[0];
+      op =
+        outcome.status === 'failed'
+          ? await releaseRefund(tx, row.operation_id, Number(row.amount))
+          : await markRefunded(tx, row.operation_id);
       if (outcome.status === 'completed') {
         await appendEvent(tx, {
           clientId: op.client_id,

@@ -41,6 +41,41 @@ export async function transition(
   return next;
 }
 
+/** What the refund moves below return of the payment. */
+export type RefundedTotals = Pick<Operation, 'amount' | 'refunded_amount' | 'client_id' | 'mode'>;
+
+// The refund moves. Refunding reserves its amount first (refund.ts, a guarded UPDATE of refunded_amount
+// that leaves the status alone); these two settle it. Each computes the status from the amounts in the
+// same statement, so two refunds of one payment settling at once both count (a status read beforehand
+// would let the second overwrite the first). The status rule is statusAfterRefund's (state.ts), in SQL.
+
+/** A refund went through: the payment is refunded, or partially, by what is refunded or still reserved. */
+export async function markRefunded(tx: Queryable, opId: string): Promise<RefundedTotals> {
+  const r = await tx.query<RefundedTotals>(
+    `UPDATE operations SET updated_at = now(),
+            status = CASE WHEN refunded_amount >= amount THEN 'refunded' ELSE 'partially_refunded' END
+      WHERE id = $1 AND status IN ('paid', 'partially_refunded', 'refunded')
+      RETURNING amount, refunded_amount, client_id, mode`,
+    [opId],
+  );
+  return r.rows[0];
+}
+
+/**
+ * A refund failed: the money did not move, so its reserved amount is given back. The status follows what is
+ * still refunded or reserved (a refund pending since it was made counted as refunded meanwhile).
+ */
+export async function releaseRefund(tx: Queryable, opId: string, amount: number): Promise<RefundedTotals> {
+  const r = await tx.query<RefundedTotals>(
+    `UPDATE operations SET refunded_amount = refunded_amount - $2, updated_at = now(),
+            status = CASE WHEN status NOT IN ('paid', 'partially_refunded', 'refunded') THEN status
+                          WHEN refunded_amount - $2 > 0 THEN 'partially_refunded' ELSE 'paid' END
+      WHERE id = $1 RETURNING amount, refunded_amount, client_id, mode`,
+    [opId, amount],
+  );
+  return r.rows[0];
+}
+
 export const completedData = (op: Operation, senderPhone?: string | null) => ({
   operation_id: op.id,
   type: op.type,
