@@ -20,7 +20,8 @@ export async function seedPartner(db: Db, seeded: Seeded): Promise<Partner> {
   const owner = seeded.clients[0].id;
   const p = (
     await db.query<Partner>(
-      `INSERT INTO partners (client_id, company_name, status, created_at) VALUES ($1, 'Bench partner', 'active', now() - interval '400 days')
+      `INSERT INTO partners (client_id, company_name, status, created_at)
+     VALUES ($1, 'Bench partner', 'active', now() - interval '400 days')
      RETURNING id, client_id, company_name, website, contact_phone, status, commission_rate_bps, created_at`,
       [owner],
     )
@@ -38,29 +39,34 @@ export async function seedPartner(db: Db, seeded: Seeded): Promise<Partner> {
   // The rest, registered over the last year.
   await db.query(
     `INSERT INTO clients (name, email, trial_ends_at, partner_id, partner_origin, created_at)
-     SELECT 'P' || g, 'pc' || g || '@bench.kz', now() + interval '14 days', $1, 'referral', now() - make_interval(mins => g * 52)
+     SELECT 'P' || g, 'pc' || g || '@bench.kz', now() + interval '14 days', $1, 'referral',
+            now() - make_interval(mins => g * 52)
        FROM generate_series(1, $2) g`,
     [p.id, PARTNER_CLIENTS - seeded.clients.length],
   );
   const platform = (await db.query<{ id: number }>('SELECT id FROM clients WHERE is_platform')).rows[0].id;
   const account = (
     await db.query<{ id: number }>(
-      `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default) VALUES ($1, 'live', 'sandbox', 'Platform', true) RETURNING id`,
+      `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default)
+       VALUES ($1, 'live', 'sandbox', 'Platform', true) RETURNING id`,
       [platform],
     )
   ).rows[0].id;
   // A plan payment for each client, paid at its registration, and its commission.
   await db.query(
-    `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source, created_at, expires_at, paid_at,
-                             subscription_client_id, subscription_plan)
-     SELECT 'op_P' || lpad(c.id::text, 22, '0'), $2::bigint, 'live', 'qr', 'paid', 10000, $3, 'sbx_plan_' || c.id, 'subscription',
-            c.created_at, c.created_at + interval '5 minutes', c.created_at + interval '1 minute', c.id, 'starter'
+    `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source,
+                             created_at, expires_at, paid_at, subscription_client_id, subscription_plan)
+     SELECT 'op_P' || lpad(c.id::text, 22, '0'), $2::bigint, 'live', 'qr', 'paid', 10000, $3, 'sbx_plan_' || c.id,
+            'subscription', c.created_at, c.created_at + interval '5 minutes', c.created_at + interval '1 minute',
+            c.id, 'starter'
        FROM clients c WHERE c.partner_id = $1`,
     [p.id, platform, account],
   );
   await db.query(
-    `INSERT INTO commissions (partner_id, client_id, operation_id, plan, base_amount, rate_bps, amount, status, available_at, created_at)
-     SELECT $1, c.id, 'op_P' || lpad(c.id::text, 22, '0'), 'starter', 10000, 2000, 2000, 'available', c.created_at + interval '14 days', c.created_at
+    `INSERT INTO commissions (partner_id, client_id, operation_id, plan, base_amount, rate_bps, amount, status,
+                              available_at, created_at)
+     SELECT $1, c.id, 'op_P' || lpad(c.id::text, 22, '0'), 'starter', 10000, 2000, 2000, 'available',
+            c.created_at + interval '14 days', c.created_at
        FROM clients c WHERE c.partner_id = $1`,
     [p.id],
   );
@@ -68,14 +74,18 @@ export async function seedPartner(db: Db, seeded: Seeded): Promise<Partner> {
   for (const c of seeded.clients) {
     const a = (
       await db.query<{ id: number }>(
-        `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default) VALUES ($1, 'live', 'sandbox', 'Live', true) RETURNING id`,
+        `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default)
+         VALUES ($1, 'live', 'sandbox', 'Live', true) RETURNING id`,
         [c.id],
       )
     ).rows[0].id;
     await db.query(
-      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source, created_at, expires_at, paid_at)
-       SELECT 'op_L' || lpad($3, 4, '0') || lpad(g::text, 22, '0'), $1::bigint, 'live', 'qr', 'paid', 2000, $2, 'sbx_live_' || $3 || '_' || g, 'api',
-              now() - make_interval(mins => g * 5), now() - make_interval(mins => g * 5 - 5), now() - make_interval(mins => g * 5 - 1)
+      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source,
+                               created_at, expires_at, paid_at)
+       SELECT 'op_L' || lpad($3, 4, '0') || lpad(g::text, 22, '0'), $1::bigint, 'live', 'qr', 'paid', 2000, $2,
+              'sbx_live_' || $3 || '_' || g, 'api',
+              now() - make_interval(mins => g * 5), now() - make_interval(mins => g * 5 - 5),
+              now() - make_interval(mins => g * 5 - 1)
          FROM generate_series(1, 1000) g`,
       [c.id, a, String(c.id)],
     );
@@ -87,7 +97,8 @@ export async function seedPartner(db: Db, seeded: Seeded): Promise<Partner> {
     )
   ).rows[0].id;
   await db.query(
-    `INSERT INTO referral_clicks (link_id, partner_id, created_at) SELECT $1, $2, now() - make_interval(mins => g * 50) FROM generate_series(1, 10000) g`,
+    `INSERT INTO referral_clicks (link_id, partner_id, created_at)
+     SELECT $1, $2, now() - make_interval(mins => g * 50) FROM generate_series(1, 10000) g`,
     [link, p.id],
   );
   // Giving the seeded clients a partner rewrote their million operations (the trigger that keeps

@@ -23,14 +23,15 @@ const CLAIM = {
            FROM webhooks w
           WHERE w.id = d.webhook_id AND d.id IN (
                 SELECT id FROM webhook_deliveries
-                 WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+                 WHERE status = 'pending' AND next_attempt_at <= now()
+                   AND (locked_until IS NULL OR locked_until <= now())
                  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
       RETURNING d.id, d.message_id, d.body, w.url`,
 };
 const DONE = {
   name: 'floor_done',
-  text: `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_status = 200, last_attempt_at = now(),
-                delivered_at = now(), locked_until = NULL, lease_token = NULL
+  text: `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_status = 200,
+                last_attempt_at = now(), delivered_at = now(), locked_until = NULL, lease_token = NULL
           WHERE id = ANY($1::bigint[]) AND lease_token = $2`,
 };
 

@@ -58,7 +58,8 @@ const app = Fastify({ logger: false });
 const clientId = Number(process.env.BASE_CLIENT_ID ?? 1);
 const accountId = Number(process.env.BASE_ACCOUNT_ID ?? 1);
 const OP =
-  'id, type, status, amount, refunded_amount, comment, phone, sender_name, transaction_id, provider_account_id, source, link_token, mode, created_at, paid_at, expires_at';
+  'id, type, status, amount, refunded_amount, comment, phone, sender_name, transaction_id, provider_account_id, ' +
+  'source, link_token, mode, created_at, paid_at, expires_at';
 // No spread with added fields here either: on Node 20 it takes V8's slow clone path (docs/architecture.md).
 const item = (r: any) => Object.assign(r, { operation_id: r.id, livemode: r.mode === 'live' });
 
@@ -67,12 +68,15 @@ app.post('/qr', { schema: { body: QrCreateBody, response: { 201: QrCreated } } }
   const id = `op_${randomUUID().replace(/-/g, '').slice(0, 26).toUpperCase()}`;
   const row = await db.tx(async (t) => {
     await t.query(
-      `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until) VALUES ($1, 'test', 'POST', '/qr', $2, 'f', 'running', now())`,
+      `INSERT INTO idempotency_keys (client_id, mode, method, path, key, fingerprint, state, locked_until)
+       VALUES ($1, 'test', 'POST', '/qr', $2, 'f', 'running', now())`,
       [clientId, req.headers['idempotency-key']],
     );
     const r = await t.query(
-      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, qr_token, deep_link, source, expires_at)
-       VALUES ($1, $2, 'test', 'qr', 'created', $3, $4, $1, $1, $1, 'api', now() + interval '300 seconds') RETURNING id, qr_token, deep_link, expires_at, status`,
+      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, qr_token,
+                               deep_link, source, expires_at)
+       VALUES ($1, $2, 'test', 'qr', 'created', $3, $4, $1, $1, $1, 'api', now() + interval '300 seconds')
+       RETURNING id, qr_token, deep_link, expires_at, status`,
       [id, clientId, body.amount, accountId],
     );
     await t.query(
@@ -110,7 +114,9 @@ app.get(
   async (req) => {
     const q = req.query as { client: number; t: string; id: string };
     const r = await db.query(
-      `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21`,
+      `SELECT ${OP} FROM operations
+        WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3)
+        ORDER BY created_at DESC, id DESC LIMIT 21`,
       [q.client, new Date(q.t), q.id],
     );
     return { data: r.rows.slice(0, 20).map(item) };
@@ -139,7 +145,8 @@ app.get(
     const q = req.query as { partner: number; t: string; id: string };
     const r = await db.query(
       `SELECT ${OP_O}, o.client_id, c.external_id FROM operations o JOIN clients c ON c.id = o.client_id
-      WHERE o.partner_id = $1 AND o.mode = 'test' AND (o.created_at, o.id) < ($2, $3) ORDER BY o.created_at DESC, o.id DESC LIMIT 21`,
+      WHERE o.partner_id = $1 AND o.mode = 'test' AND (o.created_at, o.id) < ($2, $3)
+      ORDER BY o.created_at DESC, o.id DESC LIMIT 21`,
       [q.partner, new Date(q.t), q.id],
     );
     // Object.assign, as Tolem does: a spread with an added field is slow on Node 20 (docs/architecture.md).
@@ -169,13 +176,16 @@ const LINK_COLS = [
   'updated_at',
 ];
 const QR_COLS = ['id', 'status', 'qr_token', 'deep_link', 'expires_at'];
+const LINK_FIELDS = LINK_COLS.map((c) => `l.${c} AS l_${c}`).join(', ');
+const QR_FIELDS = QR_COLS.map((c) => `o.${c} AS o_${c}`).join(', ');
 const CHECKOUT_LOAD = {
   name: 'checkout_load',
-  text: `SELECT ${LINK_COLS.map((c) => `l.${c} AS l_${c}`).join(', ')}, v.email AS v_email, ${QR_COLS.map((c) => `o.${c} AS o_${c}`).join(', ')}
+  text: `SELECT ${LINK_FIELDS}, v.email AS v_email, ${QR_FIELDS}
     FROM payment_links l
     LEFT JOIN checkout_visitors v ON v.link_token = l.token AND v.visitor_id = $2
     LEFT JOIN LATERAL (
-      SELECT ${QR_COLS.map((c) => `op.${c}`).join(', ')} FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
+      SELECT ${QR_COLS.map((c) => `op.${c}`).join(', ')}
+        FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
        WHERE co.link_token = l.token AND co.visitor_id = $2 AND co.created_at >= l.qr_cycle_at
        ORDER BY co.created_at DESC LIMIT 1) o ON true
    WHERE l.token = $1`,
@@ -302,7 +312,9 @@ app.get('/floor', async () => (await db.query('SELECT 1 AS ok')).rows[0]);
 // /payments, prepared (as Tolem's are), the rows sent as they come: no schema, no mapping.
 const LIST_FLOOR = {
   name: 'list_floor',
-  text: `SELECT ${OP} FROM operations WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 21`,
+  text: `SELECT ${OP} FROM operations
+          WHERE client_id = $1 AND mode = 'test' AND (created_at, id) < ($2, $3)
+          ORDER BY created_at DESC, id DESC LIMIT 21`,
 };
 app.get('/floor/list', async (req) => {
   const q = req.query as { client: string; t: string; id: string };

@@ -73,7 +73,8 @@ const w = new DeliveryWorker(
 const pgTicks = () =>
   Number(
     execSync(
-      `for p in $(pgrep -u postgres); do awk '{print $14+$15}' /proc/$p/stat 2>/dev/null; done | awk '{s+=$1} END {print s+0}'`,
+      `for p in $(pgrep -u postgres); do awk '{print $14+$15}' /proc/$p/stat 2>/dev/null; done` +
+        ` | awk '{s+=$1} END {print s+0}'`,
       { shell: '/bin/bash' },
     ).toString(),
   );

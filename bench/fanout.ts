@@ -96,7 +96,10 @@ async function call(url: string, key: string, path: string, body?: string): Prom
   return (await r.json()) as Record<string, unknown>;
 }
 
-/** The lag p99 of each window, a receipt counted in the window of its event's commit (the first and last take any outside). */
+/**
+ * The lag p99 of each window, a receipt counted in the window of its event's commit (the first and last take any
+ * outside).
+ */
 export function windowP99s(
   receipts: Pick<Receipt, 'at' | 'createdAt'>[],
   started: number,

@@ -15,8 +15,12 @@ function figure(e: Entry): [string, string, string] {
   switch (e.scenario) {
     case 'webhook_fanout':
       return [
-        `${e.tolem.rps} deliveries/s drained; lag p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms (median of windows ${e.fanout?.lag_p99_windows_ms?.join('/') ?? '?'}; all ${e.fanout?.lag_p99_all_ms ?? '?'}) at ${e.fanout?.offered_per_s}/s offered`,
-        `${e.baseline.rps} POSTs/s (bare undici)${e.durable_floor ? `; durable floor ${e.durable_floor.rps} deliveries/s` : ''}`,
+        `${e.tolem.rps} deliveries/s drained; lag p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms ` +
+          `(median of windows ${e.fanout?.lag_p99_windows_ms?.join('/') ?? '?'}; ` +
+          `all ${e.fanout?.lag_p99_all_ms ?? '?'}) ` +
+          `at ${e.fanout?.offered_per_s}/s offered`,
+        `${e.baseline.rps} POSTs/s (bare undici)` +
+          (e.durable_floor ? `; durable floor ${e.durable_floor.rps} deliveries/s` : ''),
         `${e.ratio}${e.durable_floor_ratio ? ` (${e.durable_floor_ratio} of the durable floor)` : ''}`,
       ];
     case 'qr_watcher':
@@ -56,15 +60,21 @@ for (const store of [...new Set(run.entries.map((e) => e.store))]) {
   console.log(`### ${NAMES[store] ?? store}`);
   if (f?.select_1 && f.list_query)
     console.log(
-      `Floors (baseline server, c=10): HTTP + \`SELECT 1\` ${f.select_1.rps} req/s; HTTP + the list's keyset SELECT prepared, rows unmapped ${f.list_query.rps} req/s.\n`,
+      `Floors (baseline server, c=10): HTTP + \`SELECT 1\` ${f.select_1.rps} req/s; ` +
+        `HTTP + the list's keyset SELECT prepared, rows unmapped ${f.list_query.rps} req/s.\n`,
     );
   console.log('| scenario | c | Tolem | baseline (same run) | ratio | target | met | reproduce |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const e of run.entries.filter((x) => x.store === store)) {
     const [t, b, r] = figure(e);
     const met = e.target_met === null ? '' : e.target_met ? 'yes' : '**no**';
+    const only =
+      e.scenario === 'startup_ms' || e.scenario === 'peak_rss_mb'
+        ? 'create_qr'
+        : e.scenario.replace(/^partner_analytics_.*/, 'partner_analytics');
+    const reproduce = `\`BENCH_STORES=${store} BENCH_ONLY=${only} npm run bench\``;
     console.log(
-      `| ${e.scenario} | ${e.connections || ''} | ${t} | ${b} | ${r} | ${e.target ?? ''} | ${met} | \`BENCH_STORES=${store} BENCH_ONLY=${e.scenario === 'startup_ms' || e.scenario === 'peak_rss_mb' ? 'create_qr' : e.scenario.replace(/^partner_analytics_.*/, 'partner_analytics')} npm run bench\` |`,
+      `| ${e.scenario} | ${e.connections || ''} | ${t} | ${b} | ${r} | ${e.target ?? ''} | ${met} | ${reproduce} |`,
     );
   }
   console.log('');

@@ -117,7 +117,8 @@ async function seedStore(
 // says when they can be); a truncated table's size is unknown to the planner (reltuples -1), as after a
 // migration, and it plans by the index.
 const RESET_SQL = [
-  'TRUNCATE checkout_operations, checkout_visitors, webhook_deliveries, idempotency_keys, events, sandbox_payments, request_logs',
+  'TRUNCATE checkout_operations, checkout_visitors, webhook_deliveries, idempotency_keys, events, sandbox_payments, ' +
+    'request_logs',
   `DELETE FROM operations WHERE id NOT LIKE 'op_B%'`,
   'VACUUM ANALYZE operations',
 ];
@@ -246,7 +247,9 @@ function record(store: string, scenario: string, c: number, tolem: Figures, base
   entries.push(e);
   const cpu = (f: Figures) => (f.cpu_us ? `, CPU µs/request server ${f.cpu_us.server} + db ${f.cpu_us.db}` : '');
   console.log(
-    `${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}${cpu(tolem)} (baseline${cpu(base) || ' -'})`,
+    `${store} ${scenario} c=${c}: ${tolem.rps} req/s vs ${base.rps} (x${ratio}), ` +
+      `p50 ${tolem.p50} ms, p99 ${tolem.p99} ms, errors ${tolem.errors}/${base.errors}` +
+      `${cpu(tolem)} (baseline${cpu(base) || ' -'})`,
   );
   if (extra.floor)
     console.log(
@@ -254,15 +257,18 @@ function record(store: string, scenario: string, c: number, tolem: Figures, base
     );
   if (extra.fanout)
     console.log(
-      `  lag p99 by window: ${extra.fanout.lag_p99_windows_ms.join(', ')} ms; over all ${extra.fanout.lag_p99_all_ms} ms, max ${extra.fanout.lag_max_ms} ms`,
+      `  lag p99 by window: ${extra.fanout.lag_p99_windows_ms.join(', ')} ms; ` +
+        `over all ${extra.fanout.lag_p99_all_ms} ms, max ${extra.fanout.lag_max_ms} ms`,
     );
   if (extra.durable_floor)
     console.log(
-      `  durable floor: ${extra.durable_floor.rps} deliveries/s (x${extra.durable_floor_ratio} of it), errors ${extra.durable_floor.errors}`,
+      `  durable floor: ${extra.durable_floor.rps} deliveries/s (x${extra.durable_floor_ratio} of it), ` +
+        `errors ${extra.durable_floor.errors}`,
     );
   if (extra.public_floor)
     console.log(
-      `  public floor: ${extra.public_floor.rps} req/s (x${extra.public_floor_ratio} of it), p99 ${extra.public_floor.p99} ms${cpu(extra.public_floor)}`,
+      `  public floor: ${extra.public_floor.rps} req/s (x${extra.public_floor_ratio} of it), ` +
+        `p99 ${extra.public_floor.p99} ms${cpu(extra.public_floor)}`,
     );
 }
 
@@ -283,7 +289,8 @@ async function runStore(store: 'pg' | 'pglite') {
           for (const [name, f] of Object.entries(figures))
             record(store, `partner_analytics_${name}`, 1, f.tolem, f.base, {});
           console.log(
-            `${store} partner analytics over ${PARTNER_CLIENTS} clients: see partner_analytics_* (sequential calls, ms)`,
+            `${store} partner analytics over ${PARTNER_CLIENTS} clients: ` +
+              'see partner_analytics_* (sequential calls, ms)',
           );
         }
       }
@@ -379,7 +386,8 @@ async function runStore(store: 'pg' | 'pglite') {
           LOAD,
         ));
         console.log(
-          `${store} floor ${name} c=10: ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, CPU µs/request ${JSON.stringify(f.cpu_us ?? {})}`,
+          `${store} floor ${name} c=10: ${f.rps} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms, ` +
+            `CPU µs/request ${JSON.stringify(f.cpu_us ?? {})}`,
         );
       }
     }
@@ -631,6 +639,7 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const e of entries) {
   console.log(
-    `| ${e.store} | ${e.scenario} | ${e.connections} | ${e.tolem.rps} | ${e.baseline.rps} | ${e.ratio} | ${e.tolem.p50} | ${e.tolem.p99} | ${e.peak_rss_mb ?? ''} | ${e.target ?? ''} | ${e.target_met ?? ''} |`,
+    `| ${e.store} | ${e.scenario} | ${e.connections} | ${e.tolem.rps} | ${e.baseline.rps} | ${e.ratio} ` +
+      `| ${e.tolem.p50} | ${e.tolem.p99} | ${e.peak_rss_mb ?? ''} | ${e.target ?? ''} | ${e.target_met ?? ''} |`,
   );
 }

@@ -12,7 +12,8 @@ export async function seedClients(db: Db, n: number): Promise<Seeded> {
   for (let i = 0; i < n; i++) {
     const testKey = `kp_test_bench${String(i).padStart(4, '0')}${'x'.repeat(32)}`;
     const c = await db.query<{ id: number }>(
-      `INSERT INTO clients (name, email, plan, trial_ends_at) VALUES ($1, $2, 'enterprise', now() + interval '1 year') RETURNING id`,
+      `INSERT INTO clients (name, email, plan, trial_ends_at)
+       VALUES ($1, $2, 'enterprise', now() + interval '1 year') RETURNING id`,
       [`Bench ${i}`, `bench${i}@bench.kz`],
     );
     const id = c.rows[0].id;
@@ -22,7 +23,8 @@ export async function seedClients(db: Db, n: number): Promise<Seeded> {
       testKey.slice(0, 12),
     ]);
     const a = await db.query<{ id: number }>(
-      `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default) VALUES ($1, 'test', 'sandbox', 'Sandbox', true) RETURNING id`,
+      `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default)
+       VALUES ($1, 'test', 'sandbox', 'Sandbox', true) RETURNING id`,
       [id],
     );
     clients.push({ id, testKey, accountId: a.rows[0].id });
@@ -35,7 +37,8 @@ export async function seedOperations(db: Db, seeded: Seeded, total: number): Pro
   const per = Math.ceil(total / seeded.clients.length);
   for (const c of seeded.clients) {
     await db.query(
-      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source, created_at, expires_at, paid_at)
+      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source,
+                               created_at, expires_at, paid_at)
        SELECT 'op_B' || lpad($4, 4, '0') || lpad(g::text, 22, '0'), $1::bigint, 'test', 'qr',
               CASE WHEN g % 3 = 0 THEN 'paid' ELSE 'expired' END, 1000 + g % 5000, $2, 'sbx_seed_' || g, 'api',
               now() - make_interval(secs => g * 2.5), now() - make_interval(secs => g * 2.5 - 300),
@@ -102,8 +105,10 @@ export async function seedDeliveryBacklog(
   tag: string,
 ): Promise<number> {
   const r = await db.query(
-    `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, next_attempt_at)
-     SELECT w.id, w.client_id, w.mode, 'msg_' || $4 || '_' || g || '_' || w.id, 'evt_' || $4 || '_' || g, 'payment.completed', $3, now() - interval '1 hour'
+    `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body,
+                                     next_attempt_at)
+     SELECT w.id, w.client_id, w.mode, 'msg_' || $4 || '_' || g || '_' || w.id, 'evt_' || $4 || '_' || g,
+            'payment.completed', $3, now() - interval '1 hour'
        FROM generate_series(1, $2::int) g, webhooks w WHERE w.client_id = $1`,
     [clientId, payments, body, tag],
   );
@@ -132,13 +137,15 @@ export async function seedCheckoutVisitors(
   await db.query(
     `WITH v AS (SELECT visitor, op_id, 'sbx_qr_bench_' || i AS ref
                   FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS u(visitor, op_id, i)),
-          ops AS (INSERT INTO operations (id, client_id, mode, type, status, amount, comment, provider_account_id, provider_ref,
-                                          raw_provider_status, qr_token, deep_link, source, link_token, expires_at)
+          ops AS (INSERT INTO operations (id, client_id, mode, type, status, amount, comment, provider_account_id,
+                                          provider_ref, raw_provider_status, qr_token, deep_link, source, link_token,
+                                          expires_at)
                   SELECT op_id, $1, 'test', 'qr', 'created', 5000, 'Бенчмарк: оплата заказа', $2, ref, 'QrTokenCreated',
-                         'http://localhost/sandbox/qr/' || ref, 'http://localhost/sandbox/qr/' || ref, 'payment_link', $3,
-                         now() + interval '6 hours'
+                         'http://localhost/sandbox/qr/' || ref, 'http://localhost/sandbox/qr/' || ref,
+                         'payment_link', $3, now() + interval '6 hours'
                     FROM v RETURNING id)
-     INSERT INTO checkout_operations (operation_id, link_token, visitor_id) SELECT v.op_id, $3, v.visitor FROM v JOIN ops ON ops.id = v.op_id`,
+     INSERT INTO checkout_operations (operation_id, link_token, visitor_id)
+     SELECT v.op_id, $3, v.visitor FROM v JOIN ops ON ops.id = v.op_id`,
     [
       client.id,
       client.accountId,

@@ -8,7 +8,10 @@ export interface Entry {
   connections: number;
   tolem: Figures;
   baseline: Figures;
-  /** Tolem's rate over the baseline's; where they ran in alternating rounds (load.ts), the median of the rounds' ratios */
+  /**
+   * Tolem's rate over the baseline's; where they ran in alternating rounds (load.ts), the median of the rounds'
+   * ratios
+   */
   ratio: number;
   peak_rss_mb?: number;
   /** webhook_fanout: tolem.rps is the drain rate, p50/p99 the commit-to-receipt lag at the offered rate */
@@ -27,7 +30,10 @@ export interface Entry {
   durable_floor?: Figures;
   /** webhook_fanout: Tolem's drain over the durable floor's in the same run */
   durable_floor_ratio?: number;
-  /** qr_watcher: tolem.rps is status calls/s, p50/p99 the time to notice a payment; baseline.rps what the provider allows */
+  /**
+   * qr_watcher: tolem.rps is status calls/s, p50/p99 the time to notice a payment; baseline.rps what the provider
+   * allows
+   */
   watcher?: import('./watcher.ts').WatcherFigures;
   target: string | null;
   target_met: boolean | null;

@@ -143,7 +143,8 @@ export async function benchWatcher(
     for (let i = 0; i < o.accounts; i++) {
       const c = (
         await deps.db.query<{ id: number }>(
-          `INSERT INTO clients (name, email, plan, trial_ends_at, plan_expires_at) VALUES ($1, $2, 'enterprise', now() + interval '1 year', now() + interval '1 year') RETURNING id`,
+          `INSERT INTO clients (name, email, plan, trial_ends_at, plan_expires_at)
+           VALUES ($1, $2, 'enterprise', now() + interval '1 year', now() + interval '1 year') RETURNING id`,
           [`W${i}`, `w${i}-${Date.now()}@bench.kz`],
         )
       ).rows[0].id;

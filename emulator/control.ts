@@ -28,7 +28,10 @@ function dateStyle(s: EmulatorState, body: Record<string, unknown>): Answer {
   return [200, { ok: true, style: s.dateStyle, utc_offset_hours: s.utcOffsetHours }];
 }
 
-/** POST trade-point {bin?, trade_point_id, state: ok|disabled|no_qr|no_methods}; bin defaults to r1's and r2's organization. */
+/**
+ * POST trade-point {bin?, trade_point_id, state: ok|disabled|no_qr|no_methods}; bin defaults to r1's and r2's
+ * organization.
+ */
 function tradePoint(s: EmulatorState, body: Record<string, unknown>): Answer {
   const bin = String(body.bin ?? DEFAULT_BIN);
   const id = Number(body.trade_point_id);

@@ -27,12 +27,19 @@ const utcOffsetHours = Number(values['utc-offset']);
 if (!validUtcOffset(utcOffsetHours))
   usage(`--utc-offset must be hours from UTC (whole minutes, -12 to 14), not ${values['utc-offset']}`);
 const e = await startEmulator({ port, dir: values.dir!, dateStyle, utcOffsetHours });
-process.stdout.write(
-  `${JSON.stringify({ ready: true, url: e.url, ca: e.ca, client_pfx: e.clientPfx, client_password: e.clientPassword, api_key: e.apiKey })}\n`,
-);
+const ready = {
+  ready: true,
+  url: e.url,
+  ca: e.ca,
+  client_pfx: e.clientPfx,
+  client_password: e.clientPassword,
+  api_key: e.apiKey,
+};
+process.stdout.write(`${JSON.stringify(ready)}\n`);
 process.stderr.write(
   `qrapi emulator on ${e.url}\n  QRAPI_BASE_URL=${e.url} QRAPI_CA_FILE=${e.ca} PROVIDER_DRIVER=qrapi npm start\n` +
-    `  client certificate: ${e.clientPfx} (password in ${path.dirname(e.clientPfx)}/client.password); r1 key in api-key.txt\n`,
+    `  client certificate: ${e.clientPfx} (password in ${path.dirname(e.clientPfx)}/client.password); ` +
+    'r1 key in api-key.txt\n',
 );
 const stop = () => void e.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -216,7 +216,10 @@ export class EmulatorState {
     return pay;
   }
 
-  /** The payment with its timers run out, evaluated lazily on each read: the scan wait, the confirmation wait, an invoice's 24 hours. */
+  /**
+   * The payment with its timers run out, evaluated lazily on each read: the scan wait, the confirmation wait, an
+   * invoice's 24 hours.
+   */
   current(id: number): Payment | undefined {
     const p = this.payments.get(id);
     if (!p) return undefined;

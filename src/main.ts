@@ -27,11 +27,13 @@ async function main(): Promise<void> {
     const n = await resealWebhookSecrets(runtime.deps.db, runtime.deps.secrets.sealer);
     const p = await resealProviderCredentials(runtime.deps.db, runtime.deps.secrets.sealer);
     console.log(
-      `re-sealed ${n} webhook secret${n === 1 ? '' : 's'} and ${p} provider credential${p === 1 ? '' : 's'} with the current APP_SECRET`,
+      `re-sealed ${n} webhook secret${n === 1 ? '' : 's'} and ${p} provider credential${p === 1 ? '' : 's'} ` +
+        'with the current APP_SECRET',
     );
     const o = await resealAtRest(runtime.deps.db, runtime.deps.secrets.sealer);
     console.log(
-      `re-sealed ${o.resealed} other value${o.resealed === 1 ? '' : 's'} (IBANs, bank details, codes, messages); sealed ${o.sealed} IBAN${o.sealed === 1 ? '' : 's'} kept in clear before`,
+      `re-sealed ${o.resealed} other value${o.resealed === 1 ? '' : 's'} (IBANs, bank details, codes, messages); ` +
+        `sealed ${o.sealed} IBAN${o.sealed === 1 ? '' : 's'} kept in clear before`,
     );
     await runtime.close();
     return;

@@ -163,7 +163,8 @@ export async function loadSecrets(db: Db, config: Config): Promise<LoadedSecrets
   if (missing.length && shared && config.nodeEnv === 'production') {
     const names = missing.map((n) => VARS[n]).join(' and ');
     throw new Error(
-      `${names} must be set with DATABASE_URL and NODE_ENV=production: generated values are never kept in the database, ` +
+      `${names} must be set with DATABASE_URL and NODE_ENV=production: ` +
+        'generated values are never kept in the database, ' +
         'and instances on other machines could not share a local file. See docs/operations.md (secrets).',
     );
   }
@@ -180,7 +181,8 @@ export async function loadSecrets(db: Db, config: Config): Promise<LoadedSecrets
     if (legacy && shared) {
       values[name] = legacy;
       warnings.push(
-        `${VARS[name]} is read from the database, where an earlier version generated it: a dump of the database opens it. ` +
+        `${VARS[name]} is read from the database, where an earlier version generated it: ` +
+          'a dump of the database opens it. ' +
           `Set ${VARS[name]} to that value on every instance, then DELETE FROM settings WHERE key = '${name}'.`,
       );
       continue;
@@ -189,7 +191,8 @@ export async function loadSecrets(db: Db, config: Config): Promise<LoadedSecrets
     generated[name] = values[name];
     if (shared)
       warnings.push(
-        `${VARS[name]} was generated and kept in ${file ?? 'memory'}: every instance needs the same value; set ${VARS[name]}.`,
+        `${VARS[name]} was generated and kept in ${file ?? 'memory'}: ` +
+          `every instance needs the same value; set ${VARS[name]}.`,
       );
   }
   if (file && Object.keys(generated).length) {

@@ -1,6 +1,7 @@
 // Receiving Tolem's webhooks with plain node:http: the raw body verified with the endpoint's secret
 // (either signature scheme), answered 2xx at once, the work done after. Replays outside five minutes and
-// forged bodies get 400. Try it with `tolem listen --forward-to http://localhost:3000/webhooks --secret $TOLEM_WEBHOOK_SECRET`.
+// forged bodies get 400. Try it with
+// `tolem listen --forward-to http://localhost:3000/webhooks --secret $TOLEM_WEBHOOK_SECRET`.
 // TOLEM_WEBHOOK_SECRET=whsec_… npx tsx examples/webhook-receiver/index.ts
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -3,6 +3,9 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
+// The server's routes besides the dashboard's own, which `npx vite` passes on to it.
+const PROXIED = ['/auth', '/me', '/v2', '/v1', '/partner', '/admin', '/onboarding', '/checkout'];
+
 export default defineConfig({
   base: '/dashboard/',
   plugins: [react()],
@@ -14,6 +17,6 @@ export default defineConfig({
   },
   server: {
     // `npx vite` here during development, with the server on :8080.
-    proxy: Object.fromEntries(['/auth', '/me', '/v2', '/v1', '/partner', '/admin', '/onboarding', '/checkout'].map((p) => [p, 'http://127.0.0.1:8080'])),
+    proxy: Object.fromEntries(PROXIED.map((p) => [p, 'http://127.0.0.1:8080'])),
   },
 });

@@ -10,7 +10,9 @@ import { qrapiConnect, qrapiTradePoints } from '../domain/payments/qrapi-connect
 import { ensurePlatformAccount, platformClientId } from '../domain/subscriptions/subscriptions.ts';
 import { setDefault } from '../domain/onboarding/accounts.ts';
 
-export const USAGE = `admin connect-platform --bin <BIN> (--pfx <file.p12> --password <password> [--scheme r2|r3] | --api-key <key>) [--trade-point <id>] [--name <display name>]`;
+export const USAGE =
+  'admin connect-platform --bin <BIN> (--pfx <file.p12> --password <password> [--scheme r2|r3] | --api-key <key>)' +
+  ' [--trade-point <id>] [--name <display name>]';
 
 export async function connectPlatform(deps: Deps, argv: string[]): Promise<{ message: string; exitCode: number }> {
   const { values } = parseArgs({
@@ -29,7 +31,9 @@ export async function connectPlatform(deps: Deps, argv: string[]): Promise<{ mes
   if (deps.config.providerDriver !== 'qrapi') {
     await ensurePlatformAccount(deps);
     return {
-      message: `PROVIDER_DRIVER=${deps.config.providerDriver}: the platform client (id ${platform}) has its live account; nothing to connect`,
+      message:
+        `PROVIDER_DRIVER=${deps.config.providerDriver}: ` +
+        `the platform client (id ${platform}) has its live account; nothing to connect`,
       exitCode: 0,
     };
   }

@@ -1,7 +1,7 @@
-// Read-through caches for the lookups every payment call makes (API key -> client, default provider
-// account) and for the merchant's public branding every checkout opening shows, with invalidation that crosses processes: a change NOTIFYs `tolem_cache` in its transaction,
-// and every instance LISTENs and evicts. A revoked key therefore stops within the notification's delivery
-// (milliseconds), and the TTL bounds staleness if a notification were ever missed.
+// Read-through caches for the lookups every payment call makes (API key -> client, default provider account) and for
+// the merchant's public branding every checkout opening shows, with invalidation that crosses processes: a change
+// NOTIFYs `tolem_cache` in its transaction, and every instance LISTENs and evicts. A revoked key therefore stops within
+// the notification's delivery (milliseconds), and the TTL bounds staleness if a notification were ever missed.
 import { MAYBE_MISSED, type Db, type Queryable } from '../db/db.ts';
 
 const CHANNEL = 'tolem_cache';

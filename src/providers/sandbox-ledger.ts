@@ -63,19 +63,22 @@ export class SandboxLedger {
     ];
     if (!terms) {
       const res = await this.db.query(
-        `UPDATE sandbox_payments SET status = $2, paid_at = CASE WHEN $3::boolean THEN now() END, sender_name = $4, sender_phone = $5,
-                transaction_id = $6
+        `UPDATE sandbox_payments SET status = $2, paid_at = CASE WHEN $3::boolean THEN now() END, sender_name = $4,
+                sender_phone = $5, transaction_id = $6
           WHERE ref = $1 AND ${allowed('')}`,
         params,
       );
       return res.rowCount > 0;
     }
     const res = await this.db.query(
-      `INSERT INTO sandbox_payments AS s (ref, status, paid_at, sender_name, sender_phone, transaction_id, kind, amount, expires_at)
-       SELECT $1::text, $2::text, CASE WHEN $3::boolean THEN now() END, $4::text, $5::text, $6::text, $8::text, $9::bigint, $10::timestamptz
+      `INSERT INTO sandbox_payments AS s
+              (ref, status, paid_at, sender_name, sender_phone, transaction_id, kind, amount, expires_at)
+       SELECT $1::text, $2::text, CASE WHEN $3::boolean THEN now() END, $4::text, $5::text, $6::text,
+              $8::text, $9::bigint, $10::timestamptz
         WHERE $10::timestamptz > now() OR $7::boolean
-       ON CONFLICT (ref) DO UPDATE SET status = EXCLUDED.status, paid_at = EXCLUDED.paid_at, sender_name = EXCLUDED.sender_name,
-              sender_phone = EXCLUDED.sender_phone, transaction_id = EXCLUDED.transaction_id
+       ON CONFLICT (ref) DO UPDATE SET status = EXCLUDED.status, paid_at = EXCLUDED.paid_at,
+              sender_name = EXCLUDED.sender_name, sender_phone = EXCLUDED.sender_phone,
+              transaction_id = EXCLUDED.transaction_id
         WHERE ${allowed('s.')}`,
       [...params, terms.kind, terms.amount, terms.expiresAt],
     );
@@ -95,7 +98,8 @@ export class SandboxLedger {
       if (seen.rows[0]) return { ref: seen.rows[0].provider_ref, status: seen.rows[0].status };
       // Only a paid payment can be refunded, and a paid one has its ledger row.
       const res = await tx.query(
-        `UPDATE sandbox_payments SET refunded = refunded + $2 WHERE ref = $1 AND status = 'Paid' AND refunded + $2 <= amount`,
+        `UPDATE sandbox_payments SET refunded = refunded + $2
+          WHERE ref = $1 AND status = 'Paid' AND refunded + $2 <= amount`,
         [r, amount],
       );
       const outcome = { ref: providerRef, status: res.rowCount ? ('completed' as const) : ('failed' as const) };

@@ -20,7 +20,8 @@ const WAITING = { qr: 'QrTokenCreated', invoice: 'InvoiceCreated' } as const;
 export type DescribedRef = Terms;
 
 export function sandboxRef(d: DescribedRef): string {
-  return `sbx_${REF_KIND[d.kind]}_${d.amount.toString(36)}_${d.expiresAt.getTime().toString(36)}_${randomBytes(12).toString('hex')}`;
+  const expiry = d.expiresAt.getTime().toString(36);
+  return `sbx_${REF_KIND[d.kind]}_${d.amount.toString(36)}_${expiry}_${randomBytes(12).toString('hex')}`;
 }
 
 /** What a ref says of its payment; null for anything else (an older ref, garbage). */

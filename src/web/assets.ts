@@ -31,3 +31,11 @@ export const documentStart = (lang: string): string => `<!doctype html>
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="same-origin">
 <link rel="icon" href="data:,">`;
+
+/** The padlock before "secure payment" under the merchant's name, on the checkout and payer pages. */
+export const LOCK_ICON =
+  '<svg class="lock" viewBox="0 0 16 16" aria-hidden="true">' +
+  '<path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z"/></svg>';
+
+/** The tick of a paid (or completed) state. */
+export const CHECK_ICON = '<svg viewBox="0 0 24 24"><path d="M9.5 16.2 5.3 12l-1.4 1.4 5.6 5.6 11-11-1.4-1.4z"/></svg>';

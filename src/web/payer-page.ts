@@ -3,7 +3,7 @@
 // checkout: the QR is inline SVG and every state is in the HTML, so the page works without JavaScript;
 // the external script (CSP: no inline script or style) only polls the status and shows the panel it
 // names. Every merchant text goes through esc(). The words never name the provider ("the payment app").
-import { ASSET_VERSION, documentStart } from './assets.ts';
+import { ASSET_VERSION, CHECK_ICON, documentStart, LOCK_ICON } from './assets.ts';
 import { PAYER_ASSET_VERSION } from './payer-assets.ts';
 import { DEFAULT_BRAND, esc, formatTenge, minutesLeft, safeHref } from './format.ts';
 import { fill, LANGS, PAY_TEXTS, TEXTS, type Lang, type PayTexts, type Texts } from './i18n.ts';
@@ -53,8 +53,6 @@ interface Panel {
   tone: 'ok' | 'warn' | 'muted';
 }
 
-const CHECK = '<svg viewBox="0 0 24 24"><path d="M9.5 16.2 5.3 12l-1.4 1.4 5.6 5.6 11-11-1.4-1.4z"/></svg>';
-
 function paymentPanels(p: PayTexts): Panel[] {
   return [
     { name: 'paid', say: p.paid, title: p.paidTitle, text: p.paidText, tone: 'ok' },
@@ -101,20 +99,26 @@ function appLinkOf(qrToken: string): string | null {
 
 const hidden = (on: boolean) => (on ? ' hidden' : '');
 
+/** The header of a message page (no merchant known): the Tolem sign and name. */
+const TOLEM_HEADER =
+  '<header class="merchant"><span class="logo logo-initial" aria-hidden="true">₸</span>' +
+  '<div class="merchant-text"><p class="merchant-name">Tolem</p></div></header>';
+
 function merchantHeader(m: MerchantView, t: Texts): string {
+  const initial = [...m.display_name.trim()][0]?.toUpperCase() ?? '₸';
   const logo = safeHref(m.logo_url)
     ? `<img class="logo" src="${esc(m.logo_url)}" alt="" width="44" height="44" referrerpolicy="no-referrer">`
-    : `<span class="logo logo-initial" aria-hidden="true">${esc([...m.display_name.trim()][0]?.toUpperCase() ?? '₸')}</span>`;
-  return (
-    `<header class="merchant">${logo}<div class="merchant-text"><p class="merchant-name" id="merchant-name">${esc(m.display_name)}</p>` +
-    `<p class="merchant-sub"><svg class="lock" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 7V5a4 4 0 1 1 8 0v2h1v8H3V7h1zm2 0h4V5a2 2 0 1 0-4 0v2z"/></svg>${esc(t.secure)}</p></div></header>`
-  );
+    : `<span class="logo logo-initial" aria-hidden="true">${esc(initial)}</span>`;
+  const name = `<p class="merchant-name" id="merchant-name">${esc(m.display_name)}</p>`;
+  const sub = `<p class="merchant-sub">${LOCK_ICON}${esc(t.secure)}</p>`;
+  return `<header class="merchant">${logo}<div class="merchant-text">${name}${sub}</div></header>`;
 }
 
 function statePanel(panel: Panel, shown: boolean): string {
-  const icon = panel.tone === 'ok' ? CHECK : panel.tone === 'warn' ? '!' : 'i';
+  const icon = panel.tone === 'ok' ? CHECK_ICON : panel.tone === 'warn' ? '!' : 'i';
   const cls = panel.tone === 'muted' ? 'muted-icon' : panel.tone;
-  return `<section class="panel state big-state" id="panel-${panel.name}" data-say="${esc(panel.say)}" aria-labelledby="title-${panel.name}"${hidden(!shown)}>
+  const attrs = `id="panel-${panel.name}" data-say="${esc(panel.say)}" aria-labelledby="title-${panel.name}"`;
+  return `<section class="panel state big-state" ${attrs}${hidden(!shown)}>
   <div class="state-icon ${cls}" aria-hidden="true">${icon}</div>
   <h2 id="title-${panel.name}">${esc(panel.title)}</h2>
   <p class="muted">${esc(panel.text)}</p>
@@ -137,7 +141,8 @@ function waitingPanel(
   const app = appLinkOf(s.qrToken);
   const expiry = s.expiresAt
     ? `<p class="small muted expiry">${esc(s.kind === 'payment' ? p.validFor : p.refundValidFor)} ` +
-      `<time id="countdown" datetime="${s.expiresAt.toISOString()}">${minutesLeft(s.expiresAt, v.now)} ${esc(TEXTS[v.lang].minutes)}</time></p>`
+      `<time id="countdown" datetime="${s.expiresAt.toISOString()}">` +
+      `${minutesLeft(s.expiresAt, v.now)} ${esc(TEXTS[v.lang].minutes)}</time></p>`
     : '';
   return `<section class="panel" id="panel-waiting" data-say="${esc(say)}" aria-labelledby="scan-hint">
   <div class="qr-box">${labelled(s.svg, label)}</div>
@@ -149,28 +154,31 @@ function waitingPanel(
 }
 
 function summary(t: Texts, p: PayTexts, s: PaymentSubject | RefundSubject): string {
+  const heading = (label: string) =>
+    '<section class="summary" aria-labelledby="pay-heading"><h1 class="pay-heading" id="pay-heading">' +
+    `<span class="amount-label">${esc(label)}</span> ` +
+    `<span class="amount" id="amount">${esc(formatTenge(s.amount))}</span></h1>`;
   if (s.kind === 'payment') {
     return (
-      `<section class="summary" aria-labelledby="pay-heading"><h1 class="pay-heading" id="pay-heading"><span class="amount-label">${esc(t.amountDue)}</span> ` +
-      `<span class="amount" id="amount">${esc(formatTenge(s.amount))}</span></h1>` +
-      `${s.comment ? `<p class="description" id="comment">${esc(s.comment)}</p>` : ''}</section>`
+      heading(t.amountDue) + `${s.comment ? `<p class="description" id="comment">${esc(s.comment)}</p>` : ''}</section>`
     );
   }
-  return (
-    `<section class="summary" aria-labelledby="pay-heading"><h1 class="pay-heading" id="pay-heading"><span class="amount-label">${esc(p.refundAmount)}</span> ` +
-    `<span class="amount" id="amount">${esc(formatTenge(s.amount))}</span></h1>` +
-    `<p class="description" id="refund-of">${esc(fill(p.refundOf, { refund: formatTenge(s.amount), payment: formatTenge(s.paymentAmount) }))}</p></section>`
-  );
+  const refundOf = fill(p.refundOf, { refund: formatTenge(s.amount), payment: formatTenge(s.paymentAmount) });
+  return heading(p.refundAmount) + `<p class="description" id="refund-of">${esc(refundOf)}</p></section>`;
 }
 
 function footer(v: PayerPageView, t: Texts, path: string): string {
   const m = v.merchant;
-  const langs = LANGS.map(
-    (l) =>
-      `<a href="${esc(path)}?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`,
-  ).join('');
+  const langs = LANGS.map((l) => {
+    const current = l === v.lang ? ' aria-current="true"' : '';
+    return `<a href="${esc(path)}?lang=${l}" lang="${l}"${current}>${l.toUpperCase()}</a>`;
+  }).join('');
+  const email = m.support_email;
+  const support = email
+    ? `<p class="small muted">${esc(t.support)}: <a href="mailto:${esc(email)}">${esc(email)}</a></p>`
+    : '';
   return `<footer class="foot">
-  ${m.support_email ? `<p class="small muted">${esc(t.support)}: <a href="mailto:${esc(m.support_email)}">${esc(m.support_email)}</a></p>` : ''}
+  ${support}
   <nav class="langs" aria-label="${esc(t.language)}">${langs}</nav>
 </footer>`;
 }
@@ -202,6 +210,7 @@ export function renderPayerPage(v: PayerPageView): string {
     .map(([k, val]) => ` data-${k}="${esc(val)}"`)
     .join('');
   const title = `${s.kind === 'payment' ? p.title : p.refundTitle} · ${v.merchant.display_name}`;
+  const tone = current === 'waiting' ? 'waiting' : 'done';
   return (
     `${head(v.lang, title, v.merchant.brand_color ?? DEFAULT_BRAND)}
 <script src="/pay/assets/payer.js?v=${PAYER_ASSET_VERSION}" defer></script>
@@ -211,7 +220,7 @@ ${s.test ? `<div class="test-banner" role="note" id="test-banner">${esc(t.testBa
 <main class="card payer" id="payer"${attrs}>
 ${merchantHeader(v.merchant, t)}
 ${summary(t, p, s)}
-<p class="status payer-status" id="status" role="status" aria-atomic="true" data-tone="${current === 'waiting' ? 'waiting' : 'done'}">` +
+<p class="status payer-status" id="status" role="status" aria-atomic="true" data-tone="${tone}">` +
     `<span class="pulse" id="pulse" aria-hidden="true"${hidden(current !== 'waiting')}></span>` +
     `<span class="visually-hidden">${esc(p.statusLabel)}: </span><span id="status-text">${esc(say)}</span></p>
 ${current === 'waiting' ? waitingPanel(v, p, s, waitingSay, path) : ''}
@@ -231,12 +240,15 @@ export function renderPayerMessage(v: { lang: Lang; title: string; text: string 
   const langs = LANGS.map(
     (l) => `<a href="?lang=${l}" lang="${l}"${l === v.lang ? ' aria-current="true"' : ''}>${l.toUpperCase()}</a>`,
   ).join('');
+  const message =
+    '<section class="panel state"><div class="state-icon muted-icon" aria-hidden="true">i</div>' +
+    `<h1 class="message-title">${esc(v.title)}</h1><p class="muted">${esc(v.text)}</p></section>`;
   return `${head(v.lang, `${v.title} · Tolem`, DEFAULT_BRAND)}
 </head>
 <body>
 <main class="card payer" id="payer" data-state="message">
-<header class="merchant"><span class="logo logo-initial" aria-hidden="true">₸</span><div class="merchant-text"><p class="merchant-name">Tolem</p></div></header>
-<section class="panel state"><div class="state-icon muted-icon" aria-hidden="true">i</div><h1 class="message-title">${esc(v.title)}</h1><p class="muted">${esc(v.text)}</p></section>
+${TOLEM_HEADER}
+${message}
 <footer class="foot"><nav class="langs" aria-label="${esc(t.language)}">${langs}</nav></footer>
 </main>
 </body>

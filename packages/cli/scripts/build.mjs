@@ -21,7 +21,9 @@ const result = await build({
   legalComments: 'none',
   // commander is CommonJS: its require('node:events') needs a real require in an ES module.
   banner: {
-    js: "import { createRequire as __tolemRequire } from 'node:module'; const require = __tolemRequire(import.meta.url);",
+    js:
+      "import { createRequire as __tolemRequire } from 'node:module'; " +
+      'const require = __tolemRequire(import.meta.url);',
   },
   logLevel: 'warning',
   metafile: true,
@@ -38,7 +40,8 @@ for (const input of Object.keys(result.metafile.inputs)) {
 const licences = [...roots].sort().map((dir) => {
   const { name, version, license } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
   const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
-  return `${name}@${version} (${license})\n\n${file ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no licence file in the package)'}\n`;
+  const text = file ? readFileSync(path.join(dir, file), 'utf8').trim() : '(no licence file in the package)';
+  return `${name}@${version} (${license})\n\n${text}\n`;
 });
 writeFileSync(
   path.join(here, 'dist/THIRD_PARTY_LICENSES'),

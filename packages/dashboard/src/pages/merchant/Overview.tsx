@@ -39,6 +39,8 @@ export default function Overview() {
   });
   const usage = useQuery({ queryKey: ['usage'], queryFn: () => unwrap(api.GET('/me/usage')) });
   const s = stats.data;
+  // The paid plan's end, or the trial's while there is no paid plan.
+  const planEnd = dateTime(me.data?.plan_expires_at ?? me.data?.trial_ends_at, i18n.language);
   return (
     <Page title={t('overview.title')}>
       <ErrorAlert error={stats.error ?? me.error} />
@@ -81,9 +83,7 @@ export default function Overview() {
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            {me.data.plan_active
-              ? `${t('overview.planUntil')} ${dateTime(me.data.plan_expires_at ?? me.data.trial_ends_at, i18n.language)}`
-              : t('overview.planInactive')}
+            {me.data.plan_active ? `${t('overview.planUntil')} ${planEnd}` : t('overview.planInactive')}
           </Text>
         </Card>
       )}
