@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import type { QrapiCredentials } from '../providers/qrapi/client.ts';
 import { qrapiConnect, qrapiTradePoints } from '../domain/payments/qrapi-connect.ts';
 import { ensurePlatformAccount, platformClientId } from '../domain/subscriptions/subscriptions.ts';
-import { setDefault } from '../domain/onboarding/accounts.ts';
+import { setDefault } from '../domain/payments/provider-account-settings.ts';
 
 export const USAGE =
   'admin connect-platform --bin <BIN> (--pfx <file.p12> --password <password> [--scheme r2|r3] | --api-key <key>)' +

@@ -4,9 +4,8 @@
 // (FOR UPDATE SKIP LOCKED, so several workers split them), backing off from 30 s to an hour; a refund
 // is never given up on, because only the provider knows whether its money moved.
 import type { Deps } from '../deps.ts';
-import type { Mode } from '../domain/tenant.ts';
 import { findOperation } from '../domain/payments/operations.ts';
-import { sendRefund } from '../domain/payments/refund-settle.ts';
+import { claimDueRefunds, sendRefund } from '../domain/payments/refund-settle.ts';
 
 export async function retryPendingRefunds(
   deps: Deps,
@@ -14,21 +13,8 @@ export async function retryPendingRefunds(
   onError?: (err: unknown, refundId: string) => void,
   stopping: () => boolean = () => false,
 ): Promise<number> {
-  const due = await deps.db.query<{
-    id: string;
-    operation_id: string;
-    amount: number;
-    client_id: number;
-    mode: Mode;
-    return_qr_id: string | null;
-  }>(
-    `UPDATE refunds SET attempts = attempts + 1,
-            next_attempt_at = now() + make_interval(secs => LEAST(3600, 30 * power(2, LEAST(attempts, 7))))
-      WHERE id IN (SELECT id FROM refunds WHERE status = 'pending' AND next_attempt_at <= now()
-                    ORDER BY next_attempt_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-      RETURNING id, operation_id, amount, client_id, mode, return_qr_id`,
-  );
-  for (const r of due.rows) {
+  const due = await claimDueRefunds(deps.db, batch);
+  for (const r of due) {
     if (stopping()) break; // the rest are due again at their next attempt
     try {
       const op = await findOperation(deps.db, r.client_id, r.mode, r.operation_id);
@@ -39,5 +25,5 @@ export async function retryPendingRefunds(
       onError?.(err, r.id); // still pending: the next attempt is already scheduled
     }
   }
-  return due.rows.length;
+  return due.length;
 }

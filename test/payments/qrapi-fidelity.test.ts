@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { callAs, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
 import { BIN, qrapiWorld, type QrapiWorld } from '../helpers/qrapi.ts';
 import { pollReturns } from '../../src/domain/payments/refund-return.ts';
-import { deleteReleasedDevices } from '../../src/domain/onboarding/device-deletion.ts';
+import { deleteReleasedDevices } from '../../src/domain/payments/device-deletion.ts';
 import { retryPendingRefunds } from '../../src/jobs/refund-retry.ts';
 import { pollWatchedQrs } from '../../src/domain/payments/watch.ts';
 import { deliverAllDue } from '../../src/jobs/deliveries.ts';

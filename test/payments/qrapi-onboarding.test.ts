@@ -142,7 +142,7 @@ describe('official-API onboarding', () => {
 
 describe('deleting a qrapi account', () => {
   it('wipes its credentials and deletes its device at the provider once nothing waits on it; a waiting payment defers it to the job', async () => {
-    const { wipeReleasedCredentials } = await import('../../src/domain/onboarding/accounts.ts');
+    const { wipeReleasedCredentials } = await import('../../src/domain/payments/provider-account-settings.ts');
     const m = await w.liveMerchant();
     const sealed = async (id: number) =>
       (

@@ -13,7 +13,13 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { sha256Hex, safeEqual } from '../../crypto.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
-import { createProviderAccount, sealCredentials, openCredentials } from '../payments/provider-accounts.ts';
+import {
+  createProviderAccount,
+  defaultAccountId,
+  openCredentials,
+  sealCredentials,
+  setAccountOrgBin,
+} from '../payments/provider-accounts.ts';
 import { normalizePhone } from '../payments/input.ts';
 import { qrapiConnect, qrapiTradePoints } from '../payments/qrapi-connect.ts';
 import { checkBin } from '../organization/requisites.ts';
@@ -83,13 +89,7 @@ async function load(db: Queryable, clientId: number, mode: Mode, lock = false): 
   return r.rows[0];
 }
 
-async function hasAccount(db: Queryable, clientId: number, mode: Mode): Promise<number | null> {
-  const r = await db.query<{ id: number }>(
-    'SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id LIMIT 1',
-    [clientId, mode],
-  );
-  return r.rows[0]?.id ?? null;
-}
+const hasAccount = (db: Queryable, clientId: number, mode: Mode) => defaultAccountId(db, clientId, mode);
 
 /** The state as the client sees it: a code past its time is `expired`, a lock past its time ends. */
 export async function onboardingStatus(deps: Deps, clientId: number, mode: Mode): Promise<Status> {
@@ -308,19 +308,14 @@ async function connectAccount(
   mode: Mode,
   a: { driver: string; displayName: string; orgBin: string | null },
 ): Promise<number> {
-  const hasDefault = await tx.query(
-    'SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL',
-    [clientId, mode],
-  );
-  const id = await createProviderAccount(tx, {
+  // The first account of this mode becomes the default (createProviderAccount decides when isDefault is absent).
+  return createProviderAccount(tx, {
     clientId,
     mode,
     driver: a.driver,
     displayName: a.displayName,
-    isDefault: !hasDefault.rows.length,
+    orgBin: a.orgBin,
   });
-  if (a.orgBin) await tx.query('UPDATE provider_accounts SET org_bin = $2 WHERE id = $1', [id, a.orgBin]);
-  return id;
 }
 
 async function connectedAnswer(deps: Deps, clientId: number, mode: Mode, accountId: number) {
@@ -439,8 +434,7 @@ export async function verifyQrapi(deps: Deps, clientId: number, tradePointId: nu
     displayName: row.display_name ?? undefined,
   });
   await deps.db.tx(async (tx) => {
-    if (credentials.scheme !== 'r3')
-      await tx.query('UPDATE provider_accounts SET org_bin = $2 WHERE id = $1', [accountId, orgBin]);
+    if (credentials.scheme !== 'r3') await setAccountOrgBin(tx, accountId, orgBin);
     // The credentials now live (sealed) on the account only.
     await save(tx, clientId, 'live', {
       state: 'connected',

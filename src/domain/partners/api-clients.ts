@@ -6,6 +6,7 @@ import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { openClient } from '../accounts/register.ts';
+import { attachManagedClient, findManagedClientId, updateManagedClient } from '../accounts/clients-store.ts';
 import { issueApiKey, type IssuedKey } from '../accounts/api-keys.ts';
 import { issueMagicToken, LOGIN_LINK_PURPOSE } from '../accounts/tokens.ts';
 
@@ -37,28 +38,21 @@ export async function upsertApiClient(
   const metadata = input.metadata === undefined ? undefined : JSON.stringify(input.metadata);
   return deps.db.tx(async (tx) => {
     await tx.query('SELECT 1 FROM partners WHERE id = $1 FOR UPDATE', [partnerId]);
-    const found = await tx.query<{ id: number }>('SELECT id FROM clients WHERE partner_id = $1 AND external_id = $2', [
-      partnerId,
-      input.external_id,
-    ]);
-    if (found.rows[0]) {
-      const id = found.rows[0].id;
+    const id = await findManagedClientId(tx, partnerId, input.external_id);
+    if (id !== null) {
       // Absent fields stay as they are; e-mail is the owner's login, set once (the owner changes it).
-      await tx.query(
-        `UPDATE clients SET name = $2, phone = COALESCE($3, phone), metadata = COALESCE($4::jsonb, metadata) WHERE id = $1`,
-        [id, input.name, input.phone ?? null, metadata ?? null],
-      );
+      await updateManagedClient(tx, id, { name: input.name, phone: input.phone ?? null, metadata: metadata ?? null });
       return { clientId: id, created: false };
     }
     const email = (input.email ?? placeholderEmail(partnerId, input.external_id)).toLowerCase();
     const opened = await openClient(tx, { name: input.name, email, passwordHash: null });
     // A platform's merchants let it act in their account from the start (decisions 21: origin api).
-    await tx.query(
-      `UPDATE clients SET partner_id = $2, partner_origin = 'api', external_id = $3, phone = $4, metadata = $5::jsonb,
-                          allow_partner_impersonation = true
-        WHERE id = $1`,
-      [opened.clientId, partnerId, input.external_id, input.phone ?? null, metadata ?? null],
-    );
+    await attachManagedClient(tx, opened.clientId, {
+      partnerId,
+      externalId: input.external_id,
+      phone: input.phone ?? null,
+      metadata: metadata ?? null,
+    });
     return { clientId: opened.clientId, created: true, apiKey: opened.api_keys[mode] };
   });
 }

@@ -2,6 +2,7 @@
 // to registration with the code) and e-mail invites (a one-time token, 7 days). Registering with either
 // attributes the new client to the partner, in the registration's transaction.
 import type { ClientRegistered } from '../accounts/register.ts';
+import { attributeClientToPartner } from '../accounts/clients-store.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
@@ -166,10 +167,7 @@ export async function attributeNewClient(tx: Queryable, by: ClientRegistered): P
         'this invitation is not valid, was used, is for another e-mail, or has expired',
         { param: 'invite_token' },
       );
-    await tx.query(`UPDATE clients SET partner_id = $2, partner_origin = 'invite' WHERE id = $1`, [
-      clientId,
-      r.rows[0].partner_id,
-    ]);
+    await attributeClientToPartner(tx, clientId, r.rows[0].partner_id, { origin: 'invite' });
     return;
   }
   if (by.referralCode) {
@@ -180,9 +178,9 @@ export async function attributeNewClient(tx: Queryable, by: ClientRegistered): P
     );
     if (!r.rows[0])
       throw new AppError('invalid_parameter', 'this referral code is not valid', { param: 'referral_code' });
-    await tx.query(
-      `UPDATE clients SET partner_id = $2, partner_origin = 'referral', referral_link_id = $3 WHERE id = $1`,
-      [clientId, r.rows[0].partner_id, r.rows[0].id],
-    );
+    await attributeClientToPartner(tx, clientId, r.rows[0].partner_id, {
+      origin: 'referral',
+      referralLinkId: r.rows[0].id,
+    });
   }
 }

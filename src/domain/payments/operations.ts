@@ -81,3 +81,20 @@ export type ListedOperation = Pick<
 
 /** Where an operation was made (subscription: a plan QR, on the platform client). */
 export const SOURCES = ['api', 'cabinet', 'payment_link', 'v1', 'subscription'] as const;
+
+/**
+ * Claims up to `batch` waiting operations past their deadline with a 30-second sweep lease, FOR UPDATE SKIP
+ * LOCKED so that several workers split them (jobs/expiry.ts settles each with the provider).
+ */
+export async function claimDueExpiries(db: Queryable, batch: number): Promise<Operation[]> {
+  const r = await db.query<Operation>(
+    `UPDATE operations SET sweep_locked_until = now() + interval '30 seconds'
+      WHERE id IN (SELECT id FROM operations
+                    WHERE status = 'created' AND expires_at <= now()
+                      AND (sweep_locked_until IS NULL OR sweep_locked_until < now())
+                    ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+      RETURNING ${OP_COLUMNS}`,
+    [batch],
+  );
+  return r.rows;
+}

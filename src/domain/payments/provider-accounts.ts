@@ -16,16 +16,47 @@ export interface ProviderAccount {
   session_alive: boolean;
 }
 
+/**
+ * A new provider account of a client and mode. `isDefault` absent: the default when the client has none in
+ * this mode yet. `orgBin`: the organization's BIN the provider knows the account by (qrapi).
+ */
 export async function createProviderAccount(
   tx: Queryable,
-  a: { clientId: number; mode: Mode; driver: string; displayName: string; isDefault: boolean },
+  a: { clientId: number; mode: Mode; driver: string; displayName: string; isDefault?: boolean; orgBin?: string | null },
 ): Promise<number> {
+  const isDefault = a.isDefault ?? !(await defaultAccountId(tx, a.clientId, a.mode, { onlyDefault: true }));
   const r = await tx.query<{ id: number }>(
-    `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [a.clientId, a.mode, a.driver, a.displayName, a.isDefault],
+    `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default, org_bin)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [a.clientId, a.mode, a.driver, a.displayName, isDefault, a.orgBin || null],
   );
   await invalidate(tx, `account:${a.clientId}:`);
   return r.rows[0].id;
+}
+
+/**
+ * The client's account in this mode that payments use when none is named: the default, else the oldest
+ * (or, with `onlyDefault`, the default only). Null when there is none.
+ */
+export async function defaultAccountId(
+  db: Queryable,
+  clientId: number,
+  mode: Mode,
+  opts: { onlyDefault?: boolean } = {},
+): Promise<number | null> {
+  const r = await db.query<{ id: number }>(
+    opts.onlyDefault
+      ? 'SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL'
+      : `SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL
+          ORDER BY is_default DESC, id LIMIT 1`,
+    [clientId, mode],
+  );
+  return r.rows[0]?.id ?? null;
+}
+
+/** The organization's BIN the provider knows this account by (set when a connection completes). */
+export async function setAccountOrgBin(tx: Queryable, accountId: number, orgBin: string): Promise<void> {
+  await tx.query('UPDATE provider_accounts SET org_bin = $2 WHERE id = $1', [accountId, orgBin]);
 }
 
 /**
@@ -148,4 +179,14 @@ export function requireCapability(provider: PaymentProvider, capability: Capabil
     ? `the ${provider.scheme} scheme of this provider account`
     : `the ${provider.name} provider`;
   throw new AppError('provider_capability_unavailable', `${scheme} cannot ${what}`);
+}
+
+/** The client's live account of one driver (its default first, else the newest); null when it has none. */
+export async function liveAccountOfDriver(db: Queryable, clientId: number, driver: string): Promise<number | null> {
+  const r = await db.query<{ id: number }>(
+    `SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL
+      ORDER BY is_default DESC, id DESC LIMIT 1`,
+    [clientId, driver],
+  );
+  return r.rows[0]?.id ?? null;
 }

@@ -1,3 +1,4 @@
+import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
@@ -196,4 +197,29 @@ export async function settleRefund(
     if (receipt) await receipt.save(tx, result);
     return result;
   });
+}
+
+/** A pending refund due to be sent again, as the retry job claims it. */
+export interface DueRefund {
+  id: string;
+  operation_id: string;
+  amount: number;
+  client_id: number;
+  mode: Mode;
+  return_qr_id: string | null;
+}
+
+/**
+ * Claims up to `batch` pending refunds whose next attempt is due by pushing that attempt out (30 s doubling
+ * to an hour), FOR UPDATE SKIP LOCKED so that several workers split them (jobs/refund-retry.ts).
+ */
+export async function claimDueRefunds(db: Queryable, batch: number): Promise<DueRefund[]> {
+  const r = await db.query<DueRefund>(
+    `UPDATE refunds SET attempts = attempts + 1,
+            next_attempt_at = now() + make_interval(secs => LEAST(3600, 30 * power(2, LEAST(attempts, 7))))
+      WHERE id IN (SELECT id FROM refunds WHERE status = 'pending' AND next_attempt_at <= now()
+                    ORDER BY next_attempt_at LIMIT ${Math.trunc(batch)} FOR UPDATE SKIP LOCKED)
+      RETURNING id, operation_id, amount, client_id, mode, return_qr_id`,
+  );
+  return r.rows;
 }

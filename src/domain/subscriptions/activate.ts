@@ -2,6 +2,8 @@
 // transaction as the payment, so a plan is bought exactly when its QR is paid. The same plan extends from
 // its expiry (or from now, if it has lapsed); another plan starts now for 30 days. The client's live
 // journal gets plan.changed, and a notification tells its team.
+import { clientPlan, setClientPlan } from '../accounts/clients-store.ts';
+import { planPurchaseOf } from '../payments/plan-purchases.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Operation } from '../payments/operations.ts';
 import { appendEvent } from '../events/append.ts';
@@ -11,12 +13,7 @@ import { PERIOD_DAYS } from './subscriptions.ts';
 
 export async function activateBoughtPlan(tx: Queryable, op: Operation): Promise<void> {
   if (op.source !== 'subscription') return;
-  const sub = (
-    await tx.query<{ client_id: number | null; plan: string | null }>(
-      'SELECT subscription_client_id AS client_id, subscription_plan AS plan FROM operations WHERE id = $1',
-      [op.id],
-    )
-  ).rows[0];
+  const sub = await planPurchaseOf(tx, op.id);
   if (!sub?.client_id || !sub.plan) return;
   await applyPlan(tx, sub.client_id, sub.plan, op.paid_at ?? new Date(), { operation_id: op.id });
 }
@@ -30,20 +27,11 @@ export async function applyPlan(
   ref: Record<string, unknown>,
 ): Promise<{ expires_at: Date }> {
   const sub = { client_id: clientId, plan };
-  const c = (
-    await tx.query<{ plan: string; plan_expires_at: Date | null }>(
-      'SELECT plan, plan_expires_at FROM clients WHERE id = $1 FOR UPDATE',
-      [sub.client_id],
-    )
-  ).rows[0];
+  const c = await clientPlan(tx, sub.client_id, { lock: true });
   const extend = c.plan === sub.plan && c.plan_expires_at !== null && c.plan_expires_at > paidAt;
   const from = extend ? c.plan_expires_at! : paidAt;
   const expires = new Date(from.getTime() + PERIOD_DAYS * 86400_000);
-  await tx.query('UPDATE clients SET plan = $2, plan_expires_at = $3 WHERE id = $1', [
-    sub.client_id,
-    sub.plan,
-    expires,
-  ]);
+  await setClientPlan(tx, sub.client_id, sub.plan, expires);
   await appendEvent(tx, {
     clientId: sub.client_id,
     mode: 'live',

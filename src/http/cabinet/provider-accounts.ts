@@ -9,7 +9,7 @@ import {
   listAccounts,
   patchAccount,
   setDefault,
-} from '../../domain/onboarding/accounts.ts';
+} from '../../domain/payments/provider-account-settings.ts';
 import { ORG_TYPES } from '../../domain/organization/organization.ts';
 import { cabinetUser } from '../context.ts';
 import { IdParams, ModeQuery, numericId } from '../params.ts';

@@ -6,7 +6,7 @@
 // needs.
 import type { Deps } from '../../deps.ts';
 import { QrapiDriver } from '../../providers/qrapi/driver.ts';
-import { openCredentials } from '../payments/provider-accounts.ts';
+import { openCredentials } from './provider-accounts.ts';
 
 const MAX_BACKOFF_S = 6 * 3600;
 

@@ -6,9 +6,9 @@ import type { Deps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { invalidate } from '../../infra/cache.ts';
-import { afterSessionLost } from '../payments/provider-call.ts';
-import { openCredentials, providerFor } from '../payments/provider-accounts.ts';
-import { checkCertificate } from '../payments/qrapi-connect.ts';
+import { afterSessionLost } from './provider-call.ts';
+import { openCredentials, providerFor } from './provider-accounts.ts';
+import { checkCertificate } from './qrapi-connect.ts';
 import { checkBin } from '../organization/requisites.ts';
 import { deleteReleasedDevices } from './device-deletion.ts';
 
