@@ -137,9 +137,18 @@ export async function platformClientId(db: Queryable): Promise<number> {
   return r.rows[0].id;
 }
 
-/** Holds the client's row until the transaction ends: changes to one client queue behind each other. */
-export async function lockClient(tx: Queryable, clientId: number): Promise<void> {
-  await tx.query('SELECT 1 FROM clients WHERE id = $1 FOR UPDATE', [clientId]);
+/**
+ * Holds the client's row until the transaction ends: changes to one client queue behind each other.
+ * `noKey` takes the weaker lock (FOR NO KEY UPDATE) that serializes work under one client without blocking
+ * rows that only reference it.
+ */
+export async function lockClient(tx: Queryable, clientId: number, opts: { noKey?: boolean } = {}): Promise<void> {
+  await tx.query(
+    opts.noKey
+      ? 'SELECT 1 FROM clients WHERE id = $1 FOR NO KEY UPDATE'
+      : 'SELECT 1 FROM clients WHERE id = $1 FOR UPDATE',
+    [clientId],
+  );
 }
 
 export interface ClientPlan {
@@ -156,5 +165,39 @@ export async function clientPlan(db: Queryable, clientId: number, opts: { lock?:
       : 'SELECT plan, trial_ends_at, plan_expires_at FROM clients WHERE id = $1',
     [clientId],
   );
+  return r.rows[0];
+}
+
+/** Whether the client belongs to this partner. */
+export async function isClientOfPartner(db: Queryable, clientId: number, partnerId: number): Promise<boolean> {
+  const r = await db.query('SELECT 1 FROM clients WHERE id = $1 AND partner_id = $2', [clientId, partnerId]);
+  return r.rows.length > 0;
+}
+
+/** A partner's client as the partner API names it (decisions 21): its id, how it came, whether it is disabled. */
+export interface ClientOfPartner {
+  id: number;
+  origin: string;
+  disabled: boolean;
+}
+
+const REF_COLUMNS = 'id, partner_origin AS origin, disabled_at IS NOT NULL AS disabled';
+
+/** The partner's client by the platform's external id, or by Tolem's id; undefined for any other. */
+export async function clientOfPartner(
+  db: Queryable,
+  partnerId: number,
+  by: { externalId: string } | { id: string },
+): Promise<ClientOfPartner | undefined> {
+  const r =
+    'externalId' in by
+      ? await db.query<ClientOfPartner>(
+          `SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND external_id = $2`,
+          [partnerId, by.externalId],
+        )
+      : await db.query<ClientOfPartner>(`SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND id = $2`, [
+          partnerId,
+          by.id,
+        ]);
   return r.rows[0];
 }

@@ -3,16 +3,11 @@
 // refused: real money is paid by real customers.
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
+import { findWithDriver, type Operation } from '../payments/operations.ts';
 import { syncOperation } from '../payments/sync.ts';
 
 export async function adminSandboxPay(deps: Deps, opId: string): Promise<Operation> {
-  const r = await deps.db.query<Operation & { driver: string }>(
-    `SELECT ${OP_COLUMNS_O}, a.driver
-       FROM operations o JOIN provider_accounts a ON a.id = o.provider_account_id WHERE o.id = $1`,
-    [opId],
-  );
-  const op = r.rows[0];
+  const op = await findWithDriver(deps.db, opId);
   if (!op) throw new AppError('payment_not_found', `no payment ${opId}`);
   if (op.mode !== 'live' || op.driver !== 'sandbox') {
     throw new AppError(

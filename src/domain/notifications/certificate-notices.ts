@@ -3,26 +3,14 @@
 // still in use a day before. Set-based: one pass covers every account, so the job may run often.
 import type { Queryable } from '../../db/db.ts';
 import { notify } from './notify.ts';
+import { accountsWithCertificateEnding } from '../payments/provider-accounts.ts';
 
 export const CERTIFICATE_NOTICE_DAYS = 30;
 
 export async function noticeExpiringCertificates(db: Queryable, now: Date): Promise<number> {
-  const r = await db.query<{
-    id: number;
-    client_id: number;
-    display_name: string;
-    certificate_expires_at: Date;
-    days: number;
-  }>(
-    `SELECT id, client_id, display_name, certificate_expires_at,
-            floor(extract(epoch FROM certificate_expires_at - $1::timestamptz) / 86400)::int AS days
-       FROM provider_accounts
-      WHERE deleted_at IS NULL AND certificate_expires_at IS NOT NULL
-        AND certificate_expires_at <= $1::timestamptz + make_interval(days => ${CERTIFICATE_NOTICE_DAYS})`,
-    [now],
-  );
+  const ending = await accountsWithCertificateEnding(db, now, CERTIFICATE_NOTICE_DAYS);
   let sent = 0;
-  for (const a of r.rows) {
+  for (const a of ending) {
     const date = a.certificate_expires_at.toISOString().slice(0, 10);
     const stage = a.days <= 1 ? 'last_day' : 'month';
     const when = a.days < 0 ? `expired on ${date}` : `expires on ${date}`;

@@ -1,12 +1,19 @@
 // The partner API's clients (decisions 22): a platform upserts its merchants by its own external id, finds
 // them by that id (or by ours), and manages those it created: their API key and a one-time login link.
+import { activeOwnerId } from '../accounts/users-store.ts';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { sha256Hex } from '../../crypto.ts';
 import { openClient } from '../accounts/register.ts';
-import { attachManagedClient, findManagedClientId, updateManagedClient } from '../accounts/clients-store.ts';
+import {
+  attachManagedClient,
+  clientOfPartner,
+  findManagedClientId,
+  updateManagedClient,
+  type ClientOfPartner,
+} from '../accounts/clients-store.ts';
 import { issueApiKey, type IssuedKey } from '../accounts/api-keys.ts';
 import { issueMagicToken, LOGIN_LINK_PURPOSE } from '../accounts/tokens.ts';
 
@@ -57,28 +64,14 @@ export async function upsertApiClient(
   });
 }
 
+export type { ClientOfPartner };
+
 /** `client_ref`: this partner's external id first, then our numeric id; anything else is not found. */
-export interface ClientOfPartner {
-  id: number;
-  origin: string;
-  disabled: boolean;
-}
-
-const REF_COLUMNS = 'id, partner_origin AS origin, disabled_at IS NOT NULL AS disabled';
-
 export async function resolveClientRef(db: Queryable, partnerId: number, ref: string): Promise<ClientOfPartner> {
-  const byExternal = await db.query<ClientOfPartner>(
-    `SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND external_id = $2`,
-    [partnerId, ref],
-  );
-  if (byExternal.rows[0]) return byExternal.rows[0];
-  if (/^[1-9][0-9]{0,17}$/.test(ref)) {
-    const byId = await db.query<ClientOfPartner>(
-      `SELECT ${REF_COLUMNS} FROM clients WHERE partner_id = $1 AND id = $2`,
-      [partnerId, ref],
-    );
-    if (byId.rows[0]) return byId.rows[0];
-  }
+  const found =
+    (await clientOfPartner(db, partnerId, { externalId: ref })) ??
+    (/^[1-9][0-9]{0,17}$/.test(ref) ? await clientOfPartner(db, partnerId, { id: ref }) : undefined);
+  if (found) return found;
   throw new AppError('client_not_found', `client ${ref} not found`, { param: 'client_ref' });
 }
 
@@ -122,12 +115,9 @@ export async function loginLink(
 ): Promise<{ url: string; token: string; expires_at: Date }> {
   const clientId = await managedClient(deps.db, partnerId, ref);
   return deps.db.tx(async (tx) => {
-    const owner = await tx.query<{ id: number }>(
-      `SELECT id FROM users WHERE client_id = $1 AND role = 'owner' AND disabled_at IS NULL AND status = 'active' ORDER BY id LIMIT 1`,
-      [clientId],
-    );
-    if (!owner.rows[0]) throw new AppError('client_not_found', 'the client has no active owner to sign in as');
-    const t = await issueMagicToken(tx, owner.rows[0].id, LOGIN_LINK_PURPOSE);
+    const ownerId = await activeOwnerId(tx, clientId);
+    if (ownerId === null) throw new AppError('client_not_found', 'the client has no active owner to sign in as');
+    const t = await issueMagicToken(tx, ownerId, LOGIN_LINK_PURPOSE);
     return {
       url: `${deps.config.dashboardUrl}/magic?token=${encodeURIComponent(t.token)}`,
       token: t.token,

@@ -2,6 +2,8 @@
 // IBAN masked, frozen while a withdrawal is open), and withdrawals confirmed by a code sent by messenger.
 // Every movement of the balance is a ledger entry in the same transaction (ledger.ts); the balance row is
 // locked first, so concurrent requests queue and none overdraws.
+import { userMessengerChat } from '../accounts/users-store.ts';
+import { isClientOfPartner } from '../accounts/clients-store.ts';
 import { randomInt } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -37,8 +39,8 @@ export async function payClientPlan(
 ) {
   const price = purchasablePrice(deps, plan);
   return deps.db.tx(async (tx) => {
-    const c = await tx.query('SELECT 1 FROM clients WHERE id = $1 AND partner_id = $2', [clientId, partnerId]);
-    if (!c.rows.length) throw new AppError('client_not_found', `client ${clientId} not found`);
+    if (!(await isClientOfPartner(tx, clientId, partnerId)))
+      throw new AppError('client_not_found', `client ${clientId} not found`);
     const available = await lockBalance(tx, partnerId);
     if (available < price)
       throw new AppError('insufficient_balance', `the plan costs ${price} tenge; ${available} are available`);
@@ -156,9 +158,7 @@ export async function requestWithdrawal(
   // The same rule as bankDetailsSet.
   if (!bank.details.iban || !bank.details.recipient_name)
     throw new AppError('bank_details_required', 'set the bank details first (PATCH /partner/settings/bank)');
-  const chat = (
-    await deps.db.query<{ c: string | null }>('SELECT messenger_chat_id AS c FROM users WHERE id = $1', [userId])
-  ).rows[0]?.c;
+  const chat = await userMessengerChat(deps.db, userId);
   if (!chat)
     throw new AppError(
       'messenger_not_linked',

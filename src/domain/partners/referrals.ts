@@ -1,6 +1,7 @@
 // How clients come to a partner (decisions 21): referral links (a click on /r/{code} is counted and sent
 // to registration with the code) and e-mail invites (a one-time token, 7 days). Registering with either
 // attributes the new client to the partner, in the registration's transaction.
+import { emailTaken } from '../accounts/users-store.ts';
 import type { ClientRegistered } from '../accounts/register.ts';
 import { attributeClientToPartner } from '../accounts/clients-store.ts';
 import type { Deps } from '../../deps.ts';
@@ -115,8 +116,8 @@ export async function invitePartnerClient(deps: Deps, partnerId: number, input: 
   const token = `pinv_${randomToken(32)}`;
   const email = input.email.trim().toLowerCase();
   return deps.db.tx(async (tx) => {
-    const taken = await tx.query('SELECT 1 FROM users WHERE lower(email) = $1', [email]);
-    if (taken.rows.length) throw new AppError('email_taken', 'a user with this e-mail exists', { param: 'email' });
+    if (await emailTaken(tx, email))
+      throw new AppError('email_taken', 'a user with this e-mail exists', { param: 'email' });
     const r = await tx.query<{ id: number; expires_at: Date; company: string }>(
       `INSERT INTO partner_invites (partner_id, email, name, token_hash, expires_at)
        VALUES ($1, $2, $3, $4, now() + make_interval(days => ${INVITE_DAYS}))

@@ -98,3 +98,16 @@ export async function claimDueExpiries(db: Queryable, batch: number): Promise<Op
   );
   return r.rows;
 }
+
+/** Any client's operation with the driver of its provider account (the operator's tools only). */
+export async function findWithDriver(
+  db: Queryable,
+  opId: string,
+): Promise<(Operation & { driver: string }) | undefined> {
+  const r = await db.query<Operation & { driver: string }>(
+    `SELECT ${OP_COLUMNS_O}, a.driver
+       FROM operations o JOIN provider_accounts a ON a.id = o.provider_account_id WHERE o.id = $1`,
+    [opId],
+  );
+  return r.rows[0];
+}

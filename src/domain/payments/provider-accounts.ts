@@ -190,3 +190,37 @@ export async function liveAccountOfDriver(db: Queryable, clientId: number, drive
   );
   return r.rows[0]?.id ?? null;
 }
+
+/** Whether the session of the client's default account of this mode is alive; false when it has none. */
+export async function defaultAccountSession(db: Queryable, clientId: number, mode: Mode): Promise<boolean> {
+  const r = await db.query<{ session_alive: boolean }>(
+    `SELECT session_alive FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,
+    [clientId, mode],
+  );
+  return r.rows[0]?.session_alive ?? false;
+}
+
+/** A live account whose certificate ends within `days` of `now`, with the days left (certificate notices). */
+export interface ExpiringCertificate {
+  id: number;
+  client_id: number;
+  display_name: string;
+  certificate_expires_at: Date;
+  days: number;
+}
+
+export async function accountsWithCertificateEnding(
+  db: Queryable,
+  now: Date,
+  days: number,
+): Promise<ExpiringCertificate[]> {
+  const r = await db.query<ExpiringCertificate>(
+    `SELECT id, client_id, display_name, certificate_expires_at,
+            floor(extract(epoch FROM certificate_expires_at - $1::timestamptz) / 86400)::int AS days
+       FROM provider_accounts
+      WHERE deleted_at IS NULL AND certificate_expires_at IS NOT NULL
+        AND certificate_expires_at <= $1::timestamptz + make_interval(days => ${Math.trunc(days)})`,
+    [now],
+  );
+  return r.rows;
+}

@@ -1,6 +1,7 @@
 // Support tickets (decisions 17). open -> answered (a support reply; the client is notified) -> open (a
 // client message) ... -> closed (an admin, or 14 idle days after `answered`); a closed ticket takes no
 // more messages (409 ticket_closed). Counters live on the ticket row, updated with each message.
+import { userName } from '../accounts/users-store.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -49,11 +50,6 @@ async function addMessage(
     [ticketId, m.author, m.userId, m.name, m.body],
   );
   return r.rows[0];
-}
-
-async function userName(tx: Queryable, userId: number): Promise<string> {
-  const r = await tx.query<{ name: string }>('SELECT name FROM users WHERE id = $1', [userId]);
-  return r.rows[0]?.name ?? 'user';
 }
 
 export async function createTicket(

@@ -1,6 +1,7 @@
 // Webhook subscriptions: create, read, list, edit, delete, enable/disable, rotate the secret.
 // Every lookup is scoped to the caller's client and mode; ids of other clients, and webhooks of the other
 // mode, are 404 webhook_not_found.
+import { lockClient } from '../accounts/clients-store.ts';
 import type { Deps } from '../../deps.ts';
 import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
@@ -65,7 +66,7 @@ export async function createWebhook(
   const secret = input.secret !== undefined ? validateSecret(input.secret) : generateSecret();
   return deps.db.tx(async (tx) => {
     // Serialize creations of one client so the per-mode bound holds under concurrent requests.
-    await tx.query('SELECT id FROM clients WHERE id = $1 FOR NO KEY UPDATE', [clientId]);
+    await lockClient(tx, clientId, { noKey: true });
     const n = await tx.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM webhooks WHERE client_id = $1 AND mode = $2',
       [clientId, mode],

@@ -2,6 +2,7 @@
 // the matching credential, applies the rate limit of the caller's bucket (so even a refused request
 // carries the X-RateLimit-* headers), then refuses a bad credential, and last asks the policy table
 // whether this principal may do the route's declared `permission` (before the body is even parsed).
+import { activeUser } from '../../domain/accounts/users-store.ts';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -65,21 +66,7 @@ async function resolveJwt(
   const claims = await verifyAccessToken(deps, m[1]);
   // Read on every call, so that a revoked member, a disabled client or an ended impersonation stops at
   // once rather than when its 15-minute token expires.
-  const r = await deps.db.query<{
-    id: number;
-    client_id: number;
-    role: string;
-    plan: string;
-    email: string;
-    is_admin: boolean;
-    client_disabled: boolean;
-  }>(
-    `SELECT u.id, u.client_id, u.role, u.email, u.is_admin, c.plan, c.disabled_at IS NOT NULL AS client_disabled
-       FROM users u JOIN clients c ON c.id = u.client_id
-      WHERE u.id = $1 AND u.client_id = $2 AND u.disabled_at IS NULL AND u.status = 'active'`,
-    [Number(claims.sub), claims.cid],
-  );
-  const user = r.rows[0];
+  const user = await activeUser(deps.db, Number(claims.sub), claims.cid);
   if (!user || !isRole(user.role)) throw new AppError('token_revoked', 'the user of this token is no longer active');
   // The operator's admins work on the admin API whatever the state of their own client account.
   if (audience === 'admin' && user.is_admin && !claims.act)
