@@ -54,14 +54,13 @@ import { providerAccountRoutes } from './http/cabinet/provider-accounts.ts';
 import { subscriptionRoutes } from './http/subscription/routes.ts';
 import { partnerApiRoutes } from './http/partner/api.ts';
 import { dashboardRoutes } from './http/dashboard/routes.ts';
-import {
-  partnerAnalyticsRoutes,
-  partnerKeyRoutes,
-  partnerMoneyRoutes,
-  partnerPayoutRoutes,
-  partnerRoutes,
-  referralRedirectRoutes,
-} from './http/partner/routes.ts';
+import { partnerProfileRoutes } from './http/partner/profile.ts';
+import { partnerClientRoutes } from './http/partner/clients.ts';
+import { partnerLinkRoutes, referralRedirectRoutes } from './http/partner/links.ts';
+import { partnerKeyRoutes } from './http/partner/keys.ts';
+import { partnerBalanceRoutes } from './http/partner/balance.ts';
+import { partnerAnalyticsRoutes } from './http/partner/analytics.ts';
+import { partnerPayoutRoutes } from './http/partner/payouts.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
@@ -200,10 +199,12 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   onboardingRoutes(app, deps);
   providerAccountRoutes(app, deps);
   subscriptionRoutes(app, deps);
-  partnerRoutes(app, deps);
+  partnerProfileRoutes(app, deps);
+  partnerClientRoutes(app, deps);
+  partnerLinkRoutes(app, deps);
   referralRedirectRoutes(app, deps);
   partnerKeyRoutes(app, deps);
-  partnerMoneyRoutes(app, deps);
+  partnerBalanceRoutes(app, deps);
   partnerAnalyticsRoutes(app, deps);
   partnerPayoutRoutes(app, deps);
   partnerApiRoutes(app, deps);

@@ -39,7 +39,7 @@ import {
   WebhookWithSecret,
 } from '../shapes/webhook.ts';
 import { OnboardingStatus, StartBody, StepAnswer, VerifyBody } from '../shapes/onboarding.ts';
-import { ClientItem } from './routes.ts';
+import { ClientItem } from '../shapes/partner-client.ts';
 
 const tags = ['partner API'];
 const auth = ['partner'] as const;

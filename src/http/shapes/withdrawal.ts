@@ -1,0 +1,31 @@
+// A partner's withdrawal on the wire (decisions 21), and the bank details it is paid to.
+import { Type } from 'typebox';
+import { Nullable, Timestamp } from '../schemas.ts';
+
+export const Withdrawal = Type.Object(
+  {
+    id: Type.Integer(),
+    amount: Type.Integer(),
+    status: Type.String({ enum: ['confirmation_required', 'processing', 'paid', 'rejected', 'cancelled'] }),
+    code_expires_at: Nullable(Timestamp),
+    attempts_left: Type.Integer(),
+    reference: Nullable(Type.String()),
+    reason: Nullable(Type.String()),
+    paid_at: Nullable(Timestamp),
+    created_at: Timestamp,
+  },
+  { title: 'Withdrawal' },
+);
+
+export const PartnerBank = Type.Object(
+  {
+    recipient_name: Nullable(Type.String()),
+    bin: Nullable(Type.String()),
+    iban: Nullable(Type.String({ description: 'masked' })),
+    bik: Nullable(Type.String()),
+    bank_name: Nullable(Type.String()),
+    kbe: Nullable(Type.String()),
+    updated_at: Nullable(Timestamp),
+  },
+  { title: 'PartnerBank' },
+);
