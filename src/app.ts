@@ -20,17 +20,7 @@ import { authRoutes } from './http/auth/routes.ts';
 import { meRoutes } from './http/cabinet/me.ts';
 import { webhookRoutes } from './http/cabinet/webhooks.ts';
 import { notificationRoutes } from './http/cabinet/notifications.ts';
-import {
-  addPermissionExtensions,
-  documentBodies,
-  documentHeaderNames,
-  documentMethodNotAllowed,
-  operationIdOf,
-  pruneUnusedSchemes,
-  type App,
-  type DeclaredRoute,
-  type RouteConfig,
-} from './http/route.ts';
+import { operationIdOf, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { v2PaymentRoutes } from './http/v2/payments.ts';
 import { v2EventRoutes } from './http/v2/events.ts';
@@ -64,7 +54,7 @@ import { partnerPayoutRoutes } from './http/partner/payouts.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
 import { v1Routes } from './http/v1/plugin.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
-import { hoistNamedSchemas } from './http/openapi-components.ts';
+import { finishDocument, type OpenApiDocument } from './http/openapi-document.ts';
 
 const nextUlid = ulidSource();
 
@@ -154,16 +144,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { registry });
   await app.register(swagger, {
-    transformObject: (doc) => {
-      const openapi = (doc as { openapiObject: Parameters<typeof addPermissionExtensions>[0] }).openapiObject;
-      addPermissionExtensions(openapi, routes);
-      pruneUnusedSchemes(openapi as Parameters<typeof pruneUnusedSchemes>[0]);
-      documentBodies(openapi as Parameters<typeof documentBodies>[0]);
-      documentHeaderNames(openapi as Parameters<typeof documentHeaderNames>[0]);
-      documentMethodNotAllowed(openapi as Parameters<typeof documentMethodNotAllowed>[0]);
-      hoistNamedSchemas(openapi as Parameters<typeof hoistNamedSchemas>[0]);
-      return openapi as never;
-    },
+    // The document's post-processing, step by step: http/openapi-document.ts.
+    transformObject: (doc) =>
+      finishDocument((doc as { openapiObject: OpenApiDocument }).openapiObject, routes) as never,
     openapi: openapiFrame(deps.config),
   });
   await app.register(swaggerUi, docsPage);
