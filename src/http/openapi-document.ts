@@ -187,7 +187,8 @@ export function documentMethodNotAllowed(doc: { paths?: Record<string, Record<st
         | { content?: unknown }
         | undefined;
       op.responses['405'] = {
-        description: `Method not allowed: this path takes ${allowed.join(', ')}${op.deprecated ? ' (v1: StatusCode -405)' : ''}`,
+        description:
+          `Method not allowed: this path takes ${allowed.join(', ')}` + (op.deprecated ? ' (v1: StatusCode -405)' : ''),
         headers: { Allow: { description: 'the methods of this path', schema: { type: 'string' } } },
         content: other?.content ?? { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
@@ -218,8 +219,8 @@ function canonical(v: Json): string {
  * Moves every titled schema under `roots` (paths, webhooks) into `components.schemas` and refers to it.
  * Children first, so a named schema inside another (PaymentStatus inside Payment) becomes a reference in
  * the component too. A `description` stays with the use, next to the $ref (OpenAPI 3.1 allows siblings):
- * uses of one shape describe it differently (each error response says its reason). Two different schemas under one title throw:
- * that is a declaration bug, found when the document is first built (a test builds it).
+ * uses of one shape describe it differently (each error response says its reason). Two different schemas
+ * under one title throw: that is a declaration bug, found when the document is first built (a test builds it).
  */
 export function hoistNamedSchemas(
   doc: { components?: JsonObject } & JsonObject,

@@ -54,7 +54,8 @@ const OutboxMessage = Type.Object(
     subject: Nullable(Type.String()),
     body: Type.String({
       description:
-        'the text with every token and code in it masked (`inv_******`, `******`): the channel alone gets them in clear. ' +
+        'the text with every token and code in it masked (`inv_******`, `******`): ' +
+        'the channel alone gets them in clear. ' +
         'A day after a message that carried one is settled, a note replaces its text',
     }),
     purpose: Type.String(),

@@ -145,7 +145,10 @@ export function partnerApiRoutes(app: App, deps: Deps): void {
       tags,
       summary: 'Create a client, or update it by external_id (201 with its API key the first time, then 200)',
       description:
-        'Creates the merchant (origin api) with a password-less owner, both API keys and its test sandbox account. Later calls with the same external_id update name, phone and metadata. Not idempotent by key: the external_id is the idempotency; a key lost with a 201 is replaced by api-key/rotate.',
+        'Creates the merchant (origin api) with a password-less owner, both API keys and its test sandbox account. ' +
+        'Later calls with the same external_id update name, phone and metadata. ' +
+        'Not idempotent by key: the external_id is the idempotency; ' +
+        'a key lost with a 201 is replaced by api-key/rotate.',
       body: UpsertBody,
       response: { 200: ApiClient, 201: ApiClient },
     },
