@@ -17,3 +17,18 @@ export const PartnerProfile = Type.Object(
   },
   { title: 'PartnerProfile' },
 );
+
+/** A partner as the admin API shows it (decisions 23): its client and status, no view of the caller. */
+export const AdminPartner = Type.Object(
+  {
+    id: Type.Integer(),
+    client_id: Type.Integer(),
+    company_name: Type.String(),
+    website: Nullable(Type.String()),
+    contact_phone: Nullable(Type.String()),
+    status: Type.String({ enum: [...PARTNER_STATUSES] }),
+    commission_rate_bps: Type.Integer(),
+    created_at: Timestamp,
+  },
+  { title: 'AdminPartner' },
+);

@@ -1,6 +1,6 @@
 // A partner's withdrawal on the wire (decisions 21), and the bank details it is paid to.
 import { Type } from 'typebox';
-import { Nullable, Timestamp } from '../schemas.ts';
+import { Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 
 export const Withdrawal = Type.Object(
   {
@@ -28,4 +28,23 @@ export const PartnerBank = Type.Object(
     updated_at: Nullable(Timestamp),
   },
   { title: 'PartnerBank' },
+);
+
+/** A withdrawal as the admin API shows it: whose it is, not the confirmation it went through. */
+export const AdminWithdrawal = Type.Object(
+  {
+    id: Type.Integer(),
+    partner_id: Type.Integer(),
+    amount: Type.Integer(),
+    status: Type.String(),
+    reference: Nullable(Type.String()),
+    reason: Nullable(Type.String()),
+    paid_at: NullableTimestamp,
+    created_at: Timestamp,
+  },
+  { title: 'AdminWithdrawal' },
+);
+export const AdminWithdrawalListItem = Type.Object(
+  { ...AdminWithdrawal.properties, partner_name: Type.String({ description: "the partner's company name" }) },
+  { title: 'AdminWithdrawalListItem' },
 );
