@@ -35,3 +35,32 @@ export const ClientDetail = Type.Object(
   },
   { title: 'PartnerClientDetail' },
 );
+
+/** A client on the partner API (decisions 22): the list item, and its API key on creation only. */
+export const ApiClient = Type.Object(
+  {
+    ...ClientItem.properties,
+    api_key: Type.Optional(
+      Type.String({ description: "the client's API key of your key's mode: on creation (201) only" }),
+    ),
+  },
+  { title: 'PartnerApiClient' },
+);
+
+/** A client's new API key, rotated by the partner API. */
+export const PartnerClientKey = Type.Object(
+  {
+    client_id: Type.Integer(),
+    api_key: Type.String(),
+    mode: Type.String({ enum: ['live', 'test'] }),
+    api_key_prefix: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'PartnerClientKey' },
+);
+
+/** A one-time sign-in link for a client's owner. */
+export const LoginLink = Type.Object(
+  { url: Type.String(), token: Type.String(), expires_at: Timestamp },
+  { title: 'LoginLink' },
+);
