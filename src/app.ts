@@ -35,7 +35,10 @@ import { finishDocument, type OpenApiDocument } from './http/openapi-document.ts
 
 const nextUlid = ulidSource();
 
-/** The HTTP surfaces, in the order their routes are declared. */
+/**
+ * The HTTP surfaces (http/surface.ts), in the order their routes are declared. Routing does not depend on it,
+ * nor does /openapi.json, whose paths are in the document's own order (http/openapi-document.ts).
+ */
 const SURFACES = [
   systemSurface,
   authSurface,
