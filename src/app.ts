@@ -14,60 +14,46 @@ import { AppError } from './errors.ts';
 import { authPlugin } from './http/plugins/auth.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
 import { requestLogPlugin, RequestLogWriter } from './http/plugins/request-log.ts';
-import { llmsRoutes } from './http/system/llms.ts';
-import { systemRoutes } from './http/system/routes.ts';
-import { authRoutes } from './http/auth/routes.ts';
-import { meRoutes } from './http/cabinet/me.ts';
-import { webhookRoutes } from './http/cabinet/webhooks.ts';
-import { notificationRoutes } from './http/cabinet/notifications.ts';
-import {
-  addPermissionExtensions,
-  documentBodies,
-  documentHeaderNames,
-  documentMethodNotAllowed,
-  operationIdOf,
-  pruneUnusedSchemes,
-  type App,
-  type DeclaredRoute,
-  type RouteConfig,
-} from './http/route.ts';
+import { operationIdOf, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
-import { v2PaymentRoutes } from './http/v2/payments.ts';
-import { v2EventRoutes } from './http/v2/events.ts';
-import { v2TestHelperRoutes } from './http/v2/test-helpers.ts';
-import { cabinetPaymentRoutes } from './http/cabinet/payments.ts';
-import { v2LinkRoutes } from './http/v2/links.ts';
-import { checkoutApiRoutes } from './http/checkout/api.ts';
-import { checkoutPageRoutes } from './http/checkout/page.ts';
-import { checkoutAssetRoutes } from './http/checkout/assets.ts';
-import { sandboxPayerRoutes } from './http/checkout/sandbox-payer.ts';
-import { payerRoutes } from './http/checkout/payer.ts';
-import { brandingRoutes } from './http/cabinet/branding.ts';
-import { organizationRoutes } from './http/cabinet/organization.ts';
-import { teamRoutes } from './http/cabinet/team.ts';
-import { ticketRoutes } from './http/cabinet/tickets.ts';
-import { integrationRoutes } from './http/cabinet/integrations.ts';
-import { messengerWebhookRoutes } from './http/messenger/webhook.ts';
-import { adminRoutes } from './http/admin/routes.ts';
-import { onboardingRoutes } from './http/onboarding/routes.ts';
-import { providerAccountRoutes } from './http/cabinet/provider-accounts.ts';
-import { subscriptionRoutes } from './http/subscription/routes.ts';
-import { partnerApiRoutes } from './http/partner/api.ts';
-import { dashboardRoutes } from './http/dashboard/routes.ts';
-import {
-  partnerAnalyticsRoutes,
-  partnerKeyRoutes,
-  partnerMoneyRoutes,
-  partnerPayoutRoutes,
-  partnerRoutes,
-  referralRedirectRoutes,
-} from './http/partner/routes.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
-import { v1Routes } from './http/v1/plugin.ts';
+import type { SurfaceOptions } from './http/surface.ts';
+import { systemSurface } from './http/system/index.ts';
+import { authSurface } from './http/auth/index.ts';
+import { cabinetSurface } from './http/cabinet/index.ts';
+import { v2Surface } from './http/v2/index.ts';
+import { checkoutSurface } from './http/checkout/index.ts';
+import { messengerSurface } from './http/messenger/index.ts';
+import { adminSurface } from './http/admin/index.ts';
+import { onboardingSurface } from './http/onboarding/index.ts';
+import { subscriptionSurface } from './http/subscription/index.ts';
+import { partnerSurface } from './http/partner/index.ts';
+import { dashboardSurface } from './http/dashboard/index.ts';
+import { v1Surface } from './http/v1/index.ts';
 import { docsPage, openapiFrame } from './http/openapi.ts';
-import { hoistNamedSchemas } from './http/openapi-components.ts';
+import { finishDocument, type OpenApiDocument } from './http/openapi-document.ts';
 
 const nextUlid = ulidSource();
+
+/**
+ * The HTTP surfaces (http/surface.ts), in the order their routes are declared. Routing does not depend on it,
+ * nor does /openapi.json, whose paths are in the document's own order (http/openapi-document.ts).
+ */
+const SURFACES = [
+  systemSurface,
+  authSurface,
+  cabinetSurface,
+  v2Surface,
+  checkoutSurface,
+  messengerSurface,
+  adminSurface,
+  onboardingSurface,
+  subscriptionSurface,
+  partnerSurface,
+  dashboardSurface,
+  // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
+  v1Surface,
+];
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -155,16 +141,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { registry });
   await app.register(swagger, {
-    transformObject: (doc) => {
-      const openapi = (doc as { openapiObject: Parameters<typeof addPermissionExtensions>[0] }).openapiObject;
-      addPermissionExtensions(openapi, routes);
-      pruneUnusedSchemes(openapi as Parameters<typeof pruneUnusedSchemes>[0]);
-      documentBodies(openapi as Parameters<typeof documentBodies>[0]);
-      documentHeaderNames(openapi as Parameters<typeof documentHeaderNames>[0]);
-      documentMethodNotAllowed(openapi as Parameters<typeof documentMethodNotAllowed>[0]);
-      hoistNamedSchemas(openapi as Parameters<typeof hoistNamedSchemas>[0]);
-      return openapi as never;
-    },
+    // The document's post-processing, step by step: http/openapi-document.ts.
+    transformObject: (doc) =>
+      finishDocument((doc as { openapiObject: OpenApiDocument }).openapiObject, routes) as never,
     openapi: openapiFrame(deps.config),
   });
   await app.register(swaggerUi, docsPage);
@@ -173,43 +152,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   await app.register(idempotencyPlugin, { deps });
   await app.register(adminAuditPlugin, { deps });
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  systemRoutes(app, deps, registry);
-  llmsRoutes(app, deps);
-  authRoutes(app, deps);
-  meRoutes(app, deps, requestLog);
-  webhookRoutes(app, deps);
-  notificationRoutes(app, deps);
-  v2PaymentRoutes(app, deps);
-  v2EventRoutes(app, deps);
-  v2TestHelperRoutes(app, deps);
-  cabinetPaymentRoutes(app, deps);
-  v2LinkRoutes(app, deps);
-  checkoutApiRoutes(app, deps);
-  checkoutPageRoutes(app, deps);
-  checkoutAssetRoutes(app, deps);
-  sandboxPayerRoutes(app, deps);
-  payerRoutes(app, deps);
-  brandingRoutes(app, deps);
-  organizationRoutes(app, deps);
-  teamRoutes(app, deps);
-  ticketRoutes(app, deps);
-  integrationRoutes(app, deps);
-  messengerWebhookRoutes(app, deps);
-  adminRoutes(app, deps);
-  onboardingRoutes(app, deps);
-  providerAccountRoutes(app, deps);
-  subscriptionRoutes(app, deps);
-  partnerRoutes(app, deps);
-  referralRedirectRoutes(app, deps);
-  partnerKeyRoutes(app, deps);
-  partnerMoneyRoutes(app, deps);
-  partnerAnalyticsRoutes(app, deps);
-  partnerPayoutRoutes(app, deps);
-  partnerApiRoutes(app, deps);
-  dashboardRoutes(app, deps);
-  // v1 (deprecated) in its own encapsulated context: own error envelope, headers and sunset.
-  v1Routes(app, deps);
+  // Every HTTP surface, each one plugin that declares its routes (http/surface.ts).
+  const surfaceOpts: SurfaceOptions = { deps, requestLog, registry };
+  for (const surface of SURFACES) await app.register(surface, surfaceOpts);
 
   app.addHook('onClose', async () => requestLog.close());
   await app.ready();

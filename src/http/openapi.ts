@@ -20,9 +20,12 @@ Errors are one envelope: \`{error: {type, code, message, request_id, param?, cat
 names its permission (\`x-permission\`) and the team roles it is granted to (\`x-roles\`).`;
 
 /** A small wordmark instead of the framework's logo on /docs. */
-const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32" role="img" aria-label="Tolem">
-<rect width="32" height="32" rx="8" fill="#0b7a5c"/><path d="M9 10h14v3h-5.5v12h-3V13H9z" fill="#fff"/>
-<text x="40" y="23" font-family="system-ui, sans-serif" font-size="20" font-weight="700" fill="#fff">Tolem</text></svg>`;
+const LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32" ' +
+  'role="img" aria-label="Tolem">\n' +
+  '<rect width="32" height="32" rx="8" fill="#0b7a5c"/><path d="M9 10h14v3h-5.5v12h-3V13H9z" fill="#fff"/>\n' +
+  '<text x="40" y="23" font-family="system-ui, sans-serif" font-size="20" font-weight="700" fill="#fff">' +
+  'Tolem</text></svg>';
 
 type OpenApiFrame = NonNullable<Extract<SwaggerOptions, { openapi?: unknown }>['openapi']>;
 

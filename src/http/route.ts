@@ -150,24 +150,6 @@ export interface DeclaredRoute {
   config: RouteConfig;
 }
 
-/** Fastify's `/a/:id` as OpenAPI's `/a/{id}`. */
-export const openapiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-
-/** Adds x-permission, x-roles and x-impersonation to each operation of a permissioned route. */
-export function addPermissionExtensions(
-  doc: { paths?: Record<string, Record<string, Record<string, unknown>>> },
-  routes: DeclaredRoute[],
-): void {
-  for (const r of routes) {
-    const action = r.config.permission;
-    const op = doc.paths?.[openapiPath(r.url)]?.[r.method.toLowerCase()];
-    if (!action || !op) continue;
-    op['x-permission'] = action;
-    op['x-roles'] = [...rolesFor(action)];
-    op['x-impersonation'] = blockedUnderImpersonation(action) ? 'blocked' : 'allowed';
-  }
-}
-
 /**
  * A stable operationId from the method and the full path, for generated clients: `GET /v2/qr/:op_id` is
  * `getV2QrByOpId`, `POST /me/webhooks/:id/rotate-secret` is `postMeWebhooksByIdRotateSecret`.
@@ -186,85 +168,4 @@ export function operationIdOf(method: string, url: string): string {
     });
   const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
   return method.toLowerCase() + words.map(cap).join('');
-}
-
-/** Security schemes no operation uses are left out of the document (MetricsToken without METRICS_TOKEN). */
-export function pruneUnusedSchemes(doc: {
-  paths?: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
-  components?: { securitySchemes?: Record<string, unknown> };
-}): void {
-  const used = new Set(
-    Object.values(doc.paths ?? {}).flatMap((ops) =>
-      Object.values(ops).flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s))),
-    ),
-  );
-  for (const name of Object.keys(doc.components?.securitySchemes ?? {}))
-    if (!used.has(name)) delete doc.components!.securitySchemes![name];
-}
-
-interface DocOperation {
-  deprecated?: boolean;
-  parameters?: { in?: string; name?: string }[];
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
-  responses?: Record<string, unknown>;
-}
-
-/**
- * Bodies as the app takes them: a body whose fields are all optional may be left out (an empty body is
- * {}), so it is not required; and a JSON body of another media type is 415 (v1 answers that as its 400).
- */
-export function documentBodies(doc: { paths?: Record<string, Record<string, DocOperation>> }): void {
-  for (const ops of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(ops)) {
-      const body = op.requestBody;
-      if (!body) continue;
-      if (!body.content?.['application/json']?.schema?.required?.length) body.required = false;
-      if (!op.deprecated && op.responses?.['400'] && !op.responses['415']) {
-        op.responses['415'] = { ...(op.responses['400'] as object), description: 'Body is not JSON' };
-      }
-    }
-  }
-}
-
-/**
- * Header parameters as every document and the README write them (`Idempotency-Key`, `X-Provider-Account`):
- * route schemas name headers in lower case, as Fastify reads them, but a client generated from the
- * document sends a header by its declared name, and a strict one refuses the spelling the docs use.
- * HTTP itself does not care.
- */
-export function documentHeaderNames(doc: { paths?: Record<string, Record<string, DocOperation>> }): void {
-  const canonical = (name: string) =>
-    name
-      .split('-')
-      .map((w) => (w === 'api' ? 'API' : w.charAt(0).toUpperCase() + w.slice(1)))
-      .join('-');
-  for (const ops of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(ops)) {
-      for (const p of op.parameters ?? []) if (p.in === 'header' && p.name) p.name = canonical(p.name);
-    }
-  }
-}
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-
-/**
- * 405: any documented path answers another method with 405 and an Allow header listing its methods (the
- * errors plugin; v1 in its own envelope). OpenAPI has no place for a path's undeclared methods, so each
- * operation lists it, in the envelope its other errors use.
- */
-export function documentMethodNotAllowed(doc: { paths?: Record<string, Record<string, DocOperation>> }): void {
-  for (const ops of Object.values(doc.paths ?? {})) {
-    const allowed = METHODS.filter((m) => ops[m]).map((m) => m.toUpperCase());
-    for (const [method, op] of Object.entries(ops)) {
-      if (!METHODS.includes(method) || !op.responses || op.responses['405']) continue;
-      const other = Object.entries(op.responses).find(([code]) => /^[45]\d\d$/.test(code))?.[1] as
-        | { content?: unknown }
-        | undefined;
-      op.responses['405'] = {
-        description: `Method not allowed: this path takes ${allowed.join(', ')}${op.deprecated ? ' (v1: StatusCode -405)' : ''}`,
-        headers: { Allow: { description: 'the methods of this path', schema: { type: 'string' } } },
-        content: other?.content ?? { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-    }
-  }
 }

@@ -1,6 +1,6 @@
 // The document's named shapes: titled schemas become components, once, referred to from every use.
 import { describe, expect, it } from 'vitest';
-import { hoistNamedSchemas } from '../../src/http/openapi-components.ts';
+import { hoistNamedSchemas } from '../../src/http/openapi-document.ts';
 
 const status = { title: 'State', type: 'string', enum: ['a', 'b'] };
 const item = (description?: string) => ({

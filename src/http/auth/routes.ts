@@ -27,7 +27,8 @@ const Registered = Type.Object({
       { live: Type.String(), test: Type.String() },
       {
         description:
-          'the new client keys, shown once; GET /me shows only their prefixes. Absent when joining a team by invite_token',
+          'the new client keys, shown once; GET /me shows only their prefixes. ' +
+          'Absent when joining a team by invite_token',
       },
     ),
   ),

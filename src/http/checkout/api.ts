@@ -49,7 +49,8 @@ export function checkoutApiRoutes(app: App, deps: Deps): void {
     schema: {
       tags,
       summary:
-        "Payment status for polling (every 3 s); `op` is mandatory for allow_repeat links; without it, a one-time link's current payment (`waiting` with nulls before any QR)",
+        'Payment status for polling (every 3 s); `op` is mandatory for allow_repeat links; ' +
+        "without it, a one-time link's current payment (`waiting` with nulls before any QR)",
       params: TokenParams,
       querystring: Type.Object({
         op: Type.Optional(Type.String({ maxLength: 64, description: 'operation_id of the QR shown' })),

@@ -58,8 +58,24 @@ const tokenOf = (req: FastifyRequest) => {
 };
 
 /** Link-preview fetchers of the messengers and social networks payers share links through. */
-const PREVIEW_BOTS =
-  /TelegramBot|WhatsApp|facebookexternalhit|Facebot|Twitterbot|Slackbot|Discordbot|vkShare|SkypeUriPreview|LinkedInBot|Viber|redditbot|Applebot/i;
+const PREVIEW_BOTS = new RegExp(
+  [
+    'TelegramBot',
+    'WhatsApp',
+    'facebookexternalhit',
+    'Facebot',
+    'Twitterbot',
+    'Slackbot',
+    'Discordbot',
+    'vkShare',
+    'SkypeUriPreview',
+    'LinkedInBot',
+    'Viber',
+    'redditbot',
+    'Applebot',
+  ].join('|'),
+  'i',
+);
 export const isPreviewBot = (ua: string | undefined) => Boolean(ua && PREVIEW_BOTS.test(ua));
 
 const pagePath = (token: string, lang: Lang, op?: string) =>

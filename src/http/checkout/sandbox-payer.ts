@@ -34,8 +34,11 @@ function errorPage(reply: FastifyReply, err: AppError): FastifyReply {
   return sendHtml(
     reply,
     err.status,
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title></head>` +
-      `<body><main><h1>${esc(title)}</h1><p>${esc(err.status >= 500 ? 'Please try again.' : err.message)}</p></main></body></html>`,
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+      `<title>${esc(title)}</title></head>` +
+      `<body><main><h1>${esc(title)}</h1>` +
+      `<p>${esc(err.status >= 500 ? 'Please try again.' : err.message)}</p></main></body></html>`,
   );
 }
 

@@ -34,7 +34,8 @@ export function messengerWebhookRoutes(app: App, deps: Deps): void {
     schema: {
       tags: ['messenger'],
       summary: 'Inbound bot updates: /start <token> binds the chat, /stop unbinds it',
-      description: `Authenticated by the \`${SECRET_HEADER}\` header, equal to MESSENGER_WEBHOOK_SECRET; otherwise 401.`,
+      description:
+        `Authenticated by the \`${SECRET_HEADER}\` header, ` + 'equal to MESSENGER_WEBHOOK_SECRET; otherwise 401.',
       headers: Type.Object({ [SECRET_HEADER]: Type.Optional(Type.String({ maxLength: 256 })) }),
       body: Update,
       response: {

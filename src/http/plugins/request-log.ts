@@ -67,8 +67,10 @@ export class RequestLogWriter {
         try {
           // A log: its commit need not wait for the disk (Db.relaxed).
           await this.db.relaxed.query(
-            `INSERT INTO request_logs (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at, actor)
-           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[], $9::text[])`,
+            `INSERT INTO request_logs
+               (client_id, request_id, method, path, status, duration_ms, api_key_prefix, created_at, actor)
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[],
+                                $8::timestamptz[], $9::text[])`,
             [
               col('client_id'),
               col('request_id'),

@@ -93,3 +93,9 @@ export const LinkCreateBody = Body({
     Type.Record(Type.String(), Type.Unknown(), { description: 'at most 50 keys, 4 KiB of JSON' }),
   ),
 });
+
+/** A payment link made by the partner API, with the client it is for. */
+export const PartnerCheckoutLink = Type.Object(
+  { ...LinkRecord.properties, client_ref: Type.String(), client_id: Type.Integer() },
+  { title: 'PartnerCheckoutLink' },
+);

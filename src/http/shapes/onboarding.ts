@@ -20,7 +20,8 @@ export const OnboardingStatus = Type.Object(
     mechanism: Type.String({
       enum: ['sandbox', 'qrapi'],
       description:
-        "how the mode connects: 'sandbox' a one-time code to the phone, 'qrapi' the official API (certificate, then a trade point)",
+        "how the mode connects: 'sandbox' a one-time code to the phone, " +
+        "'qrapi' the official API (certificate, then a trade point)",
     }),
     phone_masked: Type.Optional(Type.String({ description: 'code_sent: where the code went' })),
     trade_points: Type.Optional(

@@ -125,7 +125,8 @@ export const RefundResult = Type.Object(
     return_qr_token: Type.Optional(
       Type.String({
         description:
-          "r2 accounts: the return QR's content, to show the payer while the refund is pending; the payer scans it in the provider's app",
+          "r2 accounts: the return QR's content, to show the payer while the refund is pending; " +
+          "the payer scans it in the provider's app",
       }),
     ),
     return_deep_link: Type.Optional(

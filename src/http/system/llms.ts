@@ -101,7 +101,9 @@ export function llmsRoutes(app: App, _deps: Deps): void {
     auth: [],
     schema: { tags: ['system'], summary: '/llms.txt with every operation of /openapi.json', response: text },
     handler: async (_req, reply) => {
-      full ??= `${GUIDE}\n## Every operation\n${operationIndex((app as unknown as { swagger(): object }).swagger() as never)}\n`;
+      full ??=
+        `${GUIDE}\n## Every operation\n` +
+        `${operationIndex((app as unknown as { swagger(): object }).swagger() as never)}\n`;
       return reply.type('text/plain; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(full);
     },
   });

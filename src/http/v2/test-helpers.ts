@@ -20,7 +20,8 @@ export function v2TestHelperRoutes(app: App, deps: Deps): void {
       errors: [403, 404, 409],
       schema: {
         tags: ['test mode'],
-        summary: `Sandbox: the customer ${action === 'pay' ? 'pays' : action === 'expire' ? 'lets it expire' : 'declines'}`,
+        summary:
+          'Sandbox: the customer ' + (action === 'pay' ? 'pays' : action === 'expire' ? 'lets it expire' : 'declines'),
         params: OpParams,
         querystring: Type.Object(ModeQuery),
         body:

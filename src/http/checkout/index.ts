@@ -1,0 +1,15 @@
+// The checkout surface: the public checkout API and page, its assets, the sandbox's and the live payer's pages.
+import { surface } from '../surface.ts';
+import { checkoutApiRoutes } from './api.ts';
+import { checkoutPageRoutes } from './page.ts';
+import { checkoutAssetRoutes } from './assets.ts';
+import { sandboxPayerRoutes } from './sandbox-payer.ts';
+import { payerRoutes } from './payer.ts';
+
+export const checkoutSurface = surface('checkout', (app, { deps }) => {
+  checkoutApiRoutes(app, deps);
+  checkoutPageRoutes(app, deps);
+  checkoutAssetRoutes(app, deps);
+  sandboxPayerRoutes(app, deps);
+  payerRoutes(app, deps);
+});
