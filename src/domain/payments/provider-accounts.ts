@@ -21,7 +21,8 @@ export async function createProviderAccount(
   a: { clientId: number; mode: Mode; driver: string; displayName: string; isDefault: boolean },
 ): Promise<number> {
   const r = await tx.query<{ id: number }>(
-    `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default)
+      VALUES ($1, $2, $3, $4, $5) RETURNING id`,
     [a.clientId, a.mode, a.driver, a.displayName, a.isDefault],
   );
   await invalidate(tx, `account:${a.clientId}:`);
