@@ -45,7 +45,8 @@ export async function upsertApiClient(
       const id = found.rows[0].id;
       // Absent fields stay as they are; e-mail is the owner's login, set once (the owner changes it).
       await tx.query(
-        `UPDATE clients SET name = $2, phone = COALESCE($3, phone), metadata = COALESCE($4::jsonb, metadata) WHERE id = $1`,
+        `UPDATE clients SET name = $2, phone = COALESCE($3, phone), metadata = COALESCE($4::jsonb, metadata)
+          WHERE id = $1`,
         [id, input.name, input.phone ?? null, metadata ?? null],
       );
       return { clientId: id, created: false };
@@ -129,7 +130,8 @@ export async function loginLink(
   const clientId = await managedClient(deps.db, partnerId, ref);
   return deps.db.tx(async (tx) => {
     const owner = await tx.query<{ id: number }>(
-      `SELECT id FROM users WHERE client_id = $1 AND role = 'owner' AND disabled_at IS NULL AND status = 'active' ORDER BY id LIMIT 1`,
+      `SELECT id FROM users WHERE client_id = $1 AND role = 'owner' AND disabled_at IS NULL AND status = 'active'
+        ORDER BY id LIMIT 1`,
       [clientId],
     );
     if (!owner.rows[0]) throw new AppError('client_not_found', 'the client has no active owner to sign in as');
