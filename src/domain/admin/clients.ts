@@ -47,7 +47,8 @@ export async function searchClients(
       }
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<AdminClient>(
-        `SELECT ${COLUMNS} FROM clients ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+        `SELECT ${COLUMNS} FROM clients ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

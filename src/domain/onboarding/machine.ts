@@ -85,7 +85,8 @@ async function load(db: Queryable, clientId: number, mode: Mode, lock = false): 
 
 async function hasAccount(db: Queryable, clientId: number, mode: Mode): Promise<number | null> {
   const r = await db.query<{ id: number }>(
-    'SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id LIMIT 1',
+    `SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL
+      ORDER BY is_default DESC, id LIMIT 1`,
     [clientId, mode],
   );
   return r.rows[0]?.id ?? null;
@@ -146,8 +147,10 @@ async function save(
 ): Promise<void> {
   const cols = Object.keys(r);
   await tx.query(
-    `INSERT INTO onboarding (client_id, mode, ${cols.join(', ')}, updated_at) VALUES ($1, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')}, now())
-     ON CONFLICT (client_id, mode) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
+    `INSERT INTO onboarding (client_id, mode, ${cols.join(', ')}, updated_at)
+      VALUES ($1, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')}, now())
+     ON CONFLICT (client_id, mode)
+     DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
     [
       clientId,
       mode,

@@ -84,7 +84,8 @@ export async function payPlan(deps: Deps, clientId: number, plan: string, receip
   // The platform's live account of the driver this deployment runs (its default first): one store may
   // hold accounts of several drivers over time.
   const account = await deps.db.query<{ id: number }>(
-    `SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id DESC LIMIT 1`,
+    `SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND driver = $2 AND deleted_at IS NULL
+      ORDER BY is_default DESC, id DESC LIMIT 1`,
     [platform, deps.config.providerDriver],
   );
   if (!account.rows[0])

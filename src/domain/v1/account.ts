@@ -21,7 +21,8 @@ export async function v1AccountStatus(deps: Deps, clientId: number, mode: Mode):
   // The session of the provider account this key's payments go through (the default one of its mode).
   // No connected account means nothing can be paid: reported as a dead session, the v1 reconnect signal.
   const acc = await deps.db.query<{ session_alive: boolean }>(
-    `SELECT session_alive FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,
+    `SELECT session_alive FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default
+        AND deleted_at IS NULL`,
     [clientId, mode],
   );
   return {
