@@ -8,8 +8,10 @@ export const URL_MAX = 2083;
 
 // The HTML living standard's valid e-mail address, with a dotted domain (real mail goes to a domain
 // with a TLD), and the RFC 5321 length limits.
-const EMAIL_RE =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const EMAIL_RE = new RegExp(
+  "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@" +
+    '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$',
+);
 
 export function isValidEmail(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 254) return false;

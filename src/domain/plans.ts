@@ -27,7 +27,8 @@ export function planActive(c: PlanState, now: Date): boolean {
 
 /** planActive as SQL over a `clients` row aliased `c`, at the instant in parameter `$at` (e.g. '$1'). */
 export const planActiveSql = (at: string) =>
-  `(CASE WHEN c.plan = 'trial' THEN c.trial_ends_at > ${at} ELSE c.plan_expires_at IS NULL OR c.plan_expires_at > ${at} END)`;
+  `(CASE WHEN c.plan = 'trial' THEN c.trial_ends_at > ${at}
+    ELSE c.plan_expires_at IS NULL OR c.plan_expires_at > ${at} END)`;
 
 /** Start of the UTC calendar month containing `now`. */
 export function monthStart(now: Date): Date {

@@ -49,8 +49,9 @@ async function notifySessionLost(
       a.clientId,
       'provider.unreachable',
       `Provider account "${a.displayName}" is refused by the provider`,
-      "The provider's r3 host refused this server's address: r3 answers only the static IP it allow-listed. Live payments through " +
-        'this account fail until the server sends from that address (PROVIDER_EGRESS_PROXY) or the provider adds this one; then run its health check.',
+      "The provider's r3 host refused this server's address: r3 answers only the static IP it allow-listed. " +
+        'Live payments through this account fail until the server sends from that address (PROVIDER_EGRESS_PROXY) ' +
+        'or the provider adds this one; then run its health check.',
     );
     return;
   }
@@ -59,6 +60,7 @@ async function notifySessionLost(
     a.clientId,
     'provider.session_expired',
     `Provider account "${a.displayName}" needs attention`,
-    'The provider refused its credentials, certificate, trade point or device. Live payments through it fail until it is reconnected.',
+    'The provider refused its credentials, certificate, trade point or device. ' +
+      'Live payments through it fail until it is reconnected.',
   );
 }

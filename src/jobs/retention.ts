@@ -13,7 +13,8 @@ const BATCH = 5000;
 export async function pruneIdempotencyKeys(deps: Deps): Promise<number> {
   const r = await deps.db.query(
     `DELETE FROM idempotency_keys WHERE (client_id, mode, method, path, key) IN (
-       SELECT client_id, mode, method, path, key FROM idempotency_keys WHERE created_at < now() - interval '24 hours' LIMIT ${BATCH})`,
+       SELECT client_id, mode, method, path, key FROM idempotency_keys
+        WHERE created_at < now() - interval '24 hours' LIMIT ${BATCH})`,
   );
   return r.rowCount;
 }
@@ -56,7 +57,8 @@ export const pruneDeliveries = (deps: Deps): Promise<number> =>
 
 export async function pruneRequestLogs(deps: Deps): Promise<number> {
   const r = await deps.db.query(
-    `DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < now() - interval '30 days' LIMIT ${BATCH})`,
+    `DELETE FROM request_logs
+      WHERE id IN (SELECT id FROM request_logs WHERE created_at < now() - interval '30 days' LIMIT ${BATCH})`,
   );
   return r.rowCount;
 }
@@ -70,7 +72,8 @@ export async function pruneOutbox(deps: Deps): Promise<number> {
   const purged = await purgeCredentialBodies(deps, BATCH);
   const r = await deps.db.query(
     `DELETE FROM outbox_messages WHERE id IN (
-       SELECT id FROM outbox_messages WHERE status <> 'pending' AND created_at < now() - interval '30 days' ORDER BY created_at LIMIT ${BATCH - purged})`,
+       SELECT id FROM outbox_messages WHERE status <> 'pending' AND created_at < now() - interval '30 days'
+        ORDER BY created_at LIMIT ${BATCH - purged})`,
   );
   return purged + r.rowCount;
 }

@@ -21,7 +21,8 @@ export async function issueApiKey(tx: Queryable, clientId: number, mode: Mode, c
   // not visible to it yet) and its insert breaks the one-active-key index, a 500.
   await tx.query('SELECT 1 FROM clients WHERE id = $1 FOR NO KEY UPDATE', [clientId]);
   const revoked = await tx.query<{ key_hash: string }>(
-    'UPDATE api_keys SET revoked_at = now() WHERE client_id = $1 AND mode = $2 AND revoked_at IS NULL RETURNING key_hash',
+    `UPDATE api_keys SET revoked_at = now() WHERE client_id = $1 AND mode = $2 AND revoked_at IS NULL
+      RETURNING key_hash`,
     [clientId, mode],
   );
   for (const r of revoked.rows) await invalidate(tx, `key:${r.key_hash}`, caches);

@@ -62,7 +62,8 @@ export async function touchImpersonation(deps: Deps, clientId: number, act: Acto
       WHERE s.sid = $1 AND s.client_id = $2 AND c.id = s.client_id
         AND s.ended_at IS NULL AND s.expires_at > now() AND c.allow_partner_impersonation
         AND p.id = s.partner_id AND p.status = 'active'
-        AND a.id = $3 AND a.client_id = p.client_id AND a.status = 'active' AND a.disabled_at IS NULL AND a.role = ANY($4::text[])`,
+        AND a.id = $3 AND a.client_id = p.client_id AND a.status = 'active' AND a.disabled_at IS NULL
+        AND a.role = ANY($4::text[])`,
     [sid, clientId, actorId(act), OPENER_ROLES],
   );
   if (r.rowCount === 0) throw new AppError('impersonation_session_expired', 'this impersonation session has ended');
@@ -75,7 +76,8 @@ export async function touchImpersonation(deps: Deps, clientId: number, act: Acto
  */
 export async function endPartnerSessions(tx: Queryable, partnerId: number): Promise<number> {
   const r = await tx.query(
-    'UPDATE impersonation_sessions SET ended_at = now() WHERE partner_id = $1 AND ended_at IS NULL AND expires_at > now()',
+    `UPDATE impersonation_sessions SET ended_at = now()
+      WHERE partner_id = $1 AND ended_at IS NULL AND expires_at > now()`,
     [partnerId],
   );
   return r.rowCount;
@@ -90,7 +92,8 @@ export async function endSessionsOpenedBy(tx: Queryable, userId: number): Promis
   const r = await tx.query(
     `UPDATE impersonation_sessions s SET ended_at = now()
        FROM users u JOIN partners p ON p.client_id = u.client_id
-      WHERE u.id = $1 AND s.partner_id = p.id AND s.actor_email = u.email AND s.ended_at IS NULL AND s.expires_at > now()`,
+      WHERE u.id = $1 AND s.partner_id = p.id AND s.actor_email = u.email
+        AND s.ended_at IS NULL AND s.expires_at > now()`,
     [userId],
   );
   return r.rowCount;
@@ -109,7 +112,8 @@ export async function setImpersonationAllowed(
     await tx.query('UPDATE clients SET allow_partner_impersonation = $2 WHERE id = $1', [clientId, allow]);
     if (allow) return { allow, ended_sessions: 0 };
     const ended = await tx.query(
-      'UPDATE impersonation_sessions SET ended_at = now() WHERE client_id = $1 AND ended_at IS NULL AND expires_at > now()',
+      `UPDATE impersonation_sessions SET ended_at = now()
+        WHERE client_id = $1 AND ended_at IS NULL AND expires_at > now()`,
       [clientId],
     );
     await unbindChatsBoundInSessions(tx, clientId);
@@ -136,7 +140,8 @@ export async function listImpersonationSessions(
       if (after)
         where += ` AND (started_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`;
       const r = await deps.db.query<ImpersonationSession & { created_at: Date }>(
-        `SELECT id, partner_id, partner_name, actor_email, started_at, started_at AS created_at, expires_at, ended_at, ip, requests
+        `SELECT id, partner_id, partner_name, actor_email, started_at, started_at AS created_at, expires_at, ended_at,
+                ip, requests
            FROM impersonation_sessions WHERE ${where} ORDER BY started_at DESC, id DESC LIMIT ${take}`,
         params,
       );

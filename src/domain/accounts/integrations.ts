@@ -13,12 +13,14 @@ export async function integrationsOf(deps: Deps, clientId: number, userId: numbe
   const db = deps.db;
   const [accounts, hooks, messenger, keys, client] = await Promise.all([
     db.query<{ mode: string; accounts: number; alive: number; drivers: string[] }>(
-      `SELECT mode, count(*)::int AS accounts, count(*) FILTER (WHERE session_alive)::int AS alive, array_agg(DISTINCT driver) AS drivers
+      `SELECT mode, count(*)::int AS accounts, count(*) FILTER (WHERE session_alive)::int AS alive,
+              array_agg(DISTINCT driver) AS drivers
          FROM provider_accounts WHERE client_id = $1 AND deleted_at IS NULL GROUP BY mode`,
       [clientId],
     ),
     db.query<{ active: number; failing: number }>(
-      `SELECT count(*) FILTER (WHERE is_active)::int AS active, count(*) FILTER (WHERE is_active AND failing_since IS NOT NULL)::int AS failing
+      `SELECT count(*) FILTER (WHERE is_active)::int AS active,
+              count(*) FILTER (WHERE is_active AND failing_since IS NOT NULL)::int AS failing
          FROM webhooks WHERE client_id = $1`,
       [clientId],
     ),
@@ -30,7 +32,8 @@ export async function integrationsOf(deps: Deps, clientId: number, userId: numbe
     // Last use from the request log (kept 30 days or more by plan): recent enough for "is it in use".
     db.query<{ mode: string; prefix: string; created_at: Date; last_used_at: Date | null }>(
       `SELECT k.mode, k.prefix, k.created_at,
-              (SELECT max(l.created_at) FROM request_logs l WHERE l.client_id = k.client_id AND l.api_key_prefix = k.prefix) AS last_used_at
+              (SELECT max(l.created_at) FROM request_logs l
+                WHERE l.client_id = k.client_id AND l.api_key_prefix = k.prefix) AS last_used_at
          FROM api_keys k WHERE k.client_id = $1 AND k.revoked_at IS NULL ORDER BY k.mode`,
       [clientId],
     ),

@@ -20,7 +20,8 @@ export async function issueMessengerLink(deps: Deps, userId: number): Promise<{ 
       PURPOSE,
     ]);
     const r = await tx.query<{ expires_at: Date }>(
-      `INSERT INTO magic_tokens (user_id, token_hash, purpose, expires_at) VALUES ($1, $2, $3, now() + make_interval(mins => ${LINK_MINUTES}))
+      `INSERT INTO magic_tokens (user_id, token_hash, purpose, expires_at)
+        VALUES ($1, $2, $3, now() + make_interval(mins => ${LINK_MINUTES}))
        RETURNING expires_at`,
       [userId, sha256Hex(token), PURPOSE],
     );
@@ -109,7 +110,8 @@ export async function unbindChatsBoundInSessions(tx: Queryable, clientId: number
        FROM users was
       WHERE was.id = u.id AND u.client_id = $1 AND u.messenger_chat_id IS NOT NULL
         AND EXISTS (SELECT 1 FROM impersonation_sessions s
-                     WHERE s.client_id = $1 AND u.messenger_bound_at BETWEEN s.started_at AND COALESCE(s.ended_at, s.expires_at))
+                     WHERE s.client_id = $1
+                       AND u.messenger_bound_at BETWEEN s.started_at AND COALESCE(s.ended_at, s.expires_at))
       RETURNING was.messenger_chat_id AS chat_id`,
     [clientId],
   );
@@ -117,7 +119,8 @@ export async function unbindChatsBoundInSessions(tx: Queryable, clientId: number
     await reply(
       tx,
       chat_id,
-      'Disconnected: this chat was connected while a partner had access to the account, and that access is now off. If the chat is yours, connect it again from the cabinet.',
+      'Disconnected: this chat was connected while a partner had access to the account, and that access is now off. ' +
+        'If the chat is yours, connect it again from the cabinet.',
       clientId,
       'messenger_unbound',
     );

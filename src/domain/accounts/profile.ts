@@ -27,10 +27,13 @@ export async function getProfile(deps: Deps, clientId: number, userId: number): 
   const r = await deps.db.query<Omit<Profile, 'plan_active'>>(
     `SELECT c.id, c.name, c.email, c.plan, c.trial_ends_at, c.plan_expires_at, c.terms_accepted_at,
             u.is_admin, u.role, u.messenger_chat_id IS NOT NULL AS messenger_linked,
-            (SELECT prefix FROM api_keys WHERE client_id = c.id AND mode = 'live' AND revoked_at IS NULL) AS api_key_prefix,
-            (SELECT prefix FROM api_keys WHERE client_id = c.id AND mode = 'test' AND revoked_at IS NULL) AS test_api_key_prefix,
+            (SELECT prefix FROM api_keys
+              WHERE client_id = c.id AND mode = 'live' AND revoked_at IS NULL) AS api_key_prefix,
+            (SELECT prefix FROM api_keys
+              WHERE client_id = c.id AND mode = 'test' AND revoked_at IS NULL) AS test_api_key_prefix,
             COALESCE((SELECT session_alive FROM provider_accounts
-                       WHERE client_id = c.id AND mode = 'live' AND is_default AND deleted_at IS NULL), false) AS session_alive
+                       WHERE client_id = c.id AND mode = 'live' AND is_default AND deleted_at IS NULL), false)
+              AS session_alive
        FROM clients c JOIN users u ON u.client_id = c.id AND u.id = $2
       WHERE c.id = $1`,
     [clientId, userId],
@@ -43,7 +46,8 @@ export async function getProfile(deps: Deps, clientId: number, userId: number): 
 export async function acceptTerms(deps: Deps, clientId: number): Promise<{ accepted_at: Date }> {
   // The first acceptance is the one that counts; accepting again keeps its date.
   const r = await deps.db.query<{ terms_accepted_at: Date }>(
-    `UPDATE clients SET terms_accepted_at = COALESCE(terms_accepted_at, now()) WHERE id = $1 RETURNING terms_accepted_at`,
+    `UPDATE clients SET terms_accepted_at = COALESCE(terms_accepted_at, now())
+      WHERE id = $1 RETURNING terms_accepted_at`,
     [clientId],
   );
   return { accepted_at: r.rows[0].terms_accepted_at };

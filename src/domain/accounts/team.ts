@@ -77,7 +77,9 @@ export async function inviteMember(
         clientId,
         purpose: 'team_invite',
         subject: `Invitation to ${client.rows[0].name} on Tolem`,
-        body: `You are invited to join ${client.rows[0].name} on Tolem as ${input.role}.\n\nAccept the invitation (valid ${INVITE_DAYS} days):\n${url}\n`,
+        body:
+          `You are invited to join ${client.rows[0].name} on Tolem as ${input.role}.\n\n` +
+          `Accept the invitation (valid ${INVITE_DAYS} days):\n${url}\n`,
         secrets: [token],
       },
       deps.secrets.sealer,
@@ -119,7 +121,8 @@ export async function revokeMember(deps: Deps, clientId: number, memberId: numbe
     if (m.role === 'owner') throw new AppError('owner_immutable', 'the owner cannot be revoked');
     if (m.status === 'revoked') return;
     await tx.query(
-      `UPDATE users SET status = 'revoked', disabled_at = now(), invite_token_hash = NULL, messenger_chat_id = NULL WHERE id = $1`,
+      `UPDATE users SET status = 'revoked', disabled_at = now(), invite_token_hash = NULL, messenger_chat_id = NULL
+        WHERE id = $1`,
       [memberId],
     );
     await tx.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [
@@ -140,7 +143,8 @@ export async function acceptInvite(
   const passwordHash = await hashPassword(input.password);
   return deps.db.tx(async (tx) => {
     const r = await tx.query<{ id: number; client_id: number; role: Role; email: string }>(
-      `UPDATE users SET status = 'active', name = $2, password_hash = $3, invite_token_hash = NULL, invite_expires_at = NULL
+      `UPDATE users
+        SET status = 'active', name = $2, password_hash = $3, invite_token_hash = NULL, invite_expires_at = NULL
         WHERE invite_token_hash = $1 AND status = 'invited' AND invite_expires_at > now()
         RETURNING id, client_id, role, email`,
       [sha256Hex(input.token), input.name, passwordHash],

@@ -86,7 +86,8 @@ export async function verifyAccessToken(deps: Deps, token: string): Promise<JWTP
 async function storeRefresh(tx: Queryable, userId: number, familyId: string): Promise<string> {
   const token = `rt_${randomToken(32)}`;
   await tx.query(
-    `INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+    `INSERT INTO refresh_tokens (user_id, family_id, token_hash, expires_at)
+      VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
     [userId, familyId, sha256Hex(token), REFRESH_TTL_S],
   );
   return token;
@@ -198,7 +199,8 @@ export async function exchangeMagicToken(deps: Deps, token: string): Promise<Tok
     const r = await tx.query<TokenUser & { expired: boolean }>(
       `UPDATE magic_tokens m SET used_at = now()
          FROM users u
-        WHERE m.token_hash = $1 AND m.purpose = $2 AND m.used_at IS NULL AND u.id = m.user_id AND u.disabled_at IS NULL AND u.status = 'active'
+        WHERE m.token_hash = $1 AND m.purpose = $2 AND m.used_at IS NULL
+          AND u.id = m.user_id AND u.disabled_at IS NULL AND u.status = 'active'
         RETURNING u.id, u.client_id, u.role, m.expires_at <= now() AS expired`,
       [hash, LOGIN_LINK_PURPOSE],
     );

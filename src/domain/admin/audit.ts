@@ -16,7 +16,8 @@ export interface AuditEntry {
 
 export async function recordAudit(db: Db, e: Omit<AuditEntry, 'id' | 'created_at'>): Promise<void> {
   await db.query(
-    'INSERT INTO admin_audit (admin_user_id, admin_email, method, path, status, request_id) VALUES ($1, $2, $3, $4, $5, $6)',
+    `INSERT INTO admin_audit (admin_user_id, admin_email, method, path, status, request_id)
+      VALUES ($1, $2, $3, $4, $5, $6)`,
     [e.admin_user_id, e.admin_email, e.method, e.path.slice(0, 1000), e.status, e.request_id],
   );
 }

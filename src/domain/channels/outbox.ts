@@ -31,7 +31,8 @@ export async function enqueueMessage(tx: Queryable, m: NewMessage, sealer?: Seal
   const secrets = (m.secrets ?? []).filter(Boolean);
   if (secrets.length && !sealer) throw new Error('a message carrying secrets needs the sealer');
   const r = await tx.query<{ id: number }>(
-    `INSERT INTO outbox_messages (channel, recipient, subject, body, body_sealed, client_id, purpose) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    `INSERT INTO outbox_messages (channel, recipient, subject, body, body_sealed, client_id, purpose)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
     [
       m.channel,
       m.recipient,
@@ -90,7 +91,8 @@ export async function sendDueMessages(deps: Deps, limit = 50): Promise<number> {
   const claimed = await deps.db.query<Claimed>(
     `UPDATE outbox_messages SET locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
       WHERE id IN (SELECT id FROM outbox_messages
-                    WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+                    WHERE status = 'pending' AND next_attempt_at <= now()
+                      AND (locked_until IS NULL OR locked_until <= now())
                     ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
       RETURNING id, channel, recipient, subject, body, body_sealed, attempts`,
     [limit, LEASE_SECONDS],
@@ -121,7 +123,8 @@ async function sendOne(deps: Deps, m: Claimed): Promise<void> {
     return;
   }
   await deps.db.query(
-    `UPDATE outbox_messages SET status = 'sent', sent_at = now(), driver = $2, locked_until = NULL, last_error = NULL WHERE id = $1`,
+    `UPDATE outbox_messages SET status = 'sent', sent_at = now(), driver = $2, locked_until = NULL, last_error = NULL
+      WHERE id = $1`,
     [m.id, driver.name],
   );
 }
@@ -190,11 +193,15 @@ export async function listOutbox(
       if (q.channel) where.push(`channel = $${params.push(q.channel)}`);
       if (q.status) where.push(`status = $${params.push(q.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
-      const hidden = `CASE WHEN body_sealed IS NULL AND purpose = ANY($${params.push(LEGACY_CREDENTIAL_PURPOSES)}::text[]) AND body <> $${params.push(OUTBOX_PURGED)}
+      const hidden = `CASE WHEN body_sealed IS NULL
+                            AND purpose = ANY($${params.push(LEGACY_CREDENTIAL_PURPOSES)}::text[])
+                            AND body <> $${params.push(OUTBOX_PURGED)}
                            THEN $${params.push(LEGACY_HIDDEN)} ELSE body END AS body`;
       const r = await deps.db.query<OutboxRecord>(
-        `SELECT id, channel, recipient, subject, ${hidden}, purpose, client_id, status, attempts, driver, last_error, next_attempt_at, sent_at, created_at
-           FROM outbox_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+        `SELECT id, channel, recipient, subject, ${hidden}, purpose, client_id, status, attempts, driver, last_error,
+                next_attempt_at, sent_at, created_at
+           FROM outbox_messages ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

@@ -31,7 +31,8 @@ SELECT ${prefixed(LINK_COLUMNS, 'l', 'l_')}, v.email AS v_email, ${prefixed(SHOW
   FROM payment_links l
   LEFT JOIN checkout_visitors v ON v.link_token = l.token AND v.visitor_id = $2
   LEFT JOIN LATERAL (
-    SELECT ${prefixed(SHOWN_QR_COLUMNS, 'op', '')} FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
+    SELECT ${prefixed(SHOWN_QR_COLUMNS, 'op', '')}
+      FROM checkout_operations co JOIN operations op ON op.id = co.operation_id
      WHERE co.link_token = l.token AND co.visitor_id = $2 AND co.created_at >= l.qr_cycle_at
      ORDER BY co.created_at DESC LIMIT 1) o ON true
  WHERE l.token = $1`;
@@ -201,7 +202,8 @@ export async function setVisitorEmail(
     // QRs this visitor may still pay carry the new e-mail into payment_link.paid.
     await tx.query(
       `UPDATE checkout_operations SET email = $3
-        WHERE link_token = $1 AND visitor_id = $2 AND operation_id IN (SELECT id FROM operations WHERE link_token = $1 AND status = 'created')`,
+        WHERE link_token = $1 AND visitor_id = $2
+          AND operation_id IN (SELECT id FROM operations WHERE link_token = $1 AND status = 'created')`,
       [token, visitorId, email],
     );
   });

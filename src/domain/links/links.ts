@@ -75,7 +75,8 @@ export async function findLink(
   const token = normalizeToken(rawToken);
   if (!token) throw notFound(rawToken);
   const r = await db.query<Link>(
-    `SELECT ${LINK_COLUMNS} FROM payment_links WHERE token = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR NO KEY UPDATE' : ''}`,
+    `SELECT ${LINK_COLUMNS} FROM payment_links
+      WHERE token = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR NO KEY UPDATE' : ''}`,
     [token, clientId, mode],
   );
   if (!r.rows[0]) throw notFound(rawToken);

@@ -19,7 +19,8 @@ export async function noticeExpiringCertificates(db: Queryable, now: Date): Prom
       a.client_id,
       'provider.certificate_expiring',
       `Provider certificate of "${a.display_name}" ${when}`,
-      'Request a new client certificate from the provider and reconnect the account before then; live payments through it stop when it expires.',
+      'Request a new client certificate from the provider and reconnect the account before then; ' +
+        'live payments through it stop when it expires.',
       `certificate:${a.id}:${date}:${stage}`,
     );
     if (id !== null) sent++;

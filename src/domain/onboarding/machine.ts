@@ -146,8 +146,10 @@ async function save(
 ): Promise<void> {
   const cols = Object.keys(r);
   await tx.query(
-    `INSERT INTO onboarding (client_id, mode, ${cols.join(', ')}, updated_at) VALUES ($1, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')}, now())
-     ON CONFLICT (client_id, mode) DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
+    `INSERT INTO onboarding (client_id, mode, ${cols.join(', ')}, updated_at)
+      VALUES ($1, $2, ${cols.map((_, i) => `$${i + 3}`).join(', ')}, now())
+     ON CONFLICT (client_id, mode)
+     DO UPDATE SET ${cols.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`,
     [
       clientId,
       mode,

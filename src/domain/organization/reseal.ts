@@ -39,7 +39,8 @@ export async function resealOrganizationIbans(
     db,
     (after) => [
       `SELECT client_id AS k, bank_iban AS iban, bank_iban_sealed AS iban_sealed FROM organizations
-      WHERE (bank_iban IS NOT NULL OR bank_iban_sealed IS NOT NULL) AND client_id > $1 AND ($3::bigint IS NULL OR client_id = $3)
+      WHERE (bank_iban IS NOT NULL OR bank_iban_sealed IS NOT NULL) AND client_id > $1 AND ($3::bigint IS NULL
+        OR client_id = $3)
       ORDER BY client_id LIMIT $2 FOR UPDATE`,
       [after, BATCH, onlyClientId ?? null],
     ],
@@ -71,7 +72,8 @@ async function resealColumn(db: Db, sealer: Sealer, [table, key, column]: (typeo
   await inBatches<{ k: number; sealed: string }>(
     db,
     (after) => [
-      `SELECT ${key} AS k, ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL AND ${key} > $1 ORDER BY ${key} LIMIT $2 FOR UPDATE`,
+      `SELECT ${key} AS k, ${column} AS sealed FROM ${table} WHERE ${column} IS NOT NULL AND ${key} > $1 ORDER BY ${key}
+        LIMIT $2 FOR UPDATE`,
       [after, BATCH],
     ],
     async (tx, row) => {

@@ -32,10 +32,13 @@ export const SUMMARY_SQL = `SELECT
        (SELECT count(*) FROM clients WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS clients_new,
        (SELECT count(*) FROM clients c WHERE c.partner_id = $1
            AND ${planActiveSql('$3')}
-           AND EXISTS (SELECT 1 FROM provider_accounts a WHERE a.client_id = c.id AND a.mode = 'live' AND a.deleted_at IS NULL AND a.session_alive)) AS clients_active,
+           AND EXISTS (SELECT 1 FROM provider_accounts a
+                        WHERE a.client_id = c.id AND a.mode = 'live' AND a.deleted_at IS NULL AND a.session_alive))
+           AS clients_active,
        (SELECT count(DISTINCT client_id) FROM (${PLAN_PAYMENTS}) p) AS clients_paying,
        (SELECT COALESCE(sum(net), 0) FROM (${PLAN_PAYMENTS}) p) AS revenue_kzt,
-       (SELECT COALESCE(sum(amount), 0) FROM commissions WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS commissions_kzt,
+       (SELECT COALESCE(sum(amount), 0) FROM commissions
+         WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS commissions_kzt,
        (SELECT available_kzt FROM partner_balances WHERE partner_id = $1) AS available_kzt,
        (SELECT pending_kzt FROM partner_balances WHERE partner_id = $1) AS pending_kzt`;
 
@@ -65,10 +68,13 @@ export async function summary(deps: Deps, partner: Partner, period: Period) {
 export const FUNNEL_SQL = `WITH reg AS (
        SELECT c.id,
               EXISTS (SELECT 1 FROM provider_accounts a WHERE a.client_id = c.id AND a.mode = 'live') AS connected,
-              EXISTS (SELECT 1 FROM operations o WHERE o.client_id = c.id AND o.mode = 'live' AND o.paid_at IS NOT NULL) AS paid_live,
-              EXISTS (SELECT 1 FROM operations o WHERE o.subscription_client_id = c.id AND o.paid_at IS NOT NULL) AS paid_plan
+              EXISTS (SELECT 1 FROM operations o
+                       WHERE o.client_id = c.id AND o.mode = 'live' AND o.paid_at IS NOT NULL) AS paid_live,
+              EXISTS (SELECT 1 FROM operations o
+                       WHERE o.subscription_client_id = c.id AND o.paid_at IS NOT NULL) AS paid_plan
          FROM clients c WHERE c.partner_id = $1 AND c.created_at >= $2 AND c.created_at <= $3)
-     SELECT (SELECT count(*) FROM referral_clicks WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS link_clicks,
+     SELECT (SELECT count(*) FROM referral_clicks
+              WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3) AS link_clicks,
             count(*) AS registered,
             count(*) FILTER (WHERE connected) AS provider_connected,
             count(*) FILTER (WHERE connected AND paid_live) AS first_live_payment,
@@ -91,11 +97,13 @@ export async function incomeGraph(deps: Deps, partner: Partner, period: Period, 
   const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
   const r = await deps.db.query<{ date: string; commissions_kzt: string; revenue_kzt: string }>(
     `WITH buckets AS (
-       SELECT generate_series(date_trunc($4, $2::timestamptz AT TIME ZONE 'UTC'), date_trunc($4, $3::timestamptz AT TIME ZONE 'UTC'), ('1 ' || $4)::interval) AS b),
+       SELECT generate_series(date_trunc($4, $2::timestamptz AT TIME ZONE 'UTC'),
+                              date_trunc($4, $3::timestamptz AT TIME ZONE 'UTC'), ('1 ' || $4)::interval) AS b),
      com AS (SELECT date_trunc($4, created_at AT TIME ZONE 'UTC') AS b, sum(amount) AS s FROM commissions
               WHERE partner_id = $1 AND created_at >= $2 AND created_at <= $3 GROUP BY 1),
      rev AS (SELECT date_trunc($4, paid_at AT TIME ZONE 'UTC') AS b, sum(net) AS s FROM (${PLAN_PAYMENTS}) p GROUP BY 1)
-     SELECT to_char(buckets.b, 'YYYY-MM-DD') AS date, COALESCE(com.s, 0) AS commissions_kzt, COALESCE(rev.s, 0) AS revenue_kzt
+     SELECT to_char(buckets.b, 'YYYY-MM-DD') AS date, COALESCE(com.s, 0) AS commissions_kzt,
+            COALESCE(rev.s, 0) AS revenue_kzt
        FROM buckets LEFT JOIN com ON com.b = buckets.b LEFT JOIN rev ON rev.b = buckets.b ORDER BY buckets.b`,
     [partner.id, from, to, interval],
   );

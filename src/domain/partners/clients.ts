@@ -37,7 +37,8 @@ const DERIVED = `
          COALESCE(ob.state, CASE WHEN a.id IS NOT NULL THEN 'connected' ELSE 'idle' END) AS onboarding_state
     FROM clients c
     LEFT JOIN LATERAL (SELECT id, session_alive FROM provider_accounts
-                        WHERE client_id = c.id AND mode = 'live' AND deleted_at IS NULL ORDER BY is_default DESC LIMIT 1) a ON true
+                        WHERE client_id = c.id AND mode = 'live' AND deleted_at IS NULL
+                        ORDER BY is_default DESC LIMIT 1) a ON true
     LEFT JOIN onboarding ob ON ob.client_id = c.id AND ob.mode = 'live'`;
 
 const STATUS = `CASE WHEN NOT d.provider_connected THEN 'pending'
@@ -75,9 +76,11 @@ export async function listPartnerClients(
       if (after)
         where.push(`(d.created_at, d.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Row>(
-        `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason, d.plan, d.plan_active,
-                d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone, d.metadata, d.created_at
-           FROM (${DERIVED} WHERE c.partner_id = $2) d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${take}`,
+        `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason,
+                d.plan, d.plan_active, d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone,
+                d.metadata, d.created_at
+           FROM (${DERIVED} WHERE c.partner_id = $2) d WHERE ${where.join(' AND ')}
+          ORDER BY d.created_at DESC, d.id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;
@@ -89,8 +92,9 @@ export async function listPartnerClients(
 /** One client of the partner; another partner's is not found. */
 export async function partnerClient(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient> {
   const r = await deps.db.query<Row>(
-    `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason, d.plan, d.plan_active,
-            d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone, d.metadata, d.created_at
+    `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason,
+            d.plan, d.plan_active, d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone,
+            d.metadata, d.created_at
        FROM (${DERIVED} WHERE c.id = $3 AND c.partner_id = $2) d`,
     [deps.clock.now(), partnerId, clientId],
   );
@@ -106,7 +110,8 @@ export async function partnerClientDetail(
 ): Promise<PartnerClient & { payments: Operation[] }> {
   const client = await partnerClient(deps, partnerId, clientId);
   const payments = await deps.db.query<Operation>(
-    `SELECT ${OP_COLUMNS_O} FROM operations o WHERE o.client_id = $1 AND o.mode = 'live' ORDER BY o.created_at DESC, o.id DESC LIMIT 20`,
+    `SELECT ${OP_COLUMNS_O} FROM operations o WHERE o.client_id = $1 AND o.mode = 'live'
+      ORDER BY o.created_at DESC, o.id DESC LIMIT 20`,
     [clientId],
   );
   return { ...client, payments: payments.rows };

@@ -30,7 +30,8 @@ export async function recordCommission(tx: Queryable, op: Operation): Promise<vo
   const paidAt = op.paid_at ?? new Date();
   const c = await tx.query<{ id: number }>(
     `INSERT INTO commissions (partner_id, client_id, operation_id, plan, base_amount, rate_bps, amount, available_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz + make_interval(days => $9::int)) ON CONFLICT (operation_id) DO NOTHING RETURNING id`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz + make_interval(days => $9::int))
+     ON CONFLICT (operation_id) DO NOTHING RETURNING id`,
     [x.partner_id, x.client_id, op.id, x.plan, op.amount, x.rate, amount, paidAt, holdDays],
   );
   if (c.rows[0] && amount > 0)
@@ -56,7 +57,8 @@ export async function reverseOnRefund(tx: Queryable, e: JournalEvent): Promise<v
       base_amount: string;
       rate_bps: number;
     }>(
-      'SELECT id, partner_id, amount, status, base_amount, rate_bps FROM commissions WHERE operation_id = $1 FOR UPDATE',
+      `SELECT id, partner_id, amount, status, base_amount, rate_bps FROM commissions
+        WHERE operation_id = $1 FOR UPDATE`,
       [opId],
     )
   ).rows[0];
@@ -67,7 +69,8 @@ export async function reverseOnRefund(tx: Queryable, e: JournalEvent): Promise<v
   if (c.status === 'pending') {
     const left = Number(c.amount) - back;
     await tx.query(
-      `UPDATE commissions SET amount = $2::bigint, status = CASE WHEN $2::bigint = 0 THEN 'reversed' ELSE status END WHERE id = $1`,
+      `UPDATE commissions SET amount = $2::bigint, status = CASE WHEN $2::bigint = 0 THEN 'reversed' ELSE status END
+        WHERE id = $1`,
       [c.id, left],
     );
     await post(tx, c.partner_id, {
@@ -93,7 +96,8 @@ export async function releaseDueCommissions(deps: Deps, limit = 500): Promise<nu
   return deps.db.tx(async (tx) => {
     const due = await tx.query<{ id: number; partner_id: number; amount: string }>(
       `UPDATE commissions SET status = 'available' WHERE id IN (
-         SELECT id FROM commissions WHERE status = 'pending' AND available_at <= now() ORDER BY available_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+         SELECT id FROM commissions WHERE status = 'pending' AND available_at <= now()
+          ORDER BY available_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
        RETURNING id, partner_id, amount`,
     );
     for (const c of due.rows) {
@@ -147,9 +151,11 @@ export async function listCommissions(
         where.push(`(m.created_at, m.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (
         await deps.db.query<Commission>(
-          `SELECT m.id, m.client_id, c.name AS client_name, m.operation_id, m.plan, m.base_amount::float8 AS base_amount, m.rate_bps,
-                m.amount::float8 AS amount, m.status, m.available_at, m.created_at
-           FROM commissions m JOIN clients c ON c.id = m.client_id WHERE ${where.join(' AND ')} ORDER BY m.created_at DESC, m.id DESC LIMIT ${take}`,
+          `SELECT m.id, m.client_id, c.name AS client_name, m.operation_id, m.plan,
+                m.base_amount::float8 AS base_amount, m.rate_bps, m.amount::float8 AS amount, m.status, m.available_at,
+                m.created_at
+           FROM commissions m JOIN clients c ON c.id = m.client_id WHERE ${where.join(' AND ')}
+          ORDER BY m.created_at DESC, m.id DESC LIMIT ${take}`,
           params,
         )
       ).rows;

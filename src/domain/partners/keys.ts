@@ -16,7 +16,8 @@ export async function issuePartnerKey(deps: Deps, partnerId: number, mode: Mode)
     // Two issues at once queue on the partner row, so the second revokes the first's key.
     await tx.query('SELECT 1 FROM partners WHERE id = $1 FOR UPDATE', [partnerId]);
     const revoked = await tx.query<{ key_hash: string }>(
-      'UPDATE partner_api_keys SET revoked_at = now() WHERE partner_id = $1 AND mode = $2 AND revoked_at IS NULL RETURNING key_hash',
+      `UPDATE partner_api_keys SET revoked_at = now() WHERE partner_id = $1 AND mode = $2 AND revoked_at IS NULL
+        RETURNING key_hash`,
       [partnerId, mode],
     );
     for (const k of revoked.rows) await invalidate(tx, `key:${k.key_hash}`, deps.caches);
@@ -56,8 +57,8 @@ export async function findPartnerKey(deps: Deps, key: string): Promise<PartnerKe
   if (cached) return cached;
   const readAt = deps.caches.apiKeys.generation;
   const r = await deps.db.query<PartnerKeyOwner>(
-    `SELECT k.id AS key_id, k.partner_id, p.client_id AS partner_client_id, k.mode, k.prefix, p.status AS partner_status,
-            c.disabled_at IS NOT NULL AS client_disabled
+    `SELECT k.id AS key_id, k.partner_id, p.client_id AS partner_client_id, k.mode, k.prefix,
+            p.status AS partner_status, c.disabled_at IS NOT NULL AS client_disabled
        FROM partner_api_keys k JOIN partners p ON p.id = k.partner_id JOIN clients c ON c.id = p.client_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     [hash],

@@ -38,7 +38,8 @@ export async function post(
   );
   const after = { available_kzt: Number(b.rows[0].available_kzt), pending_kzt: Number(b.rows[0].pending_kzt) };
   await tx.query(
-    `INSERT INTO partner_ledger (partner_id, type, amount, available_delta, pending_delta, available_after, pending_after, ref)
+    `INSERT INTO partner_ledger (partner_id, type, amount, available_delta, pending_delta, available_after,
+                                pending_after, ref)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [partnerId, e.type, e.amount, e.available, e.pending, after.available_kzt, after.pending_kzt, e.ref ?? null],
   );
@@ -90,7 +91,8 @@ export async function listLedger(
         ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`
         : '';
       const r = await deps.db.query<LedgerEntry>(
-        `SELECT id, type, amount::float8 AS amount, available_after::float8 AS available_after, pending_after::float8 AS pending_after, ref, created_at
+        `SELECT id, type, amount::float8 AS amount, available_after::float8 AS available_after,
+                pending_after::float8 AS pending_after, ref, created_at
            FROM partner_ledger WHERE partner_id = $1${more} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );

@@ -142,8 +142,8 @@ export interface Withdrawal {
   paid_at: Date | null;
   created_at: Date;
 }
-const W =
-  'id, partner_id, amount::float8 AS amount, status, code_expires_at, attempts_left, reference, reason, paid_at, created_at';
+const W = `id, partner_id, amount::float8 AS amount, status, code_expires_at, attempts_left, reference, reason, paid_at,
+  created_at`;
 
 export async function requestWithdrawal(
   deps: Deps,
@@ -175,8 +175,11 @@ export async function requestWithdrawal(
     if (open.rows.length)
       throw new AppError('withdrawal_in_progress', 'a withdrawal is already open; confirm or wait for it');
     const r = await tx.query<Withdrawal>(
-      `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_sealed, code_expires_at, attempts_left, bank_sealed)
-       VALUES ($1, $2, 'confirmation_required', $3, $4, now() + make_interval(mins => ${CODE_MINUTES}), ${CODE_TRIES}, $5) RETURNING ${W}`,
+      `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_sealed, code_expires_at, attempts_left,
+                               bank_sealed)
+       VALUES ($1, $2, 'confirmation_required', $3, $4, now() + make_interval(mins => ${CODE_MINUTES}), ${CODE_TRIES},
+               $5)
+       RETURNING ${W}`,
       [
         partnerId,
         amount,
@@ -216,7 +219,8 @@ async function release(
   reason?: string,
 ): Promise<void> {
   await tx.query(
-    'UPDATE withdrawals SET status = $2, reason = COALESCE($3, reason), code_hash = NULL, code_sealed = NULL WHERE id = $1',
+    `UPDATE withdrawals SET status = $2, reason = COALESCE($3, reason), code_hash = NULL, code_sealed = NULL
+      WHERE id = $1`,
     [w.id, status, reason ?? null],
   );
   await post(tx, w.partner_id, {
@@ -241,7 +245,9 @@ export async function confirmWithdrawal(deps: Deps, partnerId: number, id: numbe
         expired: boolean;
         attempts_left: number;
       }>(
-        `SELECT id, partner_id, amount, status, code_hash, code_sealed, code_expires_at <= now() AS expired, attempts_left FROM withdrawals WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
+        `SELECT id, partner_id, amount, status, code_hash, code_sealed, code_expires_at <= now() AS expired,
+                attempts_left
+           FROM withdrawals WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
         [id, partnerId],
       )
     ).rows[0];
@@ -331,8 +337,13 @@ export async function listWithdrawals(
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (
         await deps.db.query<Withdrawal>(
-          `SELECT ${W}${q.partnerId === undefined ? ', (SELECT company_name FROM partners p WHERE p.id = withdrawals.partner_id) AS partner_name' : ''}
-           FROM withdrawals ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+          `SELECT ${W}${
+            q.partnerId === undefined
+              ? ', (SELECT company_name FROM partners p WHERE p.id = withdrawals.partner_id) AS partner_name'
+              : ''
+          }
+           FROM withdrawals ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY created_at DESC, id DESC LIMIT ${take}`,
           params,
         )
       ).rows;
@@ -394,7 +405,8 @@ export async function rejectWithdrawal(deps: Deps, id: number, reason: string): 
 export async function cancelExpiredWithdrawals(deps: Deps): Promise<number> {
   return deps.db.tx(async (tx) => {
     const due = await tx.query<{ id: number; partner_id: number; amount: number }>(
-      `SELECT id, partner_id, amount FROM withdrawals WHERE status = 'confirmation_required' AND code_expires_at <= now() ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED`,
+      `SELECT id, partner_id, amount FROM withdrawals WHERE status = 'confirmation_required'
+          AND code_expires_at <= now() ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED`,
     );
     for (const w of due.rows) {
       await lockBalance(tx, w.partner_id);

@@ -53,7 +53,8 @@ export async function getPartnerPayment(
   operationId: string,
 ): Promise<PartnerPayment> {
   const r = await deps.db.query<PartnerPayment>(
-    `SELECT ${COLUMNS} FROM operations o JOIN clients c ON c.id = o.client_id WHERE o.id = $1 AND o.partner_id = $2 AND o.mode = $3`,
+    `SELECT ${COLUMNS} FROM operations o JOIN clients c ON c.id = o.client_id
+      WHERE o.id = $1 AND o.partner_id = $2 AND o.mode = $3`,
     [operationId, scope.partnerId, scope.mode],
   );
   if (!r.rows[0]) throw new AppError('payment_not_found', `payment ${operationId} not found`);

@@ -74,7 +74,8 @@ export async function listPartners(
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (
         await deps.db.query<Partner>(
-          `SELECT ${COLUMNS} FROM partners ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+          `SELECT ${COLUMNS} FROM partners ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+            ORDER BY created_at DESC, id DESC LIMIT ${take}`,
           params,
         )
       ).rows;

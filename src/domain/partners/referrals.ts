@@ -54,7 +54,8 @@ export async function listLinks(
         : '';
       return (
         await deps.db.query<Omit<ReferralLink, 'url'>>(
-          `SELECT ${LINK} FROM referral_links WHERE partner_id = $1 AND deleted_at IS NULL${more} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+          `SELECT ${LINK} FROM referral_links WHERE partner_id = $1 AND deleted_at IS NULL${more}
+            ORDER BY created_at DESC, id DESC LIMIT ${take}`,
           params,
         )
       ).rows;
@@ -81,7 +82,8 @@ export async function patchLink(
 ): Promise<ReferralLink> {
   await getLink(deps, partnerId, id);
   await deps.db.query(
-    `UPDATE referral_links SET name = CASE WHEN $3::boolean THEN $4 ELSE name END, is_active = COALESCE($5, is_active) WHERE id = $1 AND partner_id = $2`,
+    `UPDATE referral_links SET name = CASE WHEN $3::boolean THEN $4 ELSE name END, is_active = COALESCE($5, is_active)
+      WHERE id = $1 AND partner_id = $2`,
     [id, partnerId, p.name !== undefined, p.name ?? null, p.is_active ?? null],
   );
   return getLink(deps, partnerId, id);
@@ -89,7 +91,8 @@ export async function patchLink(
 
 export async function deleteLink(deps: Deps, partnerId: number, id: number): Promise<void> {
   const r = await deps.db.query(
-    'UPDATE referral_links SET deleted_at = now(), is_active = false WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL',
+    `UPDATE referral_links SET deleted_at = now(), is_active = false
+      WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`,
     [id, partnerId],
   );
   if (!r.rowCount) throw new AppError('referral_link_not_found', `link ${id} not found`);
@@ -132,7 +135,9 @@ export async function invitePartnerClient(deps: Deps, partnerId: number, input: 
         recipient: email,
         purpose: 'partner_invite',
         subject: `${r.rows[0].company} invites you to Tolem`,
-        body: `${r.rows[0].company} invites you to accept payments with Tolem.\n\nRegister (valid ${INVITE_DAYS} days):\n${url}\n`,
+        body:
+          `${r.rows[0].company} invites you to accept payments with Tolem.\n\n` +
+          `Register (valid ${INVITE_DAYS} days):\n${url}\n`,
         secrets: [token],
       },
       deps.secrets.sealer,
@@ -158,7 +163,8 @@ export async function attributeNewClient(tx: Queryable, by: ClientRegistered): P
   if (by.partnerInviteToken) {
     const r = await tx.query<{ partner_id: number }>(
       `UPDATE partner_invites i SET client_id = $2 FROM partners p
-        WHERE i.token_hash = $1 AND i.client_id IS NULL AND i.expires_at > now() AND lower(i.email) = $3 AND p.id = i.partner_id AND p.status = 'active'
+        WHERE i.token_hash = $1 AND i.client_id IS NULL AND i.expires_at > now() AND lower(i.email) = $3
+          AND p.id = i.partner_id AND p.status = 'active'
         RETURNING i.partner_id`,
       [sha256Hex(by.partnerInviteToken), clientId, email.toLowerCase()],
     );
@@ -174,7 +180,8 @@ export async function attributeNewClient(tx: Queryable, by: ClientRegistered): P
   if (by.referralCode) {
     const r = await tx.query<{ id: number; partner_id: number }>(
       `UPDATE referral_links l SET registrations = registrations + 1 FROM partners p
-        WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active' RETURNING l.id, l.partner_id`,
+        WHERE l.code = $1 AND l.is_active AND l.deleted_at IS NULL AND p.id = l.partner_id AND p.status = 'active'
+        RETURNING l.id, l.partner_id`,
       [by.referralCode],
     );
     if (!r.rows[0])

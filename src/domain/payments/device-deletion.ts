@@ -22,7 +22,8 @@ interface Due {
 export async function deleteReleasedDevices(deps: Deps, batch = 20, onlyId?: number): Promise<number> {
   const due = await deps.db.query<Due>(
     `UPDATE provider_accounts SET device_delete_attempts = device_delete_attempts + 1,
-            device_delete_next_at = now() + make_interval(secs => LEAST(${MAX_BACKOFF_S}, 30 * power(2, LEAST(device_delete_attempts, 12))))
+            device_delete_next_at =
+              now() + make_interval(secs => LEAST(${MAX_BACKOFF_S}, 30 * power(2, LEAST(device_delete_attempts, 12))))
       WHERE id IN (SELECT id FROM provider_accounts
                     WHERE device_delete_next_at <= now() ${onlyId ? 'AND id = $2' : ''}
                     ORDER BY device_delete_next_at LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -54,7 +55,8 @@ async function deleteOne(deps: Deps, row: Due): Promise<void> {
   }
   // Confirmed (or nothing to delete here: no qrapi driver configured any more): the credentials go.
   await deps.db.query(
-    `UPDATE provider_accounts SET credentials_sealed = NULL, device_token = NULL, device_delete_next_at = NULL WHERE id = $1`,
+    `UPDATE provider_accounts SET credentials_sealed = NULL, device_token = NULL, device_delete_next_at = NULL
+      WHERE id = $1`,
     [row.id],
   );
 }

@@ -31,7 +31,8 @@ export async function listOperations(
       if (filters.type) where.push(`type = $${params.push(filters.type)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
       const r = await deps.db.query<ListedOperation>(
-        `SELECT ${ITEM_COLUMNS} FROM operations WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+        `SELECT ${ITEM_COLUMNS} FROM operations WHERE ${where.join(' AND ')}
+          ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

@@ -33,9 +33,9 @@ export interface Operation {
   expires_at: Date;
 }
 
-export const OP_COLUMNS = `id, seq, client_id, mode, type, status, amount, refunded_amount, comment, items, phone, sender_name,
-  transaction_id, provider_account_id, provider_ref, raw_provider_status, qr_token, deep_link, source, link_token, metadata,
-  created_at, updated_at, paid_at, expires_at`;
+export const OP_COLUMNS = `id, seq, client_id, mode, type, status, amount, refunded_amount, comment, items, phone,
+  sender_name, transaction_id, provider_account_id, provider_ref, raw_provider_status, qr_token, deep_link, source,
+  link_token, metadata, created_at, updated_at, paid_at, expires_at`;
 /** OP_COLUMNS of an `operations o` in a join. */
 export const OP_COLUMNS_O = OP_COLUMNS.split(',')
   .map((c) => `o.${c.trim()}`)

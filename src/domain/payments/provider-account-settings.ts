@@ -79,7 +79,8 @@ const toRecord = (r: Row): AccountRecord => ({
 
 export async function listAccounts(deps: Deps, clientId: number, mode: Mode): Promise<AccountRecord[]> {
   const r = await deps.db.query<Row>(
-    'SELECT * FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL ORDER BY is_default DESC, id LIMIT 100',
+    `SELECT * FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL
+      ORDER BY is_default DESC, id LIMIT 100`,
     [clientId, mode],
   );
   return r.rows.map(toRecord);
@@ -167,9 +168,11 @@ export async function deleteAccount(deps: Deps, clientId: number, id: number): P
 export async function wipeReleasedCredentials(deps: Deps, onlyId?: number): Promise<number> {
   const r = await deps.db.query<{ id: number; device: boolean }>(
     `SELECT a.id, (a.device_token IS NOT NULL) AS device FROM provider_accounts a
-      WHERE a.deleted_at IS NOT NULL AND a.credentials_sealed IS NOT NULL AND a.device_delete_next_at IS NULL ${onlyId ? 'AND a.id = $1' : ''}
+      WHERE a.deleted_at IS NOT NULL AND a.credentials_sealed IS NOT NULL
+        AND a.device_delete_next_at IS NULL ${onlyId ? 'AND a.id = $1' : ''}
         AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.provider_account_id = a.id AND o.status = 'created')
-        AND NOT EXISTS (SELECT 1 FROM refunds f JOIN operations o ON o.id = f.operation_id WHERE o.provider_account_id = a.id AND f.status = 'pending')
+        AND NOT EXISTS (SELECT 1 FROM refunds f JOIN operations o ON o.id = f.operation_id
+                         WHERE o.provider_account_id = a.id AND f.status = 'pending')
       LIMIT 100`,
     onlyId ? [onlyId] : [],
   );
@@ -250,7 +253,8 @@ export async function healthCheck(deps: Deps, clientId: number, id: number): Pro
   await deps.db.tx(async (tx) => {
     // Turning false tells the client (once: only the check that turns it).
     const turned = await tx.query(
-      'UPDATE provider_accounts SET session_alive = $2, last_health = $3 WHERE id = $1 AND session_alive IS DISTINCT FROM $2 RETURNING id',
+      `UPDATE provider_accounts SET session_alive = $2, last_health = $3
+        WHERE id = $1 AND session_alive IS DISTINCT FROM $2 RETURNING id`,
       [
         id,
         ok,

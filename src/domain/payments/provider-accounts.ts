@@ -194,7 +194,8 @@ export async function liveAccountOfDriver(db: Queryable, clientId: number, drive
 /** Whether the session of the client's default account of this mode is alive; false when it has none. */
 export async function defaultAccountSession(db: Queryable, clientId: number, mode: Mode): Promise<boolean> {
   const r = await db.query<{ session_alive: boolean }>(
-    `SELECT session_alive FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,
+    `SELECT session_alive FROM provider_accounts
+      WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,
     [clientId, mode],
   );
   return r.rows[0]?.session_alive ?? false;

@@ -97,7 +97,8 @@ export function rejection(err: ProviderRejected): AppError {
 async function markAccount(deps: Deps, accountId: number, trouble: AccountTrouble): Promise<void> {
   await deps.db.tx(async (tx) => {
     const r = await tx.query<{ client_id: number; display_name: string }>(
-      `UPDATE provider_accounts SET session_alive = false WHERE id = $1 AND session_alive RETURNING client_id, display_name`,
+      `UPDATE provider_accounts SET session_alive = false WHERE id = $1 AND session_alive
+        RETURNING client_id, display_name`,
       [accountId],
     );
     const acc = r.rows[0];

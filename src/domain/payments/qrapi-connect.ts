@@ -103,8 +103,9 @@ export async function qrapiConnect(
       [clientId],
     );
     const r = await tx.query<{ id: number }>(
-      `INSERT INTO provider_accounts (client_id, mode, driver, display_name, org_bin, is_default, scheme, credentials_sealed,
-                                      trade_point_id, trade_point_name, certificate_expires_at, session_alive)
+      `INSERT INTO provider_accounts (client_id, mode, driver, display_name, org_bin, is_default, scheme,
+                                      credentials_sealed, trade_point_id, trade_point_name, certificate_expires_at,
+                                      session_alive)
        VALUES ($1, 'live', 'qrapi', $2, $3, $4, $5, $6, $7, $8, $9, false) RETURNING id`,
       [
         clientId,

@@ -52,8 +52,10 @@ export async function startReturn(
     throw err;
   }
   await deps.db.query(
-    `UPDATE refunds SET return_qr_id = $2, return_qr_token = $3, return_expires_at = $4, return_status = 'QrTokenCreated',
-            return_poll_interval_s = $5::int, return_next_poll_at = now() + make_interval(secs => $5::int), next_attempt_at = NULL
+    `UPDATE refunds
+        SET return_qr_id = $2, return_qr_token = $3, return_expires_at = $4, return_status = 'QrTokenCreated',
+            return_poll_interval_s = $5::int, return_next_poll_at = now() + make_interval(secs => $5::int),
+            next_attempt_at = NULL
       WHERE id = $1`,
     [refundId, ret.ref, ret.qrToken, ret.expiresAt, Math.max(1, Math.round(ret.pollIntervalS))],
   );
@@ -74,7 +76,8 @@ export async function refundAsItStands(
 async function addReturn(deps: Deps, tx: Queryable, r: RefundResult): Promise<void> {
   if (r.status !== 'pending') return;
   const q = await tx.query<{ token: string | null; expires: Date | null; waiting: boolean }>(
-    `SELECT return_qr_token AS token, return_expires_at AS expires, (return_next_poll_at IS NOT NULL) AS waiting FROM refunds WHERE id = $1`,
+    `SELECT return_qr_token AS token, return_expires_at AS expires, (return_next_poll_at IS NOT NULL) AS waiting
+      FROM refunds WHERE id = $1`,
     [r.refund_id],
   );
   const row = q.rows[0];
@@ -96,7 +99,8 @@ export async function pollReturns(
                         AND (f.return_lease_until IS NULL OR f.return_lease_until < now())
                         AND ($2::bigint[] IS NULL OR o.provider_account_id = ANY($2::bigint[]))
                       ORDER BY f.return_next_poll_at LIMIT $1 FOR UPDATE OF f SKIP LOCKED)
-      RETURNING r.id, r.operation_id, r.client_id, r.mode, r.amount, r.return_qr_id, r.return_qr_token, r.return_expires_at, r.return_status`,
+      RETURNING r.id, r.operation_id, r.client_id, r.mode, r.amount, r.return_qr_id, r.return_qr_token,
+                r.return_expires_at, r.return_status`,
     [opts.batch, opts.accounts ?? null],
   );
   for (const row of due.rows) {
@@ -141,7 +145,8 @@ async function followReturn(deps: Deps, row: ReturnRow): Promise<void> {
     return failReturn(deps, row, 'NotThePayer');
   // From here money may move: the retry job owns the refund if this process dies before it is settled.
   await deps.db.query(
-    `UPDATE refunds SET return_status = $2, return_next_poll_at = NULL, next_attempt_at = now() + interval '60 seconds' WHERE id = $1 AND status = 'pending'`,
+    `UPDATE refunds SET return_status = $2, return_next_poll_at = NULL, next_attempt_at = now() + interval '60 seconds'
+      WHERE id = $1 AND status = 'pending'`,
     [row.id, st.raw],
   );
   await sendRefund(deps, op, row.id, Number(row.amount), { first: true, returnRef: row.return_qr_id });

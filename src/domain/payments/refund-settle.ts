@@ -157,7 +157,8 @@ export async function settleRefund(
       const cur = await tx.query<
         typeof row & { op_amount: number; refunded_amount: number; client_id: number; mode: Mode }
       >(
-        `SELECT r.operation_id, r.amount, r.status, r.created_at, o.amount AS op_amount, o.refunded_amount, o.client_id, o.mode
+        `SELECT r.operation_id, r.amount, r.status, r.created_at,
+                o.amount AS op_amount, o.refunded_amount, o.client_id, o.mode
            FROM refunds r JOIN operations o ON o.id = r.operation_id WHERE r.id = $1`,
         [refundId],
       );

@@ -29,7 +29,8 @@ export async function refundPayment(
     // job has made of it meanwhile. Keys live 24 h; a key reused after that is a new request.
     const prior = await deps.db.query<{ id: string; amount: number; returned: boolean }>(
       `SELECT id, amount, (return_qr_id IS NOT NULL OR return_status IS NOT NULL) AS returned FROM refunds
-        WHERE client_id = $1 AND mode = $2 AND request_key = $3 AND operation_id = $4 AND created_at > now() - interval '24 hours'`,
+        WHERE client_id = $1 AND mode = $2 AND request_key = $3 AND operation_id = $4
+          AND created_at > now() - interval '24 hours'`,
       [ctx.clientId, ctx.mode, requestKey, op.id],
     );
     const p = prior.rows[0];

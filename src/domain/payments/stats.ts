@@ -14,7 +14,8 @@ async function paidByDay(
   from: Date,
 ): Promise<Map<string, { count: number; amount: number }>> {
   const r = await deps.db.query<{ d: string; count: number; amount: number }>(
-    `SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d, count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS amount
+    `SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d, count(*)::int AS count,
+            COALESCE(sum(amount), 0)::bigint AS amount
        FROM operations WHERE client_id = $1 AND mode = $2 AND paid_at >= $3 GROUP BY 1`,
     [clientId, mode, from],
   );

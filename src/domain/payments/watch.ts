@@ -21,7 +21,9 @@ const CONCURRENCY = 64;
 /** Puts a new live QR under watch: first poll one interval from now. */
 export async function watchQr(deps: Deps, opId: string, t: ProviderTiming): Promise<void> {
   await deps.db.query(
-    `UPDATE operations SET poll_interval_s = $2::int, confirm_timeout_s = $3::int, next_poll_at = now() + make_interval(secs => $2::int) WHERE id = $1`,
+    `UPDATE operations
+      SET poll_interval_s = $2::int, confirm_timeout_s = $3::int, next_poll_at = now() + make_interval(secs => $2::int)
+      WHERE id = $1`,
     [opId, Math.max(1, Math.round(t.pollIntervalS)), Math.max(1, Math.round(t.confirmTimeoutS))],
   );
 }
@@ -52,7 +54,8 @@ export async function pollWatchedQrs(
             AND (poll_lease_until IS NULL OR poll_lease_until < now())
           ORDER BY next_poll_at LIMIT $2 FOR UPDATE SKIP LOCKED) q
         LIMIT $1)
-     UPDATE operations o SET poll_lease_until = now() + make_interval(secs => ${LEASE_S}) FROM picked WHERE o.id = picked.id
+     UPDATE operations o SET poll_lease_until = now() + make_interval(secs => ${LEASE_S})
+       FROM picked WHERE o.id = picked.id
      RETURNING ${OP_COLUMNS_O}`,
     [opts.batch, opts.perAccount, opts.accounts ?? null],
   );

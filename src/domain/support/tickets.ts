@@ -36,7 +36,8 @@ export interface TicketMessage {
   created_at: Date;
 }
 
-const TICKET = `t.id, t.client_id, t.subject, t.category, t.status, t.messages_count, t.last_message_at, u.name AS created_by, t.created_at`;
+const TICKET = `t.id, t.client_id, t.subject, t.category, t.status, t.messages_count, t.last_message_at,
+  u.name AS created_by, t.created_at`;
 const FROM = 'tickets t JOIN users u ON u.id = t.created_by';
 
 async function addMessage(
@@ -60,7 +61,8 @@ export async function createTicket(
 ): Promise<Ticket> {
   return deps.db.tx(async (tx) => {
     const t = await tx.query<{ id: number }>(
-      `INSERT INTO tickets (client_id, subject, category, created_by, messages_count, last_message_at) VALUES ($1, $2, $3, $4, 1, now()) RETURNING id`,
+      `INSERT INTO tickets (client_id, subject, category, created_by, messages_count, last_message_at)
+        VALUES ($1, $2, $3, $4, 1, now()) RETURNING id`,
       [clientId, input.subject.trim(), input.category ?? 'other', userId],
     );
     await addMessage(tx, t.rows[0].id, {
@@ -113,7 +115,8 @@ export async function clientMessage(
     if (t.status === 'closed') throw new AppError('ticket_closed', 'this ticket is closed; open a new one');
     const m = await addMessage(tx, ticketId, { author: 'client', userId, name: await userName(tx, userId), body });
     await tx.query(
-      `UPDATE tickets SET status = 'open', answered_at = NULL, messages_count = messages_count + 1, last_message_at = $2 WHERE id = $1`,
+      `UPDATE tickets SET status = 'open', answered_at = NULL, messages_count = messages_count + 1, last_message_at = $2
+        WHERE id = $1`,
       [ticketId, m.created_at],
     );
     return m;
@@ -133,12 +136,15 @@ export async function supportReply(
     if (t.status === 'closed') throw new AppError('ticket_closed', 'this ticket is closed');
     const m = await addMessage(tx, ticketId, { author: 'support', userId: adminUserId, name: 'Support', body });
     await tx.query(
-      `UPDATE tickets SET status = 'answered', answered_at = $2, messages_count = messages_count + 1, last_message_at = $2 WHERE id = $1`,
+      `UPDATE tickets
+        SET status = 'answered', answered_at = $2, messages_count = messages_count + 1, last_message_at = $2
+        WHERE id = $1`,
       [ticketId, m.created_at],
     );
     await notify(tx, t.client_id, 'ticket.answered', `Support answered: ${t.subject}`, body.slice(0, 300));
     const author = await tx.query<{ email: string; messenger_chat_id: string | null }>(
-      `SELECT u.email, u.messenger_chat_id FROM tickets t JOIN users u ON u.id = t.created_by WHERE t.id = $1 AND u.status = 'active'`,
+      `SELECT u.email, u.messenger_chat_id FROM tickets t JOIN users u ON u.id = t.created_by
+        WHERE t.id = $1 AND u.status = 'active'`,
       [ticketId],
     );
     const to = author.rows[0];
@@ -182,7 +188,8 @@ export async function setTicketStatus(deps: Deps, ticketId: number, status: Tick
 export async function closeIdleTickets(deps: Deps, limit = 500): Promise<number> {
   const r = await deps.db.query(
     `UPDATE tickets SET status = 'closed' WHERE id IN (
-       SELECT id FROM tickets WHERE status = 'answered' AND answered_at <= now() - make_interval(days => ${IDLE_CLOSE_DAYS}) LIMIT ${limit})`,
+       SELECT id FROM tickets
+        WHERE status = 'answered' AND answered_at <= now() - make_interval(days => ${IDLE_CLOSE_DAYS}) LIMIT ${limit})`,
   );
   return r.rowCount;
 }
@@ -208,7 +215,8 @@ export async function listTickets(
       if (after)
         where.push(`(t.created_at, t.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Ticket>(
-        `SELECT ${TICKET} FROM ${FROM} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY t.created_at DESC, t.id DESC LIMIT ${take}`,
+        `SELECT ${TICKET} FROM ${FROM} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY t.created_at DESC, t.id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;

@@ -80,7 +80,8 @@ export function validateWebhookUrl(raw: string, allowPrivate: boolean): string {
   const bad = (msg: string) => new AppError('invalid_parameter', msg, { param: 'url' });
   // What a developer trying a receiver on their own machine needs to read next (issue #40).
   const local =
-    '; for a receiver on your own machine, forward test events with `tolem listen --forward-to <url>`, or run the server with WEBHOOKS_ALLOW_PRIVATE=true (development only)';
+    '; for a receiver on your own machine, forward test events with `tolem listen --forward-to <url>`, ' +
+    'or run the server with WEBHOOKS_ALLOW_PRIVATE=true (development only)';
   if (typeof raw !== 'string' || raw.length === 0) throw bad('url is required');
   if (raw.length > MAX_URL_LENGTH) throw bad(`url must be at most ${MAX_URL_LENGTH} characters`);
   let u: URL;

@@ -137,9 +137,11 @@ export async function recordAttempt(
   return deps.db.tx(async (tx) => {
     const u = await tx.query<DeliveryRow>(
       `UPDATE webhook_deliveries
-          SET status = $3, attempts = attempts + 1, last_status = $4, last_error = $5, last_response = $8, last_attempt_at = now(),
+          SET status = $3, attempts = attempts + 1, last_status = $4, last_error = $5, last_response = $8,
+              last_attempt_at = now(),
               delivered_at = CASE WHEN $6::boolean THEN now() ELSE delivered_at END,
-              next_attempt_at = CASE WHEN $7::float8 IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $7::float8) END,
+              next_attempt_at = CASE WHEN $7::float8 IS NULL THEN next_attempt_at
+                                     ELSE now() + make_interval(secs => $7::float8) END,
               locked_until = NULL, lease_token = NULL
         WHERE id = $1 AND lease_token = $2
         RETURNING ${DELIVERY_COLUMNS}`,
@@ -203,7 +205,9 @@ export async function applyHealth(
     const reactivate = !cur.is_active && (cur.disabled_reason === 'auto' || cur.disabled_reason === 'gone');
     if (cur.failing_since === null && !reactivate) return;
     await tx.query(
-      `UPDATE webhooks SET failing_since = NULL, updated_at = now()${reactivate ? ', is_active = true, disabled_reason = NULL' : ''} WHERE id = $1`,
+      `UPDATE webhooks SET failing_since = NULL, updated_at = now()${
+        reactivate ? ', is_active = true, disabled_reason = NULL' : ''
+      } WHERE id = $1`,
       [cur.id],
     );
     if (reactivate) {
@@ -234,7 +238,8 @@ export async function applyHealth(
       cur.client_id,
       'webhook.disabled',
       'Webhook switched off',
-      `The ${cur.mode} webhook ${cur.url} was switched off because ${why}. Pending deliveries wait; a successful test or retry, or Enable, switches it back on.`,
+      `The ${cur.mode} webhook ${cur.url} was switched off because ${why}. ` +
+        'Pending deliveries wait; a successful test or retry, or Enable, switches it back on.',
     );
   }
 }

@@ -59,7 +59,8 @@ export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[
               LIMIT $1
               FOR UPDATE OF wd SKIP LOCKED) due, webhooks w
       WHERE d.id = due.id AND w.id = d.webhook_id
-      RETURNING d.id, d.webhook_id, d.client_id, d.mode, d.message_id, d.event_id, d.event_type, d.body, d.status, d.attempts,
+      RETURNING d.id, d.webhook_id, d.client_id, d.mode, d.message_id, d.event_id, d.event_type, d.body, d.status,
+                d.attempts,
                 w.url AS w_url, w.secret_enc AS w_secret_enc, w.previous_secret_enc AS w_previous_secret_enc,
                 w.previous_secret_expires_at AS w_previous_secret_expires_at`,
     params,

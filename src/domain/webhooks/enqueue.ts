@@ -26,7 +26,8 @@ export async function enqueueDeliveries(tx: Queryable, event: JournalEvent): Pro
   const ids = hooks.rows.map((h) => h.id);
   await tx.query(
     `WITH ins AS (
-       INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, next_attempt_at)
+       INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body,
+                                       next_attempt_at)
        SELECT w, $3, $4, m, $5, $6, $7, now()
          FROM unnest($1::bigint[], $2::text[]) AS t(w, m)
        ON CONFLICT (webhook_id, event_id) DO NOTHING

@@ -75,7 +75,8 @@ export async function createWebhook(
       throw new AppError('webhook_limit_reached', `at most ${MAX_WEBHOOKS_PER_MODE} webhooks per mode`);
     }
     const r = await tx.query<WebhookRow>(
-      `INSERT INTO webhooks (client_id, mode, url, events, description, secret_enc) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      `INSERT INTO webhooks (client_id, mode, url, events, description, secret_enc) VALUES ($1, $2, $3, $4, $5, $6)
+        RETURNING *`,
       [clientId, mode, url, events, description, deps.secrets.sealer.seal(secret)],
     );
     return { ...r.rows[0], secret };

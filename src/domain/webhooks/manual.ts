@@ -52,7 +52,8 @@ export async function listDeliveries(
         where += ` AND (created_at, id) < ($${params.length - 1}, $${params.length})`;
       }
       const r = await deps.db.query<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where}
+          ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,
       );
       return r.rows;
@@ -137,8 +138,9 @@ export async function testWebhook(
   const ok = isSuccess(result.status);
   const id = await deps.db.tx(async (tx) => {
     const r = await tx.query<{ id: number }>(
-      `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, status, attempts,
-                                       last_status, last_error, last_response, last_attempt_at, delivered_at, next_attempt_at)
+      `INSERT INTO webhook_deliveries (webhook_id, client_id, mode, message_id, event_id, event_type, body, status,
+                                       attempts, last_status, last_error, last_response, last_attempt_at, delivered_at,
+                                       next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1, $9, $10, $12, now(), CASE WHEN $11::boolean THEN now() END, NULL)
        RETURNING id`,
       [

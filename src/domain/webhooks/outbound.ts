@@ -62,7 +62,8 @@ export async function resolveChecked(
   if (ok) return ok.address;
   throw new AddressRefusedError(
     verdicts.length
-      ? `${host} resolves to ${verdicts.map((v) => `${v.address} (${v.range})`).join(', ')}, which webhooks may not reach`
+      ? `${host} resolves to ${verdicts.map((v) => `${v.address} (${v.range})`).join(', ')}` +
+          ', which webhooks may not reach'
       : `${host} has no address`,
   );
 }

@@ -54,5 +54,5 @@ export interface DeliveryRow {
   created_at: Date;
 }
 
-export const DELIVERY_COLUMNS = `id, webhook_id, client_id, mode, message_id, event_id, event_type, body, status, attempts,
-  next_attempt_at, last_status, last_error, last_response, last_attempt_at, delivered_at, created_at`;
+export const DELIVERY_COLUMNS = `id, webhook_id, client_id, mode, message_id, event_id, event_type, body, status,
+  attempts, next_attempt_at, last_status, last_error, last_response, last_attempt_at, delivered_at, created_at`;

@@ -32,8 +32,10 @@ export async function recordSuccesses(db: Queryable, batch: Success[]): Promise<
     `WITH done AS (
        UPDATE webhook_deliveries d
           SET status = 'delivered', attempts = d.attempts + 1, last_status = u.status, last_error = NULL,
-              last_response = u.response, last_attempt_at = u.at, delivered_at = u.at, locked_until = NULL, lease_token = NULL
-         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[], $5::text[]) AS u(id, lease_token, status, at, response)
+              last_response = u.response, last_attempt_at = u.at, delivered_at = u.at, locked_until = NULL,
+              lease_token = NULL
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::timestamptz[], $5::text[])
+              AS u(id, lease_token, status, at, response)
         WHERE d.id = u.id AND d.lease_token = u.lease_token
         RETURNING d.webhook_id)
      UPDATE webhooks SET failing_since = NULL, updated_at = now()

@@ -119,7 +119,8 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
         response_body: string;
         lease_over: boolean;
       }>(
-        `SELECT fingerprint, state, response_status, response_body, locked_until < now() AS lease_over FROM idempotency_keys WHERE ${SCOPE}`,
+        `SELECT fingerprint, state, response_status, response_body, locked_until < now() AS lease_over
+           FROM idempotency_keys WHERE ${SCOPE}`,
         scope,
       );
       const row = r.rows[0];
@@ -176,7 +177,8 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     } else if (!h.saved) {
       h.saved = true;
       await db.query(
-        `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7 WHERE ${SCOPE} AND state = 'running'`,
+        `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7
+          WHERE ${SCOPE} AND state = 'running'`,
         [...h.scope, status, typeof payload === 'string' ? payload : JSON.stringify(payload)],
       );
     }
