@@ -1,6 +1,7 @@
 // The partner cabinet (decisions 21): applying to be a partner and the profile. A JWT of a user of the
 // partner's own client; roles as decisions 16 say for partners; nothing here is allowed under impersonation.
 // The profile answers whatever the partner's status; every other partner route needs an active partner.
+import { userMessengerChat } from '../../domain/accounts/users-store.ts';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { partnerOfClient, registerPartner, type Partner } from '../../domain/partners/profile.ts';
@@ -13,8 +14,8 @@ import { PartnerProfile } from '../shapes/partner-profile.ts';
 import { querystring, tags } from './shared.ts';
 
 async function profileView(deps: Deps, p: Partner, userId: number) {
-  const linked = await deps.db.query('SELECT 1 FROM users WHERE id = $1 AND messenger_chat_id IS NOT NULL', [userId]);
-  return { ...p, messenger_linked: linked.rows.length > 0, bank_details_set: await bankDetailsSet(deps, p.id) };
+  const linked = (await userMessengerChat(deps.db, userId)) !== null;
+  return { ...p, messenger_linked: linked, bank_details_set: await bankDetailsSet(deps, p.id) };
 }
 
 export function partnerProfileRoutes(app: App, deps: Deps): void {
