@@ -2,7 +2,7 @@
 
 import { parseTimezone } from './providers/qrapi/dates.ts';
 
-export type Role = 'all' | 'api' | 'worker';
+export type ProcessRole = 'all' | 'api' | 'worker';
 
 export interface OidcIssuer {
   /** the `provider` value clients send in register/login */
@@ -48,7 +48,7 @@ export interface Config {
   jwtPrivateKey?: string;
   jwtIssuer: string;
   jwtAudience: string;
-  role: Role;
+  role: ProcessRole;
   webhooksAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
@@ -169,7 +169,7 @@ function checkIssuers(list: OidcIssuer[]): OidcIssuer[] {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int('PORT', env.PORT, 8080);
-  const role = (env.ROLE ?? 'all') as Role;
+  const role = (env.ROLE ?? 'all') as ProcessRole;
   if (!['all', 'api', 'worker'].includes(role)) throw new Error(`ROLE must be all, api or worker`);
   const driver = (env.PROVIDER_DRIVER ?? 'sandbox') as Config['providerDriver'];
   if (!['sandbox', 'gateway', 'qrapi'].includes(driver))

@@ -62,7 +62,7 @@ const RELISTEN_MS = 1000;
  */
 function pgListener(url: string) {
   const handlers = new Map<string, ((payload: string) => void)[]>();
-  let client: pg.Client | undefined;
+  let conn: pg.Client | undefined;
   let connecting: Promise<pg.Client> | undefined;
   let closed = false;
 
@@ -73,8 +73,8 @@ function pgListener(url: string) {
   async function open(): Promise<pg.Client> {
     const c = new pg.Client({ connectionString: url });
     const lost = () => {
-      if (client !== c) return;
-      client = undefined;
+      if (conn !== c) return;
+      conn = undefined;
       void c.end().catch(() => {});
       if (!closed) setTimeout(() => void reopen(), RELISTEN_MS).unref();
     };
@@ -83,12 +83,12 @@ function pgListener(url: string) {
     c.on('notification', (n) => dispatch(n.channel, n.payload ?? ''));
     await c.connect();
     for (const channel of handlers.keys()) await c.query(`LISTEN ${channel}`);
-    client = c;
+    conn = c;
     return c;
   }
 
   async function reopen(): Promise<void> {
-    if (closed || client) return;
+    if (closed || conn) return;
     try {
       await open();
       for (const channel of handlers.keys()) dispatch(channel, MAYBE_MISSED);
@@ -102,17 +102,17 @@ function pgListener(url: string) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
       const known = handlers.has(channel);
       handlers.set(channel, [...(handlers.get(channel) ?? []), fn]);
-      if (!client) {
+      if (!conn) {
         connecting ??= open().finally(() => (connecting = undefined));
         await connecting; // LISTENs every channel known by then, this one included
       } else if (!known) {
-        await client.query(`LISTEN ${channel}`);
+        await conn.query(`LISTEN ${channel}`);
       }
     },
     async close(): Promise<void> {
       closed = true;
-      const c = client;
-      client = undefined;
+      const c = conn;
+      conn = undefined;
       await c?.end().catch(() => {});
     },
   };
@@ -125,7 +125,7 @@ export function connectPg(url: string, max = 10): Db {
     max: Math.max(2, Math.ceil(max / 2)),
     options: '-c synchronous_commit=off',
   });
-  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  // An idle connection that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   relaxedPool.on('error', () => {});
   const listener = pgListener(url);
@@ -143,23 +143,23 @@ export function connectPg(url: string, max = 10): Db {
       },
     },
     async tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const conn = await pool.connect();
       try {
-        await client.query('BEGIN');
+        await conn.query('BEGIN');
         const q: Queryable = {
           async query<R>(sql: string, params?: unknown[]) {
-            const r = await client.query(named(sql, params));
+            const r = await conn.query(named(sql, params));
             return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
           },
         };
         const out = await fn(q);
-        await client.query('COMMIT');
+        await conn.query('COMMIT');
         return out;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        await conn.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        conn.release();
       }
     },
     async exec(sql: string) {
