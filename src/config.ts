@@ -17,6 +17,11 @@ export interface RateLimits {
   test: number;
   enterprise: number;
   auth: number;
+  /**
+   * token refreshes per minute per refresh-token family (decisions 30): one signed-in browser, however many
+   * tabs and page loads; a token nobody issued counts against `auth` of its address instead
+   */
+  refresh: number;
   /** login attempts per minute per e-mail and address (an IPv6 /64 is one address): what one address may try */
   login_email: number;
   /**
@@ -124,6 +129,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   test: 6000,
   enterprise: 6000,
   auth: 10,
+  refresh: 60,
   login_email: 10,
   login_email_hourly: 60,
   cabinet: 300,

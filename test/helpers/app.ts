@@ -17,6 +17,7 @@ export const HIGH_LIMITS: RateLimits = {
   test: 1e6,
   enterprise: 1e6,
   auth: 1e6,
+  refresh: 1e6,
   login_email: 1e6,
   login_email_hourly: 1e6,
   cabinet: 1e6,

@@ -210,3 +210,11 @@ export async function exchangeMagicToken(deps: Deps, token: string): Promise<Tok
     return issueTokenPair(deps, tx, user);
   });
 }
+
+/** The family of a refresh token this server issued (spent or not), or null for one it never issued. */
+export async function refreshFamilyOf(db: Queryable, token: string): Promise<string | null> {
+  const r = await db.query<{ family_id: string }>('SELECT family_id FROM refresh_tokens WHERE token_hash = $1', [
+    sha256Hex(token),
+  ]);
+  return r.rows[0]?.family_id ?? null;
+}

@@ -1,5 +1,5 @@
 // /auth/*: register, login (password or OpenID Connect id_token), refresh, magic-link exchange.
-// Rate-limited per IP (bucket `auth`); password logins also per e-mail (see limitLogin).
+// Rate-limited per IP (bucket `auth`), refresh per token family (`refresh`); password logins also per e-mail.
 import type { FastifyReply } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { Type } from 'typebox';
@@ -8,10 +8,10 @@ import type { RateDecision } from '../../infra/rate-limit-store.ts';
 import { AppError } from '../../errors.ts';
 import { register } from '../../domain/accounts/register.ts';
 import { login } from '../../domain/accounts/login.ts';
-import { exchangeMagicToken, refreshTokens } from '../../domain/accounts/tokens.ts';
+import { exchangeMagicToken, refreshFamilyOf, refreshTokens } from '../../domain/accounts/tokens.ts';
 import { route, type App } from '../route.ts';
 import { Body } from '../schemas.ts';
-import { setRateHeaders } from '../plugins/auth.ts';
+import { consumeRate, setRateHeaders } from '../plugins/auth.ts';
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
@@ -154,7 +154,7 @@ export function authRoutes(app: App, deps: Deps): void {
     method: 'POST',
     url: '/auth/refresh',
     auth: [],
-    rateBucket: 'auth',
+    rateBucket: 'refresh',
     errors: [401, 403],
     schema: {
       tags: ['auth'],
@@ -162,7 +162,13 @@ export function authRoutes(app: App, deps: Deps): void {
       body: Body({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }),
       response: { 200: TokenResponse },
     },
-    handler: async (req) => refreshTokens(deps, req.body.refresh_token),
+    handler: async (req, reply) => {
+      // Rate-limited per token family (decisions 30): the tabs and page loads of one shop's address never
+      // share the per-address sign-in allowance, and one family cannot starve another.
+      const family = await refreshFamilyOf(deps.db, req.body.refresh_token);
+      await consumeRate(deps, reply, family ? 'refresh' : 'auth', family ?? req.ip);
+      return refreshTokens(deps, req.body.refresh_token);
+    },
   });
   route(app, {
     method: 'POST',

@@ -2,6 +2,7 @@
 // the matching credential, applies the rate limit of the caller's bucket (so even a refused request
 // carries the X-RateLimit-* headers), then refuses a bad credential, and last asks the policy table
 // whether this principal may do the route's declared `permission` (before the body is even parsed).
+import type { RateLimits } from '../../config.ts';
 import { activeUser } from '../../domain/accounts/users-store.ts';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
@@ -133,7 +134,13 @@ function clientIp(req: FastifyRequest): string {
   return req.ip;
 }
 
-function bucketFor(req: FastifyRequest, cfg: RouteConfig | undefined, p: Principal | undefined): [string, string] {
+function bucketFor(
+  req: FastifyRequest,
+  cfg: RouteConfig | undefined,
+  p: Principal | undefined,
+): [string, string] | undefined {
+  // Counted by the handler, which knows the token family from the body (decisions 30; auth/routes.ts).
+  if (cfg?.rateBucket === 'refresh') return undefined;
   if (cfg?.rateBucket?.startsWith('checkout_')) {
     // Per page and address: a shop's customers behind one address each poll their own page (a link's
     // token, or a payer page's operation id), without sharing one allowance.
@@ -157,6 +164,22 @@ export function setRateHeaders(reply: FastifyReply, d: { limit: number; remainin
   reply.header('X-RateLimit-Reset', d.reset);
 }
 
+type RateBucket = keyof RateLimits;
+
+/**
+ * Counts one request against `bucket` for `key`: sets X-RateLimit-* and throws 429 rate_limit_exceeded with
+ * Retry-After once the minute's allowance is spent.
+ */
+export async function consumeRate(deps: Deps, reply: FastifyReply, bucket: RateBucket, key: string): Promise<void> {
+  const d = await deps.limiter.consume(bucket, deps.config.rateLimits[bucket], key);
+  setRateHeaders(reply, d);
+  if (!d.allowed) {
+    throw new AppError('rate_limit_exceeded', `rate limit of ${d.limit} requests per minute exceeded`, {
+      headers: { 'Retry-After': d.reset },
+    });
+  }
+}
+
 export const authPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
   const { deps } = opts;
   app.decorateRequest('principal', undefined);
@@ -168,15 +191,8 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) 
     } catch (err) {
       authError = err;
     }
-    const [bucket, key] = bucketFor(req, cfg, req.principal);
-    const limit = deps.config.rateLimits[bucket as keyof typeof deps.config.rateLimits];
-    const d = await deps.limiter.consume(bucket, limit, key);
-    setRateHeaders(reply, d);
-    if (!d.allowed) {
-      throw new AppError('rate_limit_exceeded', `rate limit of ${d.limit} requests per minute exceeded`, {
-        headers: { 'Retry-After': d.reset },
-      });
-    }
+    const counted = bucketFor(req, cfg, req.principal);
+    if (counted) await consumeRate(deps, reply, counted[0] as RateBucket, counted[1]);
     if (authError) throw authError;
     if (req.principal && cfg?.permission) authorize(req.principal, cfg.permission);
   });
