@@ -1,7 +1,9 @@
 // One payment: its fields, its events from the journal, and a refund (whole or part) for finance roles.
 // A refund that waits for the payer (r2 live accounts answer pending with a return QR) opens the return
-// QR panel (ReturnQr.tsx) for the cashier; the form comes back once that refund is final.
-import { Card, Table, NumberInput, Button, Group, Text, Stack, Anchor } from '@mantine/core';
+// QR panel (ReturnQr.tsx) for the cashier; the form comes back once that refund is final. Money leaves the
+// merchant, so the amount is never implied: it is typed, or "the whole remaining amount" is ticked, and a
+// dialog names the amount and the payment before anything is sent.
+import { Card, Table, NumberInput, Button, Group, Text, Stack, Anchor, Checkbox } from '@mantine/core';
 import { notify } from '../../components/notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -14,6 +16,7 @@ import { Page } from '../../components/Page.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
 import { ReturnQr, type Refund } from './ReturnQr.tsx';
+import { Dialog } from '../../components/Dialog.tsx';
 
 export default function PaymentDetail() {
   const { t, i18n } = useTranslation();
@@ -32,18 +35,23 @@ export default function PaymentDetail() {
   const p = payment.data;
   const refundable = p ? p.amount - p.refunded_amount : 0;
   const [amount, setAmount] = useState<number | string>('');
+  const [full, setFull] = useState(false);
+  const [amountError, setAmountError] = useState<string | null>(null);
+  // The amount the open confirmation names; null while it is closed.
+  const [confirming, setConfirming] = useState<number | null>(null);
   const [returning, setReturning] = useState<{ refund: Refund; final: boolean } | null>(null);
   const refund = useMutation({
-    mutationFn: () =>
+    mutationFn: (sum: number) =>
       unwrap(
         api.POST('/me/payments/{op_id}/refund', {
           params: { path: { op_id: opId }, query: { mode } },
           headers: { 'idempotency-key': crypto.randomUUID() },
-          body: { amount: Number(amount) || refundable },
+          body: { amount: sum },
         }),
       ),
     onSuccess: (r) => {
       setAmount('');
+      setFull(false);
       if (r.return_qr_token) {
         // Nothing moved yet: the payer has to scan the return QR (no toast, the panel says it all).
         setReturning({ refund: r, final: false });
@@ -106,29 +114,83 @@ export default function PaymentDetail() {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              refund.mutate();
+              const sum = full ? refundable : Number(amount);
+              if (!full && (amount === '' || !Number.isInteger(sum) || sum < 1 || sum > refundable)) {
+                setAmountError(t('payments.refundAmountNeeded', { max: tenge(refundable) }));
+                return;
+              }
+              setAmountError(null);
+              setConfirming(sum);
             }}
+            noValidate
           >
-            <Group align="end">
-              <NumberInput
-                label={t('payments.refundAmount')}
-                description={`${t('payments.refundable')}: ${tenge(refundable)}`}
-                min={1}
-                max={refundable}
-                value={amount}
-                onChange={setAmount}
-                placeholder={String(refundable)}
-                allowDecimal={false}
-                thousandSeparator=" "
+            <Stack gap="xs">
+              <Group align="end">
+                <NumberInput
+                  label={t('payments.refundAmount')}
+                  description={`${t('payments.refundable')}: ${tenge(refundable)}`}
+                  min={1}
+                  max={refundable}
+                  value={full ? refundable : amount}
+                  onChange={(v) => {
+                    setAmount(v);
+                    setAmountError(null);
+                  }}
+                  disabled={full}
+                  error={amountError}
+                  allowDecimal={false}
+                  thousandSeparator=" "
+                />
+                <Button type="submit" color="red.9" loading={refund.isPending}>
+                  {t('payments.refund')}
+                </Button>
+              </Group>
+              <Checkbox
+                label={t('payments.refundFull', { amount: tenge(refundable) })}
+                checked={full}
+                onChange={(e) => {
+                  setFull(e.currentTarget.checked);
+                  setAmountError(null);
+                }}
               />
-              <Button type="submit" color="red.9" loading={refund.isPending}>
-                {t('payments.refund')}
-              </Button>
-            </Group>
+            </Stack>
             <ErrorAlert error={refund.error} />
           </form>
         </Card>
       )}
+      <Dialog opened={confirming !== null} onClose={() => setConfirming(null)} title={t('payments.refundConfirmTitle')}>
+        {confirming !== null && p && (
+          <Stack>
+            <Text>
+              {t('payments.refundConfirmText', {
+                amount: tenge(confirming),
+                payment: opId,
+                total: tenge(p.amount),
+                date: p.paid_at ? dateTime(p.paid_at, i18n.language) : '',
+              })}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('payments.refundConfirmNote')}
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(null)}>
+                {t('common.cancel')}
+              </Button>
+              <Button
+                color="red.9"
+                loading={refund.isPending}
+                onClick={() => {
+                  const sum = confirming;
+                  setConfirming(null);
+                  refund.mutate(sum);
+                }}
+              >
+                {t('payments.refundConfirm', { amount: tenge(confirming) })}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Dialog>
       <Card withBorder>
         <Text fw={600} mb="xs">
           {t('payments.events')}
