@@ -276,7 +276,7 @@ describe('refresh', () => {
       'invalid_token',
     );
     const m = await newMerchant(t.app);
-    // Moving time: the refresh token's 30 days run out.
+    // Moving time: the refresh token's lifetime runs out.
     await t.runtime.deps.db.query(
       `UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL AND user_id = (SELECT id FROM users WHERE email = $1)`,
       [m.email],
@@ -318,7 +318,7 @@ describe('magic exchange', () => {
     const m = await newMerchant(t.app);
     const id = await userId(m.email);
     const { token } = await t.runtime.deps.db.tx((tx) => issueMagicToken(tx, id, LOGIN_LINK_PURPOSE));
-    // Moving time: the magic token's minutes run out.
+    // Moving time: the magic token's lifetime runs out.
     await t.runtime.deps.db.query(
       `UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`,
     );
