@@ -91,6 +91,8 @@ export interface Api {
   put: Call<'put'>;
   patch: Call<'patch'>;
   delete: Call<'delete'>;
+  /** A GET of what the OpenAPI document leaves out (HTML pages, assets, the document itself): the body is text. */
+  page: (url: string, opts?: { headers?: Record<string, string> }) => Promise<ApiResponse<string>>;
 }
 
 type AppRef = FastifyInstance | { app: FastifyInstance } | (() => FastifyInstance);
@@ -115,7 +117,18 @@ export function api(app: AppRef, who?: Caller): Api {
       const json = String(raw.headers['content-type'] ?? '').includes('json');
       return { status: raw.statusCode, body: json && raw.body ? raw.json() : raw.body, headers: raw.headers, raw };
     };
-  return { get: send('get'), post: send('post'), put: send('put'), patch: send('patch'), delete: send('delete') };
+  const page = async (url: string, opts: { headers?: Record<string, string> } = {}) => {
+    const raw = await appOf(app).inject({ method: 'GET', url, headers: { ...headersOf(who), ...opts.headers } });
+    return { status: raw.statusCode, body: raw.body, headers: raw.headers, raw };
+  };
+  return {
+    get: send('get'),
+    post: send('post'),
+    put: send('put'),
+    patch: send('patch'),
+    delete: send('delete'),
+    page,
+  };
 }
 
 /** Asserts the error envelope of a typed or raw answer and returns its `error` object, typed. */
