@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, decodeProtectedHeader, decodeJwt } from 'jose';
 import { buildTestApp, HIGH_LIMITS, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, newMerchant, uniqueEmail } from '../helpers/factories.ts';
+import { errorOf, newMerchant, uniqueEmail } from '../helpers/factories.ts';
 import { api } from '../helpers/api.ts';
 import { issueMagicToken, LOGIN_LINK_PURPOSE } from '../../src/domain/accounts/tokens.ts';
 

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { errorOf, key, newMerchant } from '../helpers/factories.ts';
+import { errorOf, newMerchant } from '../helpers/factories.ts';
 import { pruneIdempotencyKeys } from '../../src/jobs/retention.ts';
 import { requestFingerprint } from '../../src/http/plugins/idempotency.ts';
 import { api } from '../helpers/api.ts';

@@ -1,7 +1,7 @@
 // GET /v2/payments and GET /v2/events: cursors, limits, filters, modes, tenants.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, key, newMerchant } from '../helpers/factories.ts';
+import { errorOf, key, newMerchant } from '../helpers/factories.ts';
 import { createQr, pay } from '../helpers/payments.ts';
 import { api } from '../helpers/api.ts';
 

@@ -3,7 +3,7 @@
 // the paid webhook, refunds in parts, invoices, cancel, customer lookup, expiry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
+import { bearer, errorOf, idem, newMerchant } from '../helpers/factories.ts';
 import { pay, expireAtProvider } from '../helpers/payments.ts';
 import { qrapiWorld, type QrapiWorld } from '../helpers/qrapi.ts';
 import { pollWatchedQrs } from '../../src/domain/payments/watch.ts';

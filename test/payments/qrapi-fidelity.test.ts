@@ -5,7 +5,7 @@
 import { api } from '../helpers/api.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { callAs, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
+import { callAs, errorOf, idem, newMerchant } from '../helpers/factories.ts';
 import { BIN, qrapiWorld, type QrapiWorld } from '../helpers/qrapi.ts';
 import { pollReturns } from '../../src/domain/payments/refund-return.ts';
 import { deleteReleasedDevices } from '../../src/domain/onboarding/device-deletion.ts';

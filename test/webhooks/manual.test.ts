@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { errorOf, newMerchant } from '../helpers/factories.ts';
 import { deliverAllDue } from '../../src/jobs/deliveries.ts';
 import { ADDRESS_NOT_ALLOWED } from '../../src/domain/webhooks/outbound.ts';
 import { clientIdOf, createHook, deliveriesOf, emit, startReceiver, type Receiver } from './helpers.ts';

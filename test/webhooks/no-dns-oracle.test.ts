@@ -4,7 +4,7 @@
 import { api } from '../helpers/api.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { newMerchant } from '../helpers/factories.ts';
 import { deliverAllDue } from '../../src/jobs/deliveries.ts';
 import { clientIdOf, createHook, deliveriesOf, emit, startReceiver, type Receiver } from './helpers.ts';
 
