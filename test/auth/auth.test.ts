@@ -278,7 +278,9 @@ describe('refresh', () => {
     const m = await newMerchant(t.app);
     // Moving time: the refresh token's lifetime runs out.
     await t.runtime.deps.db.query(
-      `UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE used_at IS NULL AND user_id = (SELECT id FROM users WHERE email = $1)`,
+      `UPDATE refresh_tokens SET expires_at = now() - interval '1 second' ` +
+        `WHERE used_at IS NULL AND user_id = (SELECT id FROM users WHERE ` +
+        `email = $1)`,
       [m.email],
     );
     const res = await api(t.app).post('/auth/refresh', { body: { refresh_token: m.refresh } });
@@ -356,38 +358,42 @@ describe('brute-force limits', () => {
     }
   });
 
-  it('per e-mail across IPs: a budget shared by the addresses that have not signed in to it (more in login-limits.test.ts)', async () => {
-    const limited = await buildTestApp({ rateLimits: { ...HIGH_LIMITS, login_email: 10, login_email_hourly: 10 } });
-    try {
-      // Registered from 127.0.0.1 (inject's address): that address is the owner's.
-      const m = await newMerchant(limited.app);
-      for (let i = 0; i < 10; i++) {
+  it(
+    'per e-mail across IPs: a budget shared by the addresses that have ' +
+      'not signed in to it (more in login-limits.test.ts)',
+    async () => {
+      const limited = await buildTestApp({ rateLimits: { ...HIGH_LIMITS, login_email: 10, login_email_hourly: 10 } });
+      try {
+        // Registered from 127.0.0.1 (inject's address): that address is the owner's.
+        const m = await newMerchant(limited.app);
+        for (let i = 0; i < 10; i++) {
+          const res = await limited.app.inject({
+            method: 'POST',
+            url: '/auth/login',
+            remoteAddress: `10.0.0.${i + 1}`,
+            payload: { email: m.email, password: 'wrong password' },
+          });
+          expect(res.statusCode).toBe(401);
+        }
+        // Even the right password waits at a new address: the e-mail is under attack.
         const res = await limited.app.inject({
           method: 'POST',
           url: '/auth/login',
-          remoteAddress: `10.0.0.${i + 1}`,
-          payload: { email: m.email, password: 'wrong password' },
+          remoteAddress: '10.0.1.1',
+          payload: { email: m.email, password: m.password },
         });
-        expect(res.statusCode).toBe(401);
+        expect(res.statusCode).toBe(429);
+        expect(errorOf(res).code).toBe('rate_limit_exceeded');
+        // The owner's own address is not locked out.
+        const home = await limited.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: m.email, password: m.password },
+        });
+        expect(home.statusCode).toBe(200);
+      } finally {
+        await limited.close();
       }
-      // Even the right password waits at a new address: the e-mail is under attack.
-      const res = await limited.app.inject({
-        method: 'POST',
-        url: '/auth/login',
-        remoteAddress: '10.0.1.1',
-        payload: { email: m.email, password: m.password },
-      });
-      expect(res.statusCode).toBe(429);
-      expect(errorOf(res).code).toBe('rate_limit_exceeded');
-      // The owner's own address is not locked out.
-      const home = await limited.app.inject({
-        method: 'POST',
-        url: '/auth/login',
-        payload: { email: m.email, password: m.password },
-      });
-      expect(home.statusCode).toBe(200);
-    } finally {
-      await limited.close();
-    }
-  });
+    },
+  );
 });

@@ -115,7 +115,8 @@ describe('cabinet payments', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trim().split('\n');
     expect(lines[0]).toBe(
-      'operation_id,type,status,amount,refunded_amount,comment,phone,sender_name,transaction_id,source,created_at,paid_at',
+      'operation_id,type,status,amount,refunded_amount,comment,phone,' +
+        'sender_name,transaction_id,source,created_at,paid_at',
     );
     expect(lines).toHaveLength(3);
     expect(csv.body).toContain(`'=HYPERLINK`);

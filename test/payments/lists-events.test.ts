@@ -88,7 +88,8 @@ describe('GET /v2/payments', () => {
     expect((await api(t.app, { apiKey: m.testKey }).get('/v2/payments')).body.data).toHaveLength(3); // default 20
     const next_cursor = (await api(t.app, { apiKey: m.testKey }).get('/v2/payments?limit=1')).body.next_cursor!;
     const [body, sig] = next_cursor.split('.');
-    const tampered = `${Buffer.from(JSON.stringify(['2030-01-01T00:00:00.000Z', 'op_X'])).toString('base64url')}.${sig}`;
+    const tampered =
+      `${Buffer.from(JSON.stringify(['2030-01-01T00:00:00.000Z', 'op_X'])).toString('base64url')}` + `.${sig}`;
     for (const c of [tampered, `${body}.${'0'.repeat(32)}`, 'garbage', `${body}`]) {
       const res = await api(t.app, { apiKey: m.testKey }).get(`/v2/payments?cursor=${encodeURIComponent(c)}`);
       expect(errorOf(res).code).toBe('invalid_cursor');

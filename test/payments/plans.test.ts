@@ -21,7 +21,8 @@ const setPlan = (clientId: number, plan: 'starter' | 'enterprise', expires: stri
 async function fakePaidLive(clientId: number, accountId: number, n: number, paidAt = 'now()') {
   for (let i = 0; i < n; i++) {
     await t.runtime.deps.db.query(
-      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source, expires_at, paid_at)
+      `INSERT INTO operations (id, client_id, mode, type, status, amount, ` +
+        `provider_account_id, provider_ref, source, expires_at, paid_at)
        VALUES ($1, $2, 'live', 'qr', 'paid', 100, $3, 'x', 'api', now(), ${paidAt})`,
       [`op_TEST${clientId}X${i}X${Date.now()}`, clientId, accountId],
     );

@@ -33,40 +33,44 @@ const opsOf = async (clientId: number) =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the watcher', () => {
-  it('scan + confirm -> a payment.completed webhook, with no read by the merchant, within two poll intervals', async () => {
-    w.emu.state.timing.StatusPollingInterval = 1;
-    try {
-      const m = await w.liveMerchant();
-      await w.t.app.inject({
-        method: 'POST',
-        url: '/me/webhooks',
-        headers: bearer(m),
-        payload: { url: `${receiver.url}/hook`, events: ['payment.completed'] },
-      });
-      const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 4200 }, headers: idem() })).body
-        .operation_id;
-      const started = Date.now();
-      await w.customer('scan', opId);
-      await w.customer('confirm', opId);
-      // The job's loop, by hand: a pass every 200 ms, for at most two poll intervals.
-      let paid = false;
-      while (!paid && Date.now() - started < 2000) {
-        await pollWatchedQrs(deps(), { batch: 100, perAccount: 100 });
-        paid =
-          (await deps().db.query(`SELECT 1 FROM operations WHERE id = $1 AND status = 'paid'`, [opId])).rows.length > 0;
-        if (!paid) await sleep(200);
+  it(
+    'scan + confirm -> a payment.completed webhook, with no read by the ' + 'merchant, within two poll intervals',
+    async () => {
+      w.emu.state.timing.StatusPollingInterval = 1;
+      try {
+        const m = await w.liveMerchant();
+        await w.t.app.inject({
+          method: 'POST',
+          url: '/me/webhooks',
+          headers: bearer(m),
+          payload: { url: `${receiver.url}/hook`, events: ['payment.completed'] },
+        });
+        const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 4200 }, headers: idem() })).body
+          .operation_id;
+        const started = Date.now();
+        await w.customer('scan', opId);
+        await w.customer('confirm', opId);
+        // The job's loop, by hand: a pass every 200 ms, for at most two poll intervals.
+        let paid = false;
+        while (!paid && Date.now() - started < 2000) {
+          await pollWatchedQrs(deps(), { batch: 100, perAccount: 100 });
+          paid =
+            (await deps().db.query(`SELECT 1 FROM operations WHERE id = $1 AND status = 'paid'`, [opId])).rows.length >
+            0;
+          if (!paid) await sleep(200);
+        }
+        expect(paid, 'noticed within two intervals').toBe(true);
+        await deliverAllDue(deps());
+        const got = await receiver.waitFor(1, 3000);
+        expect(JSON.parse(got[got.length - 1].body)).toMatchObject({
+          type: 'payment.completed',
+          data: { operation_id: opId, amount: 4200 },
+        });
+      } finally {
+        w.emu.state.timing.StatusPollingInterval = 5;
       }
-      expect(paid, 'noticed within two intervals').toBe(true);
-      await deliverAllDue(deps());
-      const got = await receiver.waitFor(1, 3000);
-      expect(JSON.parse(got[got.length - 1].body)).toMatchObject({
-        type: 'payment.completed',
-        data: { operation_id: opId, amount: 4200 },
-      });
-    } finally {
-      w.emu.state.timing.StatusPollingInterval = 5;
-    }
-  });
+    },
+  );
 
   it("a Wait seen after the QR's deadline is not expired early; the confirmation then pays it", async () => {
     const m = await w.liveMerchant();
@@ -171,7 +175,8 @@ describe('the watcher', () => {
       const rows = async () =>
         (
           await db.query<{ id: string; raw_provider_status: string; leased: boolean; next_in_s: number }>(
-            `SELECT id, raw_provider_status, poll_lease_until IS NOT NULL AS leased, extract(epoch FROM next_poll_at - now())::float AS next_in_s
+            `SELECT id, raw_provider_status, poll_lease_until IS NOT NULL AS leased, ` +
+              `extract(epoch FROM next_poll_at - now())::float AS next_in_s
            FROM operations WHERE client_id = $1 ORDER BY id`,
             [m.clientId],
           )
@@ -400,25 +405,28 @@ describe('certificate expiry', () => {
 });
 
 describe('status versions', () => {
-  it("v02 (the default) fills the transaction id of a paid payment; v01 (the document's) reads the status alone", async () => {
-    const m = await w.liveMerchant();
-    const paidQr = async () => {
-      const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 300 }, headers: idem() })).body
-        .operation_id;
-      await w.customer('scan', opId);
-      await w.customer('confirm', opId);
-      return (await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body;
-    };
-    const paid = await paidQr();
-    expect(paid.status).toBe('paid');
-    expect(paid.transaction_id).toMatch(/^\d+$/);
-    expect(w.emu.state.requests.some((r) => r.path.includes('/v02/payment/status/'))).toBe(true);
-    const q = deps().config.qrapi as { statusVersion: 'v01' | 'v02' };
-    q.statusVersion = 'v01';
-    try {
-      expect(await paidQr()).toMatchObject({ status: 'paid', transaction_id: null });
-    } finally {
-      q.statusVersion = 'v02';
-    }
-  });
+  it(
+    'v02 (the default) fills the transaction id of a paid payment; v01 ' + "(the document's) reads the status alone",
+    async () => {
+      const m = await w.liveMerchant();
+      const paidQr = async () => {
+        const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 300 }, headers: idem() })).body
+          .operation_id;
+        await w.customer('scan', opId);
+        await w.customer('confirm', opId);
+        return (await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body;
+      };
+      const paid = await paidQr();
+      expect(paid.status).toBe('paid');
+      expect(paid.transaction_id).toMatch(/^\d+$/);
+      expect(w.emu.state.requests.some((r) => r.path.includes('/v02/payment/status/'))).toBe(true);
+      const q = deps().config.qrapi as { statusVersion: 'v01' | 'v02' };
+      q.statusVersion = 'v01';
+      try {
+        expect(await paidQr()).toMatchObject({ status: 'paid', transaction_id: null });
+      } finally {
+        q.statusVersion = 'v02';
+      }
+    },
+  );
 });

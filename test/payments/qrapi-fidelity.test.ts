@@ -58,53 +58,62 @@ async function pollReturnsNow(accountId: number): Promise<void> {
 }
 
 describe('refusals are not outages', () => {
-  it('twenty lookups and invoices refused with documented codes leave the breaker closed, and the next QR is made', async () => {
-    const m = await w.liveMerchant();
-    // Phones ending 0000..0004: the emulator's customer-lookup codes -1401, -1404, 990000029, 990000031, 990000032.
-    for (let i = 0; i < 10; i++) {
-      const phone = `+7701123000${i % 5}`;
-      const lookup = await byKey(m.liveKey).get(`/v2/client?phone=${encodeURIComponent(phone)}`);
-      expect(lookup.status, lookup.raw.body).toBe(404);
-      expect(errorOf(lookup).code).toBe('client_not_found');
-      const invoice = await byKey(m.liveKey).post('/v2/invoices', { body: { phone, amount: 1000 }, headers: idem() });
-      expect(invoice.status, invoice.raw.body).toBe(404);
-      expect(errorOf(invoice).code).toBe('client_not_found');
-    }
-    const qr = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 500 }, headers: idem() });
-    expect(qr.status, qr.raw.body).toBe(201);
-  });
+  it(
+    'twenty lookups and invoices refused with documented codes leave ' + 'the breaker closed, and the next QR is made',
+    async () => {
+      const m = await w.liveMerchant();
+      // Phones ending 0000..0004: the emulator's customer-lookup codes -1401, -1404, 990000029, 990000031, 990000032.
+      for (let i = 0; i < 10; i++) {
+        const phone = `+7701123000${i % 5}`;
+        const lookup = await byKey(m.liveKey).get(`/v2/client?phone=${encodeURIComponent(phone)}`);
+        expect(lookup.status, lookup.raw.body).toBe(404);
+        expect(errorOf(lookup).code).toBe('client_not_found');
+        const invoice = await byKey(m.liveKey).post('/v2/invoices', { body: { phone, amount: 1000 }, headers: idem() });
+        expect(invoice.status, invoice.raw.body).toBe(404);
+        expect(errorOf(invoice).code).toBe('client_not_found');
+      }
+      const qr = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 500 }, headers: idem() });
+      expect(qr.status, qr.raw.body).toBe(201);
+    },
+  );
 
-  it("remote/create's own codes are named; a trade point refusing QR is 409, and the next payment still goes", async () => {
-    const m = await w.liveMerchant();
-    w.faults([{ path: 'remote/create', kind: 'code', code: -1404, times: 1 }]);
-    expect(
-      errorOf(
-        await byKey(m.liveKey).post('/v2/invoices', { body: { phone: '+77011234567', amount: 900 }, headers: idem() }),
-      ).code,
-    ).toBe('client_not_found');
-    // A phone ending 0010: remote/create answers 99000010, which the document lists without a meaning.
-    const odd = await byKey(m.liveKey).post('/v2/invoices', {
-      body: { phone: '+77011230010', amount: 900 },
-      headers: idem(),
-    });
-    expect(odd.status, odd.raw.body).toBe(409);
-    expect(errorOf(odd)).toMatchObject({ code: 'provider_refused' });
-    expect(errorOf(odd).message).toContain('99000010');
-    w.faults([{ path: 'qr/create', kind: 'code', code: -990000026, times: 6 }]);
-    for (let i = 0; i < 6; i++)
-      expect(errorOf(await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).code).toBe(
-        'provider_trade_point_refused',
-      );
-    expect((await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).status).toBe(201);
-    // A code nobody documents: 502 naming it, and still no outage.
-    w.faults([{ path: 'qr/create', kind: 'code', code: 4242, times: 6 }]);
-    for (let i = 0; i < 6; i++) {
-      const res = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() });
-      expect(res.status).toBe(502);
-      expect(errorOf(res).message).toContain('4242');
-    }
-    expect((await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).status).toBe(201);
-  });
+  it(
+    "remote/create's own codes are named; a trade point refusing QR is " + '409, and the next payment still goes',
+    async () => {
+      const m = await w.liveMerchant();
+      w.faults([{ path: 'remote/create', kind: 'code', code: -1404, times: 1 }]);
+      expect(
+        errorOf(
+          await byKey(m.liveKey).post('/v2/invoices', {
+            body: { phone: '+77011234567', amount: 900 },
+            headers: idem(),
+          }),
+        ).code,
+      ).toBe('client_not_found');
+      // A phone ending 0010: remote/create answers 99000010, which the document lists without a meaning.
+      const odd = await byKey(m.liveKey).post('/v2/invoices', {
+        body: { phone: '+77011230010', amount: 900 },
+        headers: idem(),
+      });
+      expect(odd.status, odd.raw.body).toBe(409);
+      expect(errorOf(odd)).toMatchObject({ code: 'provider_refused' });
+      expect(errorOf(odd).message).toContain('99000010');
+      w.faults([{ path: 'qr/create', kind: 'code', code: -990000026, times: 6 }]);
+      for (let i = 0; i < 6; i++)
+        expect(errorOf(await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).code).toBe(
+          'provider_trade_point_refused',
+        );
+      expect((await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).status).toBe(201);
+      // A code nobody documents: 502 naming it, and still no outage.
+      w.faults([{ path: 'qr/create', kind: 'code', code: 4242, times: 6 }]);
+      for (let i = 0; i < 6; i++) {
+        const res = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() });
+        expect(res.status).toBe(502);
+        expect(errorOf(res).message).toContain('4242');
+      }
+      expect((await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).status).toBe(201);
+    },
+  );
 
   it("an outage storm on lookups still opens the account's breaker", async () => {
     const m = await w.liveMerchant();
@@ -139,92 +148,101 @@ describe('refusals are not outages', () => {
 
 describe('every date style of the document', () => {
   for (const style of ['doc', 'offset', 'local', 'vary'] as const) {
-    it(`${style}: QR, watcher and paid webhook with its transaction id, refunds on r3 and r2, invoice and cancel`, async () => {
-      await w.control('date-style', { style });
-      try {
-        const m = await w.liveMerchant();
-        await as(m, 'POST', '/me/webhooks', { url: `${receiver.url}/${style}`, events: ['payment.completed'] });
-        for (let i = 0; i < (style === 'vary' ? 5 : 1); i++) {
-          const created = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 3000 + i }, headers: idem() });
-          expect(created.status, created.raw.body).toBe(201);
-          // The provider's 180 s, read in its own time zone: a misread offset is hours off (or 300 s, Tolem's own cap).
-          const expires = new Date(created.body.expires_at).getTime();
-          expect(Math.abs(expires - (Date.now() + 180_000)), created.body.expires_at).toBeLessThan(15_000);
+    it(
+      `${style}: QR, watcher and paid webhook with its transaction id, ` + `refunds on r3 and r2, invoice and cancel`,
+      async () => {
+        await w.control('date-style', { style });
+        try {
+          const m = await w.liveMerchant();
+          await as(m, 'POST', '/me/webhooks', { url: `${receiver.url}/${style}`, events: ['payment.completed'] });
+          for (let i = 0; i < (style === 'vary' ? 5 : 1); i++) {
+            const created = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 3000 + i }, headers: idem() });
+            expect(created.status, created.raw.body).toBe(201);
+            // The provider's 180 s, read in its own time zone: a misread offset is hours off (or 300 s, Tolem's
+            // own cap).
+            const expires = new Date(created.body.expires_at).getTime();
+            expect(Math.abs(expires - (Date.now() + 180_000)), created.body.expires_at).toBeLessThan(15_000);
+          }
+          // Paid with nobody reading it: the watcher notices, the webhook goes out.
+          const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 5000 }, headers: idem() })).body
+            .operation_id;
+          await w.customer('scan', opId);
+          await w.customer('confirm', opId);
+          // Moving time: the watcher's next poll is due.
+          await deps().db.query('UPDATE operations SET next_poll_at = now() WHERE id = $1', [opId]);
+          await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] });
+          await deliverAllDue(deps());
+          const hooks = (await receiver.waitFor(1, 5000)).filter((h) => h.url === `/hook/${style}`);
+          expect(JSON.parse(hooks[0].body)).toMatchObject({
+            type: 'payment.completed',
+            data: { operation_id: opId, amount: 5000 },
+          });
+          const paid = (await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body;
+          expect(paid).toMatchObject({ status: 'paid' });
+          expect(paid.transaction_id).toMatch(/\d+/);
+          expect(Number.isNaN(new Date(paid.paid_at!).getTime())).toBe(false);
+          const refund = await byKey(m.liveKey).post('/v2/refunds', {
+            body: { operation_id: opId, amount: 1000 },
+            headers: idem(),
+          });
+          expect(refund.body).toMatchObject({ status: 'completed', refunded_total: 1000 });
+          const inv = await byKey(m.liveKey).post('/v2/invoices', {
+            body: { phone: '+77011234567', amount: 2500 },
+            headers: idem(),
+          });
+          expect(inv.status, inv.raw.body).toBe(201);
+          expect(
+            (await byKey(m.liveKey).post(`/v2/invoices/${inv.body.operation_id}/cancel`, { body: {}, headers: idem() }))
+              .body.status,
+          ).toBe('cancelled');
+          // r2: the return QR's expiry read in the same style, then the refund through it.
+          const r2 = await w.liveMerchant('r2');
+          const r2Op = await paidQr(r2, 4000);
+          const pending = (
+            await byKey(r2.liveKey).post('/v2/refunds', { body: { operation_id: r2Op, amount: 4000 }, headers: idem() })
+          ).body;
+          expect(
+            Math.abs(new Date(pending.expires_at!).getTime() - (Date.now() + 180_000)),
+            pending.expires_at,
+          ).toBeLessThan(15_000);
+          await w.returnScan('scan', pending.refund_id, { opId: r2Op });
+          await pollReturnsNow(r2.accountId);
+          expect((await byKey(r2.liveKey).get(`/v2/qr/${r2Op}`)).body).toMatchObject({
+            status: 'refunded',
+            refunded_amount: 4000,
+          });
+          const bad = await deps().db.query(
+            `SELECT id FROM operations WHERE client_id = ANY($1::bigint[]) AND ` +
+              `(expires_at IS NULL OR expires_at < created_at OR (paid_at IS NOT ` +
+              `NULL AND paid_at < created_at))`,
+            [[m.clientId, r2.clientId]],
+          );
+          expect(bad.rows).toEqual([]);
+        } finally {
+          await w.control('date-style', { style: 'offset' });
         }
-        // Paid with nobody reading it: the watcher notices, the webhook goes out.
-        const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 5000 }, headers: idem() })).body
-          .operation_id;
-        await w.customer('scan', opId);
-        await w.customer('confirm', opId);
-        // Moving time: the watcher's next poll is due.
-        await deps().db.query('UPDATE operations SET next_poll_at = now() WHERE id = $1', [opId]);
-        await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] });
-        await deliverAllDue(deps());
-        const hooks = (await receiver.waitFor(1, 5000)).filter((h) => h.url === `/hook/${style}`);
-        expect(JSON.parse(hooks[0].body)).toMatchObject({
-          type: 'payment.completed',
-          data: { operation_id: opId, amount: 5000 },
-        });
-        const paid = (await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body;
-        expect(paid).toMatchObject({ status: 'paid' });
-        expect(paid.transaction_id).toMatch(/\d+/);
-        expect(Number.isNaN(new Date(paid.paid_at!).getTime())).toBe(false);
-        const refund = await byKey(m.liveKey).post('/v2/refunds', {
-          body: { operation_id: opId, amount: 1000 },
-          headers: idem(),
-        });
-        expect(refund.body).toMatchObject({ status: 'completed', refunded_total: 1000 });
-        const inv = await byKey(m.liveKey).post('/v2/invoices', {
-          body: { phone: '+77011234567', amount: 2500 },
-          headers: idem(),
-        });
-        expect(inv.status, inv.raw.body).toBe(201);
-        expect(
-          (await byKey(m.liveKey).post(`/v2/invoices/${inv.body.operation_id}/cancel`, { body: {}, headers: idem() }))
-            .body.status,
-        ).toBe('cancelled');
-        // r2: the return QR's expiry read in the same style, then the refund through it.
-        const r2 = await w.liveMerchant('r2');
-        const r2Op = await paidQr(r2, 4000);
-        const pending = (
-          await byKey(r2.liveKey).post('/v2/refunds', { body: { operation_id: r2Op, amount: 4000 }, headers: idem() })
-        ).body;
-        expect(
-          Math.abs(new Date(pending.expires_at!).getTime() - (Date.now() + 180_000)),
-          pending.expires_at,
-        ).toBeLessThan(15_000);
-        await w.returnScan('scan', pending.refund_id, { opId: r2Op });
-        await pollReturnsNow(r2.accountId);
-        expect((await byKey(r2.liveKey).get(`/v2/qr/${r2Op}`)).body).toMatchObject({
-          status: 'refunded',
-          refunded_amount: 4000,
-        });
-        const bad = await deps().db.query(
-          `SELECT id FROM operations WHERE client_id = ANY($1::bigint[]) AND (expires_at IS NULL OR expires_at < created_at OR (paid_at IS NOT NULL AND paid_at < created_at))`,
-          [[m.clientId, r2.clientId]],
-        );
-        expect(bad.rows).toEqual([]);
-      } finally {
-        await w.control('date-style', { style: 'offset' });
-      }
-    });
+      },
+    );
   }
 });
 
 describe('QR tokens and deep links', () => {
-  it("a live qr_token is the provider's digits as given; deep_link is the payer page, which shows the payment", async () => {
-    const m = await w.liveMerchant();
-    const created = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 7300 }, headers: idem() })).body;
-    expect(created.qr_token).toMatch(/^\d{20,}$/);
-    expect(created.deep_link).toBe(`${base()}/pay/${created.operation_id}`);
-    const page = await w.t.app.inject({ method: 'GET', url: new URL(created.deep_link).pathname });
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toMatch(/7\s?300/);
-    // A test operation's deep link is an absolute URL that opens it too.
-    const test = (await byKey(m.testKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).body;
-    expect(test.deep_link).toMatch(/^https?:\/\//);
-    expect((await w.t.app.inject({ method: 'GET', url: new URL(test.deep_link).pathname })).statusCode).toBe(200);
-  });
+  it(
+    "a live qr_token is the provider's digits as given; deep_link is " + 'the payer page, which shows the payment',
+    async () => {
+      const m = await w.liveMerchant();
+      const created = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 7300 }, headers: idem() })).body;
+      expect(created.qr_token).toMatch(/^\d{20,}$/);
+      expect(created.deep_link).toBe(`${base()}/pay/${created.operation_id}`);
+      const page = await w.t.app.inject({ method: 'GET', url: new URL(created.deep_link).pathname });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toMatch(/7\s?300/);
+      // A test operation's deep link is an absolute URL that opens it too.
+      const test = (await byKey(m.testKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() })).body;
+      expect(test.deep_link).toMatch(/^https?:\/\//);
+      expect((await w.t.app.inject({ method: 'GET', url: new URL(test.deep_link).pathname })).statusCode).toBe(200);
+    },
+  );
 });
 
 describe("r2 refunds through the payer's return QR", () => {
@@ -303,35 +321,39 @@ describe("r2 refunds through the payer's return QR", () => {
     expect((await byKey(m.liveKey).get('/v2/events?type=payment.refunded')).body.data).toEqual([]);
   });
 
-  it('a lost payment/return answer after the scan is settled by the retry job, naming the same return, with the money moved once', async () => {
-    const m = await w.liveMerchant('r2');
-    const opId = await paidQr(m, 8000);
-    const r = (
-      await byKey(m.liveKey).post('/v2/refunds', { body: { operation_id: opId, amount: 3000 }, headers: idem() })
-    ).body;
-    await w.returnScan('scan', r.refund_id, { opId });
-    w.faults([{ path: 'payment/return', kind: 'lost', times: 1 }]);
-    await pollReturnsNow(m.accountId).catch(() => undefined);
-    const row = async () =>
-      (
-        await deps().db.query<{ status: string; next: Date | null }>(
-          'SELECT status, return_next_poll_at AS next FROM refunds WHERE id = $1',
-          [r.refund_id],
-        )
-      ).rows[0];
-    expect(await row()).toEqual({ status: 'pending', next: null });
-    const atProvider = w.emu.state.payments.get(Number(await w.refOf(opId)))!;
-    expect(atProvider.ReturnedAmount).toBe(3000);
-    // Moving time: the refund's next attempt is due.
-    await deps().db.query('UPDATE refunds SET next_attempt_at = now() WHERE id = $1', [r.refund_id]);
-    await retryPendingRefunds(deps());
-    expect((await row()).status).toBe('completed');
-    expect(atProvider.ReturnedAmount).toBe(3000);
-    expect((await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body).toMatchObject({
-      status: 'partially_refunded',
-      refunded_amount: 3000,
-    });
-  });
+  it(
+    'a lost payment/return answer after the scan is settled by the retry ' +
+      'job, naming the same return, with the money moved once',
+    async () => {
+      const m = await w.liveMerchant('r2');
+      const opId = await paidQr(m, 8000);
+      const r = (
+        await byKey(m.liveKey).post('/v2/refunds', { body: { operation_id: opId, amount: 3000 }, headers: idem() })
+      ).body;
+      await w.returnScan('scan', r.refund_id, { opId });
+      w.faults([{ path: 'payment/return', kind: 'lost', times: 1 }]);
+      await pollReturnsNow(m.accountId).catch(() => undefined);
+      const row = async () =>
+        (
+          await deps().db.query<{ status: string; next: Date | null }>(
+            'SELECT status, return_next_poll_at AS next FROM refunds WHERE id = $1',
+            [r.refund_id],
+          )
+        ).rows[0];
+      expect(await row()).toEqual({ status: 'pending', next: null });
+      const atProvider = w.emu.state.payments.get(Number(await w.refOf(opId)))!;
+      expect(atProvider.ReturnedAmount).toBe(3000);
+      // Moving time: the refund's next attempt is due.
+      await deps().db.query('UPDATE refunds SET next_attempt_at = now() WHERE id = $1', [r.refund_id]);
+      await retryPendingRefunds(deps());
+      expect((await row()).status).toBe('completed');
+      expect(atProvider.ReturnedAmount).toBe(3000);
+      expect((await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body).toMatchObject({
+        status: 'partially_refunded',
+        refunded_amount: 3000,
+      });
+    },
+  );
 
   it('r1 still answers 501', async () => {
     const m = await w.liveMerchant('r1');

@@ -100,34 +100,37 @@ describe('POST /me/webhooks/{id}/test', () => {
 });
 
 describe('rotation grace period', () => {
-  it('webhook-signature lists the new and the previous signature; X-Webhook-Signature uses the new secret', async () => {
-    const m = await newMerchant(t.app);
-    const clientId = await clientIdOf(t.runtime.deps.db, m);
-    const hook = await createHook(t.app, m, { url: path('/rot'), events: ['payment.completed'] });
-    const rotated = (
-      await api(t.app, m).post(`/me/webhooks/${hook.id}/rotate-secret`, { body: { grace_period_seconds: 600 } })
-    ).body;
-    await emit(t, clientId, 'payment.completed');
-    await deliverAllDue(t.runtime.deps, { clientId });
-    const got = rx.received.filter((x) => x.url === '/rot').at(-1)!;
-    const h = got.headers as Record<string, string>;
-    const sigs = h['webhook-signature'].split(' ');
-    expect(sigs).toHaveLength(2);
-    expect(sigs.every((s) => s.startsWith('v1,'))).toBe(true);
-    expect(() => new Webhook(rotated.secret).verify(got.body, h)).not.toThrow();
-    expect(() => new Webhook(hook.secret).verify(got.body, h)).not.toThrow();
-    const spec = createHmac('sha256', rotated.secret).update(`${h['x-webhook-timestamp']}.${got.body}`).digest('hex');
-    expect(h['x-webhook-signature']).toBe(`sha256=${spec}`);
-    // Once the grace period is over, only the new secret signs. (Moving time: the grace period ends.)
-    await t.runtime.deps.db.query(
-      `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
-      [hook.id],
-    );
-    await api(t.app, m).post(`/me/webhooks/${hook.id}/test`);
-    const later = rx.received.filter((x) => x.url === '/rot').at(-1)!;
-    expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
-    expect(() => new Webhook(hook.secret).verify(later.body, later.headers as Record<string, string>)).toThrow();
-  });
+  it(
+    'webhook-signature lists the new and the previous signature; X-Webhook-Signature ' + 'uses the new secret',
+    async () => {
+      const m = await newMerchant(t.app);
+      const clientId = await clientIdOf(t.runtime.deps.db, m);
+      const hook = await createHook(t.app, m, { url: path('/rot'), events: ['payment.completed'] });
+      const rotated = (
+        await api(t.app, m).post(`/me/webhooks/${hook.id}/rotate-secret`, { body: { grace_period_seconds: 600 } })
+      ).body;
+      await emit(t, clientId, 'payment.completed');
+      await deliverAllDue(t.runtime.deps, { clientId });
+      const got = rx.received.filter((x) => x.url === '/rot').at(-1)!;
+      const h = got.headers as Record<string, string>;
+      const sigs = h['webhook-signature'].split(' ');
+      expect(sigs).toHaveLength(2);
+      expect(sigs.every((s) => s.startsWith('v1,'))).toBe(true);
+      expect(() => new Webhook(rotated.secret).verify(got.body, h)).not.toThrow();
+      expect(() => new Webhook(hook.secret).verify(got.body, h)).not.toThrow();
+      const spec = createHmac('sha256', rotated.secret).update(`${h['x-webhook-timestamp']}.${got.body}`).digest('hex');
+      expect(h['x-webhook-signature']).toBe(`sha256=${spec}`);
+      // Once the grace period is over, only the new secret signs. (Moving time: the grace period ends.)
+      await t.runtime.deps.db.query(
+        `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+        [hook.id],
+      );
+      await api(t.app, m).post(`/me/webhooks/${hook.id}/test`);
+      const later = rx.received.filter((x) => x.url === '/rot').at(-1)!;
+      expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
+      expect(() => new Webhook(hook.secret).verify(later.body, later.headers as Record<string, string>)).toThrow();
+    },
+  );
 });
 
 describe('deliveries log and retry', () => {
@@ -235,7 +238,8 @@ describe('failure series, auto-disable and automatic re-enable', () => {
       expect(w.failing_since).not.toBeNull();
       const since = w.failing_since;
       await deliverAllDue(t.runtime.deps, { clientId, max: 1 });
-      expect((await api(t.app, m).get(`/me/webhooks/${hook.id}`)).body.failing_since).toBe(since); // set at the first failure only
+      // Set at the first failure only.
+      expect((await api(t.app, m).get(`/me/webhooks/${hook.id}`)).body.failing_since).toBe(since);
       // Moving time: the webhook has failed for 25 hours.
       await t.runtime.deps.db.query(`UPDATE webhooks SET failing_since = now() - interval '25 hours' WHERE id = $1`, [
         hook.id,
@@ -273,7 +277,8 @@ describe('failure series, auto-disable and automatic re-enable', () => {
     const [d] = await deliveriesOf(t, hook.id);
     // Faking 30 hours of failures: the webhook as the auto-disable leaves it.
     await t.runtime.deps.db.query(
-      `UPDATE webhooks SET is_active = false, disabled_reason = 'auto', failing_since = now() - interval '30 hours' WHERE id = $1`,
+      `UPDATE webhooks SET is_active = false, disabled_reason = 'auto', ` +
+        `failing_since = now() - interval '30 hours' WHERE id = $1`,
       [hook.id],
     );
     const res = (await api(t.app, m).post(`/me/webhooks/${hook.id}/deliveries/${d.id}/retry`)).body;

@@ -44,35 +44,39 @@ async function withPrivateRefused<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 describe('refused webhook destinations: no DNS oracle', () => {
-  it('the test call answers the same text for every refused destination, and the resolver detail goes to the log only', async () => {
-    const m = await newMerchant(t.app);
-    const warn = vi.spyOn(t.app.log, 'warn');
-    try {
-      const errors: string[] = [];
-      for (const url of destinations()) {
-        const hook = await createHook(t.app, m, { url, events: ['payment.completed'] });
-        const res = await withPrivateRefused(() => api(t.app, m).post(`/me/webhooks/${hook.id}/test`, { body: {} }));
-        expect(res.status, url).toBe(200);
-        const r = res.body;
-        expect(r.status_code, url).toBe(0);
-        errors.push(r.error!);
-        expect(res.raw.body, url).not.toMatch(LEAKS);
-        // The delivery log of the test call says the same.
-        const log = await api(t.app, m).get(`/me/webhooks/${hook.id}/deliveries`);
-        expect(log.body.data[0]).toMatchObject({ status: 'failed', last_status: 0, last_error: r.error });
-        expect(log.raw.body, url).not.toMatch(LEAKS);
+  it(
+    'the test call answers the same text for every refused destination, ' +
+      'and the resolver detail goes to the log only',
+    async () => {
+      const m = await newMerchant(t.app);
+      const warn = vi.spyOn(t.app.log, 'warn');
+      try {
+        const errors: string[] = [];
+        for (const url of destinations()) {
+          const hook = await createHook(t.app, m, { url, events: ['payment.completed'] });
+          const res = await withPrivateRefused(() => api(t.app, m).post(`/me/webhooks/${hook.id}/test`, { body: {} }));
+          expect(res.status, url).toBe(200);
+          const r = res.body;
+          expect(r.status_code, url).toBe(0);
+          errors.push(r.error!);
+          expect(res.raw.body, url).not.toMatch(LEAKS);
+          // The delivery log of the test call says the same.
+          const log = await api(t.app, m).get(`/me/webhooks/${hook.id}/deliveries`);
+          expect(log.body.data[0]).toMatchObject({ status: 'failed', last_status: 0, last_error: r.error });
+          expect(log.raw.body, url).not.toMatch(LEAKS);
+        }
+        expect(new Set(errors)).toEqual(new Set([errors[0]]));
+        expect(errors[0].startsWith(PUBLIC_TEXT)).toBe(true);
+        // The operator's log names what the resolver said, for each refused call.
+        const logged = warn.mock.calls.map((c) => JSON.stringify(c));
+        expect(logged.some((l) => l.includes('127.0.0.1'))).toBe(true);
+        expect(logged.some((l) => /ENOTFOUND|EAI_AGAIN|EAI_NONAME|no-such-host/.test(l))).toBe(true);
+        expect(logged.some((l) => l.includes('10.20.30.40'))).toBe(true);
+      } finally {
+        warn.mockRestore();
       }
-      expect(new Set(errors)).toEqual(new Set([errors[0]]));
-      expect(errors[0].startsWith(PUBLIC_TEXT)).toBe(true);
-      // The operator's log names what the resolver said, for each refused call.
-      const logged = warn.mock.calls.map((c) => JSON.stringify(c));
-      expect(logged.some((l) => l.includes('127.0.0.1'))).toBe(true);
-      expect(logged.some((l) => /ENOTFOUND|EAI_AGAIN|EAI_NONAME|no-such-host/.test(l))).toBe(true);
-      expect(logged.some((l) => l.includes('10.20.30.40'))).toBe(true);
-    } finally {
-      warn.mockRestore();
-    }
-  });
+    },
+  );
 
   it('the worker and the manual retry write the same text into the delivery log', async () => {
     const m = await newMerchant(t.app);
