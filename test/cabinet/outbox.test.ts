@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { bearer, newAdmin, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
 import { channels, fakeBotApi, smtpReceiver } from '../helpers/fakes.ts';
 import { backoffSeconds, enqueueMessage, MAX_ATTEMPTS, sendDueMessages } from '../../src/domain/channels/outbox.ts';
 import { pruneOutbox } from '../../src/jobs/retention.ts';
@@ -150,8 +150,7 @@ describe('the outbox job', () => {
   });
 
   it('the operator sees the messages, newest first, filtered by channel and status', async () => {
-    const admin = await newMerchant(t.app);
-    await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+    const admin = await newAdmin(t.app, t.runtime.deps.db);
     const res = await t.app.inject({
       method: 'GET',
       url: '/admin/outbox?channel=sms&status=sent&limit=5',
@@ -193,8 +192,7 @@ describe('the outbox job', () => {
 describe('credentials in messages (issue 38): sealed at rest, clear for the channel, masked for the operator', () => {
   let admin: Merchant;
   beforeAll(async () => {
-    admin = await newMerchant(t.app);
-    await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+    admin = await newAdmin(t.app, t.runtime.deps.db);
   });
   const stored = async (id: number) =>
     (await t.runtime.deps.db.query<Record<string, unknown>>('SELECT * FROM outbox_messages WHERE id = $1', [id]))
