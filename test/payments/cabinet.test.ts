@@ -2,7 +2,7 @@
 import { newMember } from '../helpers/actors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, idem, key, newMerchant, } from '../helpers/factories.ts';
+import { bearer, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
 import { createQr, pay } from '../helpers/payments.ts';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { newMember } from '../helpers/actors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, impersonationToken, newMerchant, } from '../helpers/factories.ts';
+import { bearer, errorOf, impersonationToken, newMerchant } from '../helpers/factories.ts';
 import { decryptSecret } from '../../src/crypto.ts';
 import { createHook } from './helpers.ts';
 
