@@ -13,7 +13,7 @@ import {
   type Merchant,
   newMerchant,
 } from '../helpers/factories.ts';
-import { signAccessToken } from '../../src/domain/accounts/tokens.ts';
+import { newMember } from '../helpers/actors.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -197,17 +197,8 @@ describe('provider accounts', () => {
         second,
       ]);
 
-      const { clientId } = await idsOf(t.runtime.deps.db, m);
-      const admin = await t.runtime.deps.db.query<{ id: number }>(
-        `INSERT INTO users (client_id, email, name, role) VALUES ($1, $2, 'a', 'admin') RETURNING id`,
-        [clientId, `adm-${clientId}@x.kz`],
-      );
-      const adminToken = await signAccessToken(t.runtime.deps, {
-        sub: String(admin.rows[0].id),
-        cid: clientId,
-        role: 'admin',
-      });
-      const notOwner = await as({ access: adminToken }, 'DELETE', `/me/provider/accounts/${m.accountId}`);
+      const admin = await newMember(t.app, m, 'admin');
+      const notOwner = await as(admin, 'DELETE', `/me/provider/accounts/${m.accountId}`);
       expect(notOwner.statusCode).toBe(403);
       expect(errorOf(notOwner).code).toBe('not_owner');
       const partner = await impersonationToken(t.runtime.deps, m);
