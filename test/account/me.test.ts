@@ -1,4 +1,5 @@
 // The account: profile, terms, API key regeneration, request log.
+import { newMember } from '../helpers/actors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, errorOf, key, newMerchant } from '../helpers/factories.ts';
@@ -82,8 +83,8 @@ describe('POST /me/api-key/regenerate', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).param).toBe('mode');
-    await t.runtime.deps.db.query(`UPDATE users SET role = 'admin' WHERE email = $1`, [m.email]);
-    const notOwner = await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(m) });
+    const admin = await newMember(t.app, m, 'admin');
+    const notOwner = await t.app.inject({ method: 'POST', url: '/me/api-key/regenerate', headers: bearer(admin) });
     expect(notOwner.statusCode).toBe(403);
     expect(errorOf(notOwner).code).toBe('not_owner');
   });

@@ -52,22 +52,25 @@ describe('login limits', () => {
     expect((await login(other.email, other.password, '192.0.2.20')).statusCode).toBe(200);
   });
 
-  it('many addresses together are capped by the per-e-mail budget; an address that signed in before is not', async () => {
-    // The owner's first sign-in from home came from a new address too: one of the hour's 20.
-    const m = await owner('192.0.2.30');
-    for (let i = 1; i <= 19; i++)
-      expect((await login(m.email, 'wrong password', `198.51.100.${i}`)).statusCode, `attempt ${i}`).toBe(401);
-    // A 21st address, even with the right password, waits: a guess from it would be tried otherwise.
-    expectLimited(await login(m.email, m.password, '198.51.100.200'));
-    expectLimited(await login(m.email, 'wrong password', '198.51.100.201'));
-    // The owner's address signs in.
-    expect((await login(m.email, m.password, '192.0.2.30')).statusCode).toBe(200);
-    // The same budget holds for an e-mail that has no account (nothing tells them apart).
-    const nobody = uniqueEmail('nobody');
-    for (let i = 1; i <= 20; i++)
-      expect((await login(nobody, 'wrong password', `198.51.100.${i}`)).statusCode).toBe(401);
-    expectLimited(await login(nobody, 'wrong password', '198.51.100.202'));
-  });
+  it(
+    'many addresses together are capped by the per-e-mail budget; an ' + 'address that signed in before is not',
+    async () => {
+      // The owner's first sign-in from home came from a new address too: one of the hour's 20.
+      const m = await owner('192.0.2.30');
+      for (let i = 1; i <= 19; i++)
+        expect((await login(m.email, 'wrong password', `198.51.100.${i}`)).statusCode, `attempt ${i}`).toBe(401);
+      // A 21st address, even with the right password, waits: a guess from it would be tried otherwise.
+      expectLimited(await login(m.email, m.password, '198.51.100.200'));
+      expectLimited(await login(m.email, 'wrong password', '198.51.100.201'));
+      // The owner's address signs in.
+      expect((await login(m.email, m.password, '192.0.2.30')).statusCode).toBe(200);
+      // The same budget holds for an e-mail that has no account (nothing tells them apart).
+      const nobody = uniqueEmail('nobody');
+      for (let i = 1; i <= 20; i++)
+        expect((await login(nobody, 'wrong password', `198.51.100.${i}`)).statusCode).toBe(401);
+      expectLimited(await login(nobody, 'wrong password', '198.51.100.202'));
+    },
+  );
 
   it('the addresses of one IPv6 /64 count as one address', async () => {
     const m = await owner('192.0.2.40');

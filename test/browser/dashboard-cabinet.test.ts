@@ -136,164 +136,178 @@ describe.each([390, 1280])('at %i px', (width) => {
     await a.context.close();
   });
 
-  it('a partner can do nothing until an admin approves it; then it sees its client and the analytics charts', async () => {
-    const partner = await newMerchant(h.t.app);
-    const p = await signedIn(partner, width);
-    await visit(p.page, '/partner', 'Партнёрская программа', `${width}-partner-apply`);
-    await p.page.getByLabel('Название компании').fill(`Agency ${width}`);
-    await p.page.getByRole('button', { name: 'Стать партнёром' }).click();
-    await p.page.getByText('Заявка на рассмотрении').waitFor();
-    await p.page.screenshot({ path: `${SHOTS}/${width}-partner-pending.png`, fullPage: true });
-    await p.page.goto(`${h.base}/dashboard/partner/clients`);
-    await p.page.getByRole('alert').filter({ hasText: 'partner_not_active' }).waitFor();
+  it(
+    'a partner can do nothing until an admin approves it; then it sees ' + 'its client and the analytics charts',
+    async () => {
+      const partner = await newMerchant(h.t.app);
+      const p = await signedIn(partner, width);
+      await visit(p.page, '/partner', 'Партнёрская программа', `${width}-partner-apply`);
+      await p.page.getByLabel('Название компании').fill(`Agency ${width}`);
+      await p.page.getByRole('button', { name: 'Стать партнёром' }).click();
+      await p.page.getByText('Заявка на рассмотрении').waitFor();
+      await p.page.screenshot({ path: `${SHOTS}/${width}-partner-pending.png`, fullPage: true });
+      await p.page.goto(`${h.base}/dashboard/partner/clients`);
+      await p.page.getByRole('alert').filter({ hasText: 'partner_not_active' }).waitFor();
 
-    // The admin, in a browser of its own.
-    const ops = await newMerchant(h.t.app);
-    await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE lower(email) = lower($1)', [ops.email]);
-    const a = await signedIn(ops, width);
-    await visit(a.page, '/admin', 'Партнёры на одобрение', `${width}-admin-partners`);
-    await a.page
-      .getByTestId('admin-partners')
-      .getByRole('row')
-      .filter({ hasText: `Agency ${width}` })
-      .getByRole('button', { name: 'Одобрить' })
-      .click();
-    await expect.poll(() => a.page.getByTestId('admin-partners').getByText(`Agency ${width}`).count()).toBe(0);
-    for (const [path, heading, shot] of [
-      ['/admin/withdrawals', 'Выплаты партнёрам', 'admin-withdrawals'],
-      ['/admin/tickets', 'Обращения', 'admin-tickets'],
-      ['/admin/clients', 'Клиенты', 'admin-clients'],
-    ]) {
-      await visit(a.page, path, heading, `${width}-${shot}`);
-    }
-    await a.context.close();
+      // The admin, in a browser of its own.
+      const ops = await newMerchant(h.t.app);
+      await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE lower(email) = lower($1)', [ops.email]);
+      const a = await signedIn(ops, width);
+      await visit(a.page, '/admin', 'Партнёры на одобрение', `${width}-admin-partners`);
+      await a.page
+        .getByTestId('admin-partners')
+        .getByRole('row')
+        .filter({ hasText: `Agency ${width}` })
+        .getByRole('button', { name: 'Одобрить' })
+        .click();
+      await expect.poll(() => a.page.getByTestId('admin-partners').getByText(`Agency ${width}`).count()).toBe(0);
+      for (const [path, heading, shot] of [
+        ['/admin/withdrawals', 'Выплаты партнёрам', 'admin-withdrawals'],
+        ['/admin/tickets', 'Обращения', 'admin-tickets'],
+        ['/admin/clients', 'Клиенты', 'admin-clients'],
+      ]) {
+        await visit(a.page, path, heading, `${width}-${shot}`);
+      }
+      await a.context.close();
 
-    // Approved: a referral link, a client registering through it, the client in the partner's list.
-    await visit(p.page, '/partner/links', 'Реферальные ссылки', `${width}-partner-links`);
-    await p.page.getByLabel('Название').fill('Instagram');
-    await p.page.getByRole('button', { name: 'Новая ссылка' }).click();
-    const url = await p.page
-      .getByTestId('referral-links')
-      .getByRole('button')
-      .filter({ hasText: '/r/' })
-      .first()
-      .textContent();
-    const code = url!.split('/r/')[1];
-    const client = await h.t.app.inject({
-      method: 'POST',
-      url: '/auth/register',
-      payload: {
-        name: `Shop via ${width}`,
-        email: `ref-${width}-${Date.now()}@example.kz`,
-        password: 'a long password 1',
-        referral_code: code,
-      },
-    });
-    expect(client.statusCode, client.body).toBe(201);
-    await visit(p.page, '/partner/clients', 'Клиенты', `${width}-partner-clients`);
-    await p.page.getByRole('link', { name: `Shop via ${width}` }).click();
-    await p.page.getByRole('heading', { name: `Shop via ${width}` }).waitFor();
-    await accessible(p.page, 'partner client');
-    await p.page.screenshot({ path: `${SHOTS}/${width}-partner-client.png`, fullPage: true });
-    await visit(p.page, '/partner/analytics', 'Аналитика', `${width}-partner-analytics`);
-    await expect.poll(() => p.page.getByTestId('pa-funnel').locator('svg.recharts-surface').count()).toBeGreaterThan(0);
-    await expect.poll(() => p.page.getByTestId('pa-income').locator('svg.recharts-surface').count()).toBeGreaterThan(0);
-    expect(await p.page.getByTestId('pa-summary').textContent()).toContain('Всего клиентов');
-    await p.page.screenshot({ path: `${SHOTS}/${width}-partner-analytics.png`, fullPage: true });
-    for (const [path, heading, shot] of [
-      ['/partner/money', 'Баланс и комиссии', 'partner-money'],
-      ['/partner/withdrawals', 'Выводы средств', 'partner-withdrawals'],
-      ['/partner/keys', 'Ключи интеграции', 'partner-keys'],
-    ]) {
-      await visit(p.page, path, heading, `${width}-${shot}`);
-    }
-    // The pending partner's 403s and the first visit's 404 (no profile yet) are answers the pages show.
-    expect(p.problems.filter((x) => !/status of 40[34]/.test(x))).toEqual([]);
-    await p.context.close();
-  });
+      // Approved: a referral link, a client registering through it, the client in the partner's list.
+      await visit(p.page, '/partner/links', 'Реферальные ссылки', `${width}-partner-links`);
+      await p.page.getByLabel('Название').fill('Instagram');
+      await p.page.getByRole('button', { name: 'Новая ссылка' }).click();
+      const url = await p.page
+        .getByTestId('referral-links')
+        .getByRole('button')
+        .filter({ hasText: '/r/' })
+        .first()
+        .textContent();
+      const code = url!.split('/r/')[1];
+      const client = await h.t.app.inject({
+        method: 'POST',
+        url: '/auth/register',
+        payload: {
+          name: `Shop via ${width}`,
+          email: `ref-${width}-${Date.now()}@example.kz`,
+          password: 'a long password 1',
+          referral_code: code,
+        },
+      });
+      expect(client.statusCode, client.body).toBe(201);
+      await visit(p.page, '/partner/clients', 'Клиенты', `${width}-partner-clients`);
+      await p.page.getByRole('link', { name: `Shop via ${width}` }).click();
+      await p.page.getByRole('heading', { name: `Shop via ${width}` }).waitFor();
+      await accessible(p.page, 'partner client');
+      await p.page.screenshot({ path: `${SHOTS}/${width}-partner-client.png`, fullPage: true });
+      await visit(p.page, '/partner/analytics', 'Аналитика', `${width}-partner-analytics`);
+      await expect
+        .poll(() => p.page.getByTestId('pa-funnel').locator('svg.recharts-surface').count())
+        .toBeGreaterThan(0);
+      await expect
+        .poll(() => p.page.getByTestId('pa-income').locator('svg.recharts-surface').count())
+        .toBeGreaterThan(0);
+      expect(await p.page.getByTestId('pa-summary').textContent()).toContain('Всего клиентов');
+      await p.page.screenshot({ path: `${SHOTS}/${width}-partner-analytics.png`, fullPage: true });
+      for (const [path, heading, shot] of [
+        ['/partner/money', 'Баланс и комиссии', 'partner-money'],
+        ['/partner/withdrawals', 'Выводы средств', 'partner-withdrawals'],
+        ['/partner/keys', 'Ключи интеграции', 'partner-keys'],
+      ]) {
+        await visit(p.page, path, heading, `${width}-${shot}`);
+      }
+      // The pending partner's 403s and the first visit's 404 (no profile yet) are answers the pages show.
+      expect(p.problems.filter((x) => !/status of 40[34]/.test(x))).toEqual([]);
+      await p.context.close();
+    },
+  );
 
-  it('a withdrawal: requested, confirmed with the code the messenger got, paid by the admin, its act downloaded', async () => {
-    const { partner, admin, chat } = await richPartner(width);
-    const p = await signedIn(partner, width);
-    await visit(p.page, '/partner/withdrawals', 'Выводы средств', `${width}-partner-withdrawals-ready`);
-    await p.page.getByLabel('Сумма вывода').fill('30000');
-    await p.page.getByRole('button', { name: 'Вывести' }).click();
-    // The code step: the six digits the messenger channel was given.
-    const codeInput = p.page.getByLabel('Код из мессенджера');
-    await codeInput.waitFor();
-    await accessible(p.page, 'withdrawal code step');
-    await p.page.screenshot({ path: `${SHOTS}/${width}-partner-withdrawal-code.png`, fullPage: true });
-    // Sealed at rest (issue 38): the text as the messenger driver gets it.
-    const sent = await h.t.runtime.deps.db.query<{ body_sealed: string }>(
-      `SELECT body_sealed FROM outbox_messages WHERE channel = 'messenger' AND recipient = $1 ORDER BY id DESC LIMIT 1`,
-      [chat],
-    );
-    await codeInput.fill(/(\d{6})/.exec(h.t.runtime.deps.secrets.sealer.open(sent.rows[0].body_sealed))![1]);
-    await p.page.getByRole('button', { name: 'Подтвердить' }).click();
-    const row = p.page.getByTestId('withdrawals').getByRole('row').filter({ hasText: '30 000' });
-    await expect.poll(() => row.textContent()).toContain('В обработке');
+  it(
+    'a withdrawal: requested, confirmed with the code the messenger got, ' + 'paid by the admin, its act downloaded',
+    async () => {
+      const { partner, admin, chat } = await richPartner(width);
+      const p = await signedIn(partner, width);
+      await visit(p.page, '/partner/withdrawals', 'Выводы средств', `${width}-partner-withdrawals-ready`);
+      await p.page.getByLabel('Сумма вывода').fill('30000');
+      await p.page.getByRole('button', { name: 'Вывести' }).click();
+      // The code step: the six digits the messenger channel was given.
+      const codeInput = p.page.getByLabel('Код из мессенджера');
+      await codeInput.waitFor();
+      await accessible(p.page, 'withdrawal code step');
+      await p.page.screenshot({ path: `${SHOTS}/${width}-partner-withdrawal-code.png`, fullPage: true });
+      // Sealed at rest (issue 38): the text as the messenger driver gets it.
+      const sent = await h.t.runtime.deps.db.query<{ body_sealed: string }>(
+        `SELECT body_sealed FROM outbox_messages WHERE channel = 'messenger' ` +
+          `AND recipient = $1 ORDER BY id DESC LIMIT 1`,
+        [chat],
+      );
+      await codeInput.fill(/(\d{6})/.exec(h.t.runtime.deps.secrets.sealer.open(sent.rows[0].body_sealed))![1]);
+      await p.page.getByRole('button', { name: 'Подтвердить' }).click();
+      const row = p.page.getByTestId('withdrawals').getByRole('row').filter({ hasText: '30 000' });
+      await expect.poll(() => row.textContent()).toContain('В обработке');
 
-    // The admin pays it out in a browser of its own, naming the partner and the payment order.
-    const a = await signedIn(admin, width);
-    await visit(a.page, '/admin/withdrawals', 'Выплаты партнёрам', `${width}-admin-withdrawals-queue`);
-    const queued = a.page
-      .getByTestId('admin-withdrawals')
-      .getByRole('row')
-      .filter({ hasText: `Payout ${width}` });
-    await queued.getByRole('textbox').fill('PP-0001');
-    await queued.getByRole('button', { name: 'Выплачено' }).click();
-    await expect.poll(() => queued.textContent()).toContain('Выплачен');
-    await a.context.close();
+      // The admin pays it out in a browser of its own, naming the partner and the payment order.
+      const a = await signedIn(admin, width);
+      await visit(a.page, '/admin/withdrawals', 'Выплаты партнёрам', `${width}-admin-withdrawals-queue`);
+      const queued = a.page
+        .getByTestId('admin-withdrawals')
+        .getByRole('row')
+        .filter({ hasText: `Payout ${width}` });
+      await queued.getByRole('textbox').fill('PP-0001');
+      await queued.getByRole('button', { name: 'Выплачено' }).click();
+      await expect.poll(() => queued.textContent()).toContain('Выплачен');
+      await a.context.close();
 
-    // The act of the paid withdrawal, downloaded through the session.
-    await p.page.reload();
-    await expect.poll(() => row.textContent()).toContain('Выплачен');
-    const [download] = await Promise.all([
-      p.page.waitForEvent('download'),
-      row.getByRole('button', { name: 'Акт (PDF)' }).click(),
-    ]);
-    expect(download.suggestedFilename()).toMatch(/^act-\d+\.pdf$/);
-    const file = await download.path();
-    const { readFileSync } = await import('node:fs');
-    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
-    expect(p.problems).toEqual([]);
-    await p.context.close();
-  });
+      // The act of the paid withdrawal, downloaded through the session.
+      await p.page.reload();
+      await expect.poll(() => row.textContent()).toContain('Выплачен');
+      const [download] = await Promise.all([
+        p.page.waitForEvent('download'),
+        row.getByRole('button', { name: 'Акт (PDF)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^act-\d+\.pdf$/);
+      const file = await download.path();
+      const { readFileSync } = await import('node:fs');
+      expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(p.problems).toEqual([]);
+      await p.context.close();
+    },
+  );
 
-  it("the cabinet's other pages: branding previews as it is typed, onboarding connects, a ticket is opened", async () => {
-    const m = await newMerchant(h.t.app);
-    const s = await signedIn(m, width);
-    await visit(s.page, '/branding', 'Брендинг', `${width}-branding`);
-    await s.page.getByLabel('Название на странице оплаты').fill('Alma Coffee');
-    expect(await s.page.getByTestId('preview-name').textContent()).toBe('Alma Coffee');
-    await s.page.getByRole('button', { name: 'Сохранить' }).click();
-    await s.page.getByText('Сохранено').first().waitFor();
+  it(
+    "the cabinet's other pages: branding previews as it is typed, onboarding " + 'connects, a ticket is opened',
+    async () => {
+      const m = await newMerchant(h.t.app);
+      const s = await signedIn(m, width);
+      await visit(s.page, '/branding', 'Брендинг', `${width}-branding`);
+      await s.page.getByLabel('Название на странице оплаты').fill('Alma Coffee');
+      expect(await s.page.getByTestId('preview-name').textContent()).toBe('Alma Coffee');
+      await s.page.getByRole('button', { name: 'Сохранить' }).click();
+      await s.page.getByText('Сохранено').first().waitFor();
 
-    await visit(s.page, '/provider', 'Подключение провайдера', `${width}-provider`);
-    await s.page.getByLabel('Телефон бизнес-аккаунта').fill('+77015550177');
-    await s.page.getByRole('button', { name: 'Подключить' }).click();
-    await expect.poll(() => s.page.getByTestId('code-sent-to').textContent()).toBe('Код отправлен на +770*****77');
-    // Reloaded halfway, the wizard still knows where the code went.
-    await s.page.reload();
-    await expect.poll(() => s.page.getByTestId('code-sent-to').textContent()).toBe('Код отправлен на +770*****77');
-    await s.page.getByLabel('Код из SMS').fill('000000');
-    await s.page.getByRole('button', { name: 'Подтвердить' }).click();
-    await expect.poll(() => s.page.getByTestId('onboarding-state').textContent()).toBe('Подключён');
-    await expect.poll(() => s.page.getByTestId('accounts-table').getByRole('row').count()).toBe(2);
+      await visit(s.page, '/provider', 'Подключение провайдера', `${width}-provider`);
+      await s.page.getByLabel('Телефон бизнес-аккаунта').fill('+77015550177');
+      await s.page.getByRole('button', { name: 'Подключить' }).click();
+      await expect.poll(() => s.page.getByTestId('code-sent-to').textContent()).toBe('Код отправлен на +770*****77');
+      // Reloaded halfway, the wizard still knows where the code went.
+      await s.page.reload();
+      await expect.poll(() => s.page.getByTestId('code-sent-to').textContent()).toBe('Код отправлен на +770*****77');
+      await s.page.getByLabel('Код из SMS').fill('000000');
+      await s.page.getByRole('button', { name: 'Подтвердить' }).click();
+      await expect.poll(() => s.page.getByTestId('onboarding-state').textContent()).toBe('Подключён');
+      await expect.poll(() => s.page.getByTestId('accounts-table').getByRole('row').count()).toBe(2);
 
-    await visit(s.page, '/tickets', 'Поддержка', `${width}-tickets`);
-    await s.page.getByLabel('Тема').fill('Где мой возврат?');
-    await s.page.getByLabel('Сообщение').fill('Возврат по op_1 не пришёл.');
-    await s.page.getByRole('button', { name: 'Отправить' }).click();
-    await s.page.getByTestId('tickets-table').getByRole('link', { name: 'Где мой возврат?' }).click();
-    await s.page.getByText('Возврат по op_1 не пришёл.').waitFor();
+      await visit(s.page, '/tickets', 'Поддержка', `${width}-tickets`);
+      await s.page.getByLabel('Тема').fill('Где мой возврат?');
+      await s.page.getByLabel('Сообщение').fill('Возврат по op_1 не пришёл.');
+      await s.page.getByRole('button', { name: 'Отправить' }).click();
+      await s.page.getByTestId('tickets-table').getByRole('link', { name: 'Где мой возврат?' }).click();
+      await s.page.getByText('Возврат по op_1 не пришёл.').waitFor();
 
-    await visit(s.page, '/organization', 'Организация', `${width}-organization`);
-    await visit(s.page, '/notifications', 'Уведомления', `${width}-notifications`);
-    await visit(s.page, '/subscription', 'Тариф', `${width}-subscription`);
-    await expect.poll(() => s.page.getByTestId('plans').getByRole('button').count()).toBeGreaterThan(0);
-    await visit(s.page, '/logs', 'Журнал запросов', `${width}-logs`);
-    expect(s.problems).toEqual([]);
-    await s.context.close();
-  });
+      await visit(s.page, '/organization', 'Организация', `${width}-organization`);
+      await visit(s.page, '/notifications', 'Уведомления', `${width}-notifications`);
+      await visit(s.page, '/subscription', 'Тариф', `${width}-subscription`);
+      await expect.poll(() => s.page.getByTestId('plans').getByRole('button').count()).toBeGreaterThan(0);
+      await visit(s.page, '/logs', 'Журнал запросов', `${width}-logs`);
+      expect(s.problems).toEqual([]);
+      await s.context.close();
+    },
+  );
 });

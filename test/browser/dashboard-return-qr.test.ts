@@ -155,122 +155,131 @@ async function drawnModules(page: Page, size: number): Promise<boolean[]> {
 }
 
 describe('the return QR of an r2 refund, at 390 px', () => {
-  it('shows the cashier the QR, the countdown and the customer-screen link; the payer scans it; the panel and the payment say refunded, without a reload', async () => {
-    const m = await w.liveMerchant('r2');
-    const opId = await paidLiveQr(m, 6000);
-    const { context, page, problems } = await onPayment(m, opId);
-    // Live data: the mode switch is off and no test banner shows.
-    expect(await page.getByRole('switch', { name: 'Тестовые данные' }).isChecked()).toBe(false);
-    expect(await page.getByTestId('test-banner').count()).toBe(0);
-    await page.evaluate(() => {
-      (window as unknown as { mark: number }).mark = 42;
-    });
+  it(
+    'shows the cashier the QR, the countdown and the customer-screen ' +
+      'link; the payer scans it; the panel and the payment say refunded, ' +
+      'without a reload',
+    async () => {
+      const m = await w.liveMerchant('r2');
+      const opId = await paidLiveQr(m, 6000);
+      const { context, page, problems } = await onPayment(m, opId);
+      // Live data: the mode switch is off and no test banner shows.
+      expect(await page.getByRole('switch', { name: 'Тестовые данные' }).isChecked()).toBe(false);
+      expect(await page.getByTestId('test-banner').count()).toBe(0);
+      await page.evaluate(() => {
+        (window as unknown as { mark: number }).mark = 42;
+      });
 
-    const r = await refundFromPage(page, opId, 2000);
-    expect(r).toMatchObject({ status: 'pending', amount: 2000 });
-    expect(r.return_qr_token).toMatch(/^\d{20,}$/);
+      const r = await refundFromPage(page, opId, 2000);
+      expect(r).toMatchObject({ status: 'pending', amount: 2000 });
+      expect(r.return_qr_token).toMatch(/^\d{20,}$/);
 
-    const panel = page.getByTestId('return-qr');
-    await panel.getByRole('heading', { name: 'Покажите этот QR-код покупателю' }).waitFor();
-    // The refund's amount and the payment it belongs to.
-    expect(await panel.getByTestId('return-amount').textContent()).toBe('2\u00a0000\u00a0₸');
-    expect(await panel.textContent()).toContain(opId);
-    expect(await panel.textContent()).toContain('6\u00a0000\u00a0₸');
-    // The QR image, named for a screen reader, its modules those of return_qr_token.
-    const img = panel.getByRole('img', { name: 'QR-код возврата 2\u00a0000\u00a0₸' });
-    await img.waitFor();
-    expect((await img.boundingBox())!.width).toBeGreaterThanOrEqual(200);
-    const qr = QRCode.create(r.return_qr_token, { errorCorrectionLevel: 'M' });
-    expect(await drawnModules(page, qr.modules.size)).toEqual(Array.from(qr.modules.data, (d) => Boolean(d)));
-    // The countdown to expires_at (about 180 s), ticking.
-    const countdown = panel.getByTestId('return-countdown');
-    const secondsLeft = async () => {
-      const [, mm, ss] = /(\d+):(\d\d)/.exec((await countdown.textContent())!)!;
-      return Number(mm) * 60 + Number(ss);
-    };
-    expect(await countdown.textContent()).toMatch(/^QR-код действует ещё \d:\d\d$/);
-    const first = await secondsLeft();
-    expect(first).toBeGreaterThan(100);
-    expect(first).toBeLessThanOrEqual(Math.ceil((new Date(r.expires_at).getTime() - Date.now()) / 1000) + 2);
-    await expect.poll(secondsLeft, { timeout: 5000 }).toBeLessThan(first);
-    // The customer-facing page, in a new tab.
-    const link = panel.getByRole('link', { name: /Открыть на экране покупателя/ });
-    expect(await link.getAttribute('href')).toBe(r.return_deep_link);
-    expect(await link.getAttribute('target')).toBe('_blank');
-    // The live state: waiting for the scan, in a live region; no second refund meanwhile.
-    const status = panel.getByRole('status');
-    expect(await status.textContent()).toContain('Ждём, когда покупатель отсканирует QR-код');
-    expect(await page.getByRole('button', { name: 'Вернуть' }).count()).toBe(0);
-    // The panel fits the phone: nothing of it beyond 390 px, nothing scrolled sideways inside it. (The page's
-    // own h1, "Платёж op_<26 characters>", is wider than a phone already: Page.tsx's title does not wrap.)
-    expect(
-      await panel.evaluate((el) =>
-        Math.max(...[el, ...el.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right)),
-      ),
-    ).toBeLessThanOrEqual(WIDTH);
-    expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
-    await accessible(page, 'return QR panel, waiting');
-    await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-waiting.png`, fullPage: true });
+      const panel = page.getByTestId('return-qr');
+      await panel.getByRole('heading', { name: 'Покажите этот QR-код покупателю' }).waitFor();
+      // The refund's amount and the payment it belongs to.
+      expect(await panel.getByTestId('return-amount').textContent()).toBe('2\u00a0000\u00a0₸');
+      expect(await panel.textContent()).toContain(opId);
+      expect(await panel.textContent()).toContain('6\u00a0000\u00a0₸');
+      // The QR image, named for a screen reader, its modules those of return_qr_token.
+      const img = panel.getByRole('img', { name: 'QR-код возврата 2\u00a0000\u00a0₸' });
+      await img.waitFor();
+      expect((await img.boundingBox())!.width).toBeGreaterThanOrEqual(200);
+      const qr = QRCode.create(r.return_qr_token, { errorCorrectionLevel: 'M' });
+      expect(await drawnModules(page, qr.modules.size)).toEqual(Array.from(qr.modules.data, (d) => Boolean(d)));
+      // The countdown to expires_at (about 180 s), ticking.
+      const countdown = panel.getByTestId('return-countdown');
+      const secondsLeft = async () => {
+        const [, mm, ss] = /(\d+):(\d\d)/.exec((await countdown.textContent())!)!;
+        return Number(mm) * 60 + Number(ss);
+      };
+      expect(await countdown.textContent()).toMatch(/^QR-код действует ещё \d:\d\d$/);
+      const first = await secondsLeft();
+      expect(first).toBeGreaterThan(100);
+      expect(first).toBeLessThanOrEqual(Math.ceil((new Date(r.expires_at).getTime() - Date.now()) / 1000) + 2);
+      await expect.poll(secondsLeft, { timeout: 5000 }).toBeLessThan(first);
+      // The customer-facing page, in a new tab.
+      const link = panel.getByRole('link', { name: /Открыть на экране покупателя/ });
+      expect(await link.getAttribute('href')).toBe(r.return_deep_link);
+      expect(await link.getAttribute('target')).toBe('_blank');
+      // The live state: waiting for the scan, in a live region; no second refund meanwhile.
+      const status = panel.getByRole('status');
+      expect(await status.textContent()).toContain('Ждём, когда покупатель отсканирует QR-код');
+      expect(await page.getByRole('button', { name: 'Вернуть' }).count()).toBe(0);
+      // The panel fits the phone: nothing of it beyond 390 px, nothing scrolled sideways inside it. (The page's
+      // own h1, "Платёж op_<26 characters>", is wider than a phone already: Page.tsx's title does not wrap.)
+      expect(
+        await panel.evaluate((el) =>
+          Math.max(...[el, ...el.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right)),
+        ),
+      ).toBeLessThanOrEqual(WIDTH);
+      expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+      await accessible(page, 'return QR panel, waiting');
+      await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-waiting.png`, fullPage: true });
 
-    // Not scanned yet: the watcher's pass leaves it waiting.
-    await pollReturnNow(r.refund_id, m.accountId);
-    await page.waitForTimeout(3500);
-    expect(await status.textContent()).toContain('Ждём');
+      // Not scanned yet: the watcher's pass leaves it waiting.
+      await pollReturnNow(r.refund_id, m.accountId);
+      await page.waitForTimeout(3500);
+      expect(await status.textContent()).toContain('Ждём');
 
-    // The payer scans it in the provider's app; the return watcher completes the refund.
-    await w.returnScan('scan', r.refund_id, { opId });
-    await pollReturnNow(r.refund_id, m.accountId);
-    expect(
-      (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0]
-        .status,
-    ).toBe('completed');
-    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('Возврат выполнен');
-    expect(await status.textContent()).toContain('Возвращён');
-    expect(await panel.getByRole('heading').textContent()).toBe('Возврат по QR-коду');
-    expect(await panel.getByRole('img').count()).toBe(0);
-    // The payment's own data, fetched again: partly refunded, 2 000 ₸ back; the form offers the rest.
-    await expect.poll(() => page.getByText('Частично возвращён').count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByText('Возвращено: 2\u00a0000\u00a0₸').count()).toBe(1);
-    await page.getByRole('button', { name: 'Вернуть' }).waitFor();
-    expect(await page.getByLabel('Сумма возврата').getAttribute('placeholder')).toBe('4000');
-    expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(42);
-    await accessible(page, 'return QR panel, refunded');
-    await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-refunded.png`, fullPage: true });
-    await panel.getByRole('button', { name: 'Закрыть' }).click();
-    expect(await panel.count()).toBe(0);
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+      // The payer scans it in the provider's app; the return watcher completes the refund.
+      await w.returnScan('scan', r.refund_id, { opId });
+      await pollReturnNow(r.refund_id, m.accountId);
+      expect(
+        (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0]
+          .status,
+      ).toBe('completed');
+      await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('Возврат выполнен');
+      expect(await status.textContent()).toContain('Возвращён');
+      expect(await panel.getByRole('heading').textContent()).toBe('Возврат по QR-коду');
+      expect(await panel.getByRole('img').count()).toBe(0);
+      // The payment's own data, fetched again: partly refunded, 2 000 ₸ back; the form offers the rest.
+      await expect.poll(() => page.getByText('Частично возвращён').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.getByText('Возвращено: 2\u00a0000\u00a0₸').count()).toBe(1);
+      await page.getByRole('button', { name: 'Вернуть' }).waitFor();
+      expect(await page.getByLabel('Сумма возврата').getAttribute('placeholder')).toBe('4000');
+      expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(42);
+      await accessible(page, 'return QR panel, refunded');
+      await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-refunded.png`, fullPage: true });
+      await panel.getByRole('button', { name: 'Закрыть' }).click();
+      expect(await panel.count()).toBe(0);
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it('a return QR nobody scans in time: the panel says the customer did not scan it, and the whole amount can be refunded again', async () => {
-    const m = await w.liveMerchant('r2');
-    const opId = await paidLiveQr(m, 3000);
-    const { context, page, problems } = await onPayment(m, opId);
-    const r = await refundFromPage(page, opId, 3000);
-    expect(r.status).toBe('pending');
-    const panel = page.getByTestId('return-qr');
-    await panel.getByRole('img', { name: 'QR-код возврата 3\u00a0000\u00a0₸' }).waitFor();
+  it(
+    'a return QR nobody scans in time: the panel says the customer did ' +
+      'not scan it, and the whole amount can be refunded again',
+    async () => {
+      const m = await w.liveMerchant('r2');
+      const opId = await paidLiveQr(m, 3000);
+      const { context, page, problems } = await onPayment(m, opId);
+      const r = await refundFromPage(page, opId, 3000);
+      expect(r.status).toBe('pending');
+      const panel = page.getByTestId('return-qr');
+      await panel.getByRole('img', { name: 'QR-код возврата 3\u00a0000\u00a0₸' }).waitFor();
 
-    // Its time is over (and the grace the watcher allows): the watcher fails it, releasing the amount.
-    await deps().db.query(`UPDATE refunds SET return_expires_at = now() - interval '5 minutes' WHERE id = $1`, [
-      r.refund_id,
-    ]);
-    await pollReturnNow(r.refund_id, m.accountId);
-    expect(
-      (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0]
-        .status,
-    ).toBe('failed');
-    const status = panel.getByRole('status');
-    await expect
-      .poll(() => status.textContent(), { timeout: 10_000 })
-      .toContain('Покупатель не отсканировал QR-код вовремя');
-    expect(await panel.getByRole('img').count()).toBe(0);
-    await page.getByRole('button', { name: 'Вернуть' }).waitFor();
-    expect(await page.getByLabel('Сумма возврата').getAttribute('placeholder')).toBe('3000');
-    expect(await page.getByText('Оплачен', { exact: true }).count()).toBeGreaterThan(0);
-    await accessible(page, 'return QR panel, failed');
-    await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-expired.png`, fullPage: true });
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+      // Its time is over (and the grace the watcher allows): the watcher fails it, releasing the amount.
+      await deps().db.query(`UPDATE refunds SET return_expires_at = now() - interval '5 minutes' WHERE id = $1`, [
+        r.refund_id,
+      ]);
+      await pollReturnNow(r.refund_id, m.accountId);
+      expect(
+        (await deps().db.query<{ status: string }>('SELECT status FROM refunds WHERE id = $1', [r.refund_id])).rows[0]
+          .status,
+      ).toBe('failed');
+      const status = panel.getByRole('status');
+      await expect
+        .poll(() => status.textContent(), { timeout: 10_000 })
+        .toContain('Покупатель не отсканировал QR-код вовремя');
+      expect(await panel.getByRole('img').count()).toBe(0);
+      await page.getByRole('button', { name: 'Вернуть' }).waitFor();
+      expect(await page.getByLabel('Сумма возврата').getAttribute('placeholder')).toBe('3000');
+      expect(await page.getByText('Оплачен', { exact: true }).count()).toBeGreaterThan(0);
+      await accessible(page, 'return QR panel, failed');
+      await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-expired.png`, fullPage: true });
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 });

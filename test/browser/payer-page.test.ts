@@ -63,72 +63,78 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT
 const DIGITS = '51236903777280167836178166503744703123';
 
 describe('payer page in Chromium', () => {
-  it('at 390 px: amount and QR; the status turns to paid without a reload when the payment is made through the API', async () => {
-    const qr = await createQr(h.t.app, m.testKey, 5_000, { comment: 'Капучино и круассан' });
-    const { page, context, problems } = await phone();
-    const res = await page.goto(`${h.base}/pay/${qr.operation_id}`);
-    expect(res?.status()).toBe(200);
-    expect(await page.locator('#amount').textContent()).toBe('5 000 ₸');
-    expect(await page.locator('#merchant-name').textContent()).toBe('Кофейня «Алма»');
-    expect(await page.locator('#comment').textContent()).toBe('Капучино и круассан');
-    expect(await page.locator('#test-banner').isVisible()).toBe(true);
-    const qrImage = page.getByRole('img', { name: 'QR-код для оплаты 5 000 ₸' });
-    expect(await qrImage.isVisible()).toBe(true);
-    expect((await page.locator('.qr-box').boundingBox())!.width).toBeGreaterThan(200);
-    // Fits a phone: nothing wider than the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH);
-    // A test QR's token is the sandbox payer's page: on a phone, the app button opens it.
-    expect(await page.getByRole('link', { name: 'Открыть в приложении для оплаты' }).isVisible()).toBe(true);
-    // With the script running, the refresh link is not needed; the countdown ticks as m:ss.
-    expect(await page.locator('#refresh').isVisible()).toBe(false);
-    await expect.poll(() => page.locator('#countdown').textContent()).toMatch(/^\d+:\d\d$/);
-    expect(await page.getByRole('status').textContent()).toContain('Ожидаем оплату');
-    await accessible(page, 'waiting');
-    await shot(page, 'payer-waiting-390');
+  it(
+    'at 390 px: amount and QR; the status turns to paid without a reload ' + 'when the payment is made through the API',
+    async () => {
+      const qr = await createQr(h.t.app, m.testKey, 5_000, { comment: 'Капучино и круассан' });
+      const { page, context, problems } = await phone();
+      const res = await page.goto(`${h.base}/pay/${qr.operation_id}`);
+      expect(res?.status()).toBe(200);
+      expect(await page.locator('#amount').textContent()).toBe('5 000 ₸');
+      expect(await page.locator('#merchant-name').textContent()).toBe('Кофейня «Алма»');
+      expect(await page.locator('#comment').textContent()).toBe('Капучино и круассан');
+      expect(await page.locator('#test-banner').isVisible()).toBe(true);
+      const qrImage = page.getByRole('img', { name: 'QR-код для оплаты 5 000 ₸' });
+      expect(await qrImage.isVisible()).toBe(true);
+      expect((await page.locator('.qr-box').boundingBox())!.width).toBeGreaterThan(200);
+      // Fits a phone: nothing wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH);
+      // A test QR's token is the sandbox payer's page: on a phone, the app button opens it.
+      expect(await page.getByRole('link', { name: 'Открыть в приложении для оплаты' }).isVisible()).toBe(true);
+      // With the script running, the refresh link is not needed; the countdown ticks as m:ss.
+      expect(await page.locator('#refresh').isVisible()).toBe(false);
+      await expect.poll(() => page.locator('#countdown').textContent()).toMatch(/^\d+:\d\d$/);
+      expect(await page.getByRole('status').textContent()).toContain('Ожидаем оплату');
+      await accessible(page, 'waiting');
+      await shot(page, 'payer-waiting-390');
 
-    // A mark on the window survives only if the page is not reloaded.
-    await page.evaluate(() => {
-      (window as unknown as { mark: number }).mark = 42;
-    });
-    await pay(h.t.app, m.testKey, qr.operation_id);
-    await page.locator('#panel-paid').waitFor({ state: 'visible', timeout: 10_000 });
-    expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(42);
-    expect(await page.getByRole('heading', { name: 'Оплата получена' }).isVisible()).toBe(true);
-    expect(await page.getByRole('status').textContent()).toContain('Оплачено');
-    expect(await qrImage.isVisible()).toBe(false);
-    expect(await page.locator('#payer').getAttribute('data-state')).toBe('paid');
-    await accessible(page, 'paid');
-    await shot(page, 'payer-paid-390');
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+      // A mark on the window survives only if the page is not reloaded.
+      await page.evaluate(() => {
+        (window as unknown as { mark: number }).mark = 42;
+      });
+      await pay(h.t.app, m.testKey, qr.operation_id);
+      await page.locator('#panel-paid').waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(42);
+      expect(await page.getByRole('heading', { name: 'Оплата получена' }).isVisible()).toBe(true);
+      expect(await page.getByRole('status').textContent()).toContain('Оплачено');
+      expect(await qrImage.isVisible()).toBe(false);
+      expect(await page.locator('#payer').getAttribute('data-state')).toBe('paid');
+      await accessible(page, 'paid');
+      await shot(page, 'payer-paid-390');
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
-  it('a live operation with a digit token: the QR, no app button; expired says so without a reload (English)', async () => {
-    await connectLive(h.t, m);
-    const qr = await createQr(h.t.app, m.liveKey, 12_500);
-    await h.t.runtime.deps.db.query('UPDATE operations SET qr_token = $2 WHERE id = $1', [qr.operation_id, DIGITS]);
-    const { page, context, problems } = await phone();
-    await page.goto(`${h.base}/pay/${qr.operation_id}?lang=en`);
-    expect(await page.locator('#amount').textContent()).toBe('12 500 ₸');
-    expect(await page.getByRole('img', { name: 'QR code to pay 12 500 ₸' }).isVisible()).toBe(true);
-    expect(await page.locator('#test-banner').count()).toBe(0);
-    expect(await page.locator('a.app-link').count()).toBe(0);
-    expect(
-      await page
-        .getByRole('navigation', { name: 'Language' })
-        .getByRole('link', { name: 'EN' })
-        .getAttribute('aria-current'),
-    ).toBe('true');
-    await accessible(page, 'live waiting');
-    await shot(page, 'payer-live-390');
-    // What the sweeper writes when the QR runs out.
-    await h.t.runtime.deps.db.query(`UPDATE operations SET status = 'expired' WHERE id = $1`, [qr.operation_id]);
-    await page.locator('#panel-expired').waitFor({ state: 'visible', timeout: 10_000 });
-    expect(await page.getByRole('status').textContent()).toContain('The QR code has expired');
-    await accessible(page, 'expired');
-    expect(problems).toEqual([]);
-    await context.close();
-  });
+  it(
+    'a live operation with a digit token: the QR, no app button; expired ' + 'says so without a reload (English)',
+    async () => {
+      await connectLive(h.t, m);
+      const qr = await createQr(h.t.app, m.liveKey, 12_500);
+      await h.t.runtime.deps.db.query('UPDATE operations SET qr_token = $2 WHERE id = $1', [qr.operation_id, DIGITS]);
+      const { page, context, problems } = await phone();
+      await page.goto(`${h.base}/pay/${qr.operation_id}?lang=en`);
+      expect(await page.locator('#amount').textContent()).toBe('12 500 ₸');
+      expect(await page.getByRole('img', { name: 'QR code to pay 12 500 ₸' }).isVisible()).toBe(true);
+      expect(await page.locator('#test-banner').count()).toBe(0);
+      expect(await page.locator('a.app-link').count()).toBe(0);
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Language' })
+          .getByRole('link', { name: 'EN' })
+          .getAttribute('aria-current'),
+      ).toBe('true');
+      await accessible(page, 'live waiting');
+      await shot(page, 'payer-live-390');
+      // What the sweeper writes when the QR runs out.
+      await h.t.runtime.deps.db.query(`UPDATE operations SET status = 'expired' WHERE id = $1`, [qr.operation_id]);
+      await page.locator('#panel-expired').waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await page.getByRole('status').textContent()).toContain('The QR code has expired');
+      await accessible(page, 'expired');
+      expect(problems).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('on a computer the app button is not shown (a mouse scans nothing); the page still fits 390 px', async () => {
     const qr = await createQr(h.t.app, m.testKey, 3_000);
@@ -152,7 +158,8 @@ describe('payer page in Chromium', () => {
       )
     ).rows[0];
     await h.t.runtime.deps.db.query(
-      `INSERT INTO refunds (id, operation_id, client_id, mode, amount, status, return_qr_id, return_qr_token, return_expires_at, return_status)
+      `INSERT INTO refunds (id, operation_id, client_id, mode, amount, status, ` +
+        `return_qr_id, return_qr_token, return_expires_at, return_status)
        VALUES ($1, $2, $3, 'test', 3000, 'pending', 'ret-1', $4, now() + interval '10 minutes', 'QrTokenCreated')`,
       [rf, qr.operation_id, clientId, DIGITS],
     );

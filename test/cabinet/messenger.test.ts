@@ -98,7 +98,8 @@ describe('binding a chat', () => {
     expect((await update(`/start ${second}`, ++chatSeq)).json().result).toBe('refused');
     const third = await link(m);
     await t.runtime.deps.db.query(
-      `UPDATE magic_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'messenger_link' AND used_at IS NULL`,
+      `UPDATE magic_tokens SET expires_at = now() - interval '1 second' ` +
+        `WHERE purpose = 'messenger_link' AND used_at IS NULL`,
     );
     expect((await update(`/start ${third}`, ++chatSeq)).json().result).toBe('refused');
   });

@@ -13,7 +13,7 @@ import {
   type Merchant,
   newMerchant,
 } from '../helpers/factories.ts';
-import { signAccessToken } from '../../src/domain/accounts/tokens.ts';
+import { newMember } from '../helpers/actors.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,75 +29,80 @@ const verify = (m: Merchant, code: string) => as(m, 'POST', '/onboarding/provide
 const smsTo = async (phone: string) =>
   (
     await t.runtime.deps.db.query<{ body_sealed: string }>(
-      `SELECT body_sealed FROM outbox_messages WHERE channel = 'sms' AND recipient = $1 AND body_sealed IS NOT NULL ORDER BY id`,
+      `SELECT body_sealed FROM outbox_messages WHERE channel = 'sms' AND ` +
+        `recipient = $1 AND body_sealed IS NOT NULL ORDER BY id`,
       [phone],
     )
   ).rows.map((r) => ({ body: t.runtime.deps.secrets.sealer.open(r.body_sealed) }));
 
 describe('the one-time-code mechanism', () => {
-  it('live QR 409 before; start -> code by SMS -> a wrong code -> 000000 -> connected default account -> live QR 201', async () => {
-    const m = await newMerchant(t.app);
-    const before = await t.app.inject({
-      method: 'POST',
-      url: '/v2/qr',
-      headers: { ...key(m.liveKey), ...idem() },
-      payload: { amount: 100 },
-    });
-    expect(before.statusCode).toBe(409);
-    expect(errorOf(before).code).toBe('provider_not_connected');
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
-      state: 'idle',
-      mode: 'live',
-      next_step: 'start',
-      account_id: null,
-      mechanism: 'sandbox',
-    });
+  it(
+    'live QR 409 before; start -> code by SMS -> a wrong code -> 000000 ' +
+      '-> connected default account -> live QR 201',
+    async () => {
+      const m = await newMerchant(t.app);
+      const before = await t.app.inject({
+        method: 'POST',
+        url: '/v2/qr',
+        headers: { ...key(m.liveKey), ...idem() },
+        payload: { amount: 100 },
+      });
+      expect(before.statusCode).toBe(409);
+      expect(errorOf(before).code).toBe('provider_not_connected');
+      expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
+        state: 'idle',
+        mode: 'live',
+        next_step: 'start',
+        account_id: null,
+        mechanism: 'sandbox',
+      });
 
-    const s = await start(m, { phone: '8 701 555 01 23', display_name: 'Main shop' });
-    expect(s.statusCode, s.body).toBe(200);
-    expect(s.json()).toMatchObject({ state: 'code_sent', next_step: 'enter_code', phone_masked: '+770*****23' });
-    expect(new Date(s.json().resend_available_at).getTime() - Date.now()).toBeGreaterThan(50_000);
-    const sms = await smsTo('+77015550123');
-    expect(sms[sms.length - 1].body).toContain('000000');
+      const s = await start(m, { phone: '8 701 555 01 23', display_name: 'Main shop' });
+      expect(s.statusCode, s.body).toBe(200);
+      expect(s.json()).toMatchObject({ state: 'code_sent', next_step: 'enter_code', phone_masked: '+770*****23' });
+      expect(new Date(s.json().resend_available_at).getTime() - Date.now()).toBeGreaterThan(50_000);
+      const sms = await smsTo('+77015550123');
+      expect(sms[sms.length - 1].body).toContain('000000');
 
-    const wrong = await verify(m, '123456');
-    expect(wrong.statusCode).toBe(400);
-    expect(errorOf(wrong)).toMatchObject({ code: 'otp_invalid', param: 'code', attempts_left: 4 });
-    // A wizard reloaded halfway learns where the code went.
-    expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
-      state: 'code_sent',
-      attempts_left: 4,
-      mechanism: 'sandbox',
-      phone_masked: '+770*****23',
-    });
+      const wrong = await verify(m, '123456');
+      expect(wrong.statusCode).toBe(400);
+      expect(errorOf(wrong)).toMatchObject({ code: 'otp_invalid', param: 'code', attempts_left: 4 });
+      // A wizard reloaded halfway learns where the code went.
+      expect((await as(m, 'GET', '/onboarding/provider/status')).json()).toMatchObject({
+        state: 'code_sent',
+        attempts_left: 4,
+        mechanism: 'sandbox',
+        phone_masked: '+770*****23',
+      });
 
-    const ok = await verify(m, '000000');
-    expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toMatchObject({ state: 'connected', next_step: null });
-    const accounts = (await as(m, 'GET', '/me/provider/accounts')).json().data;
-    expect(accounts).toHaveLength(1);
-    expect(accounts[0]).toMatchObject({
-      id: ok.json().account_id,
-      mode: 'live',
-      display_name: 'Main shop',
-      is_default: true,
-      session_alive: true,
-      status: 'connected',
-    });
-    expect(JSON.stringify(accounts[0])).not.toMatch(/credential|secret|password/);
-    const qr = await t.app.inject({
-      method: 'POST',
-      url: '/v2/qr',
-      headers: { ...key(m.liveKey), ...idem() },
-      payload: { amount: 100 },
-    });
-    expect(qr.statusCode, qr.body).toBe(201);
+      const ok = await verify(m, '000000');
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({ state: 'connected', next_step: null });
+      const accounts = (await as(m, 'GET', '/me/provider/accounts')).json().data;
+      expect(accounts).toHaveLength(1);
+      expect(accounts[0]).toMatchObject({
+        id: ok.json().account_id,
+        mode: 'live',
+        display_name: 'Main shop',
+        is_default: true,
+        session_alive: true,
+        status: 'connected',
+      });
+      expect(JSON.stringify(accounts[0])).not.toMatch(/credential|secret|password/);
+      const qr = await t.app.inject({
+        method: 'POST',
+        url: '/v2/qr',
+        headers: { ...key(m.liveKey), ...idem() },
+        payload: { amount: 100 },
+      });
+      expect(qr.statusCode, qr.body).toBe(201);
 
-    const again = await start(m);
-    expect(again.statusCode).toBe(409);
-    expect(errorOf(again).code).toBe('already_connected');
-    expect((await start(m, { phone: '+77015550124', force: true })).json().state).toBe('code_sent');
-  });
+      const again = await start(m);
+      expect(again.statusCode).toBe(409);
+      expect(errorOf(again).code).toBe('already_connected');
+      expect((await start(m, { phone: '+77015550124', force: true })).json().state).toBe('code_sent');
+    },
+  );
 
   it('the 5th wrong code locks for 15 minutes (429 otp_locked with Retry-After)', async () => {
     const m = await newMerchant(t.app);
@@ -137,26 +142,33 @@ describe('the one-time-code mechanism', () => {
     expect(errorOf(late).code).toBe('otp_expired');
   });
 
-  it("the sandbox's fixed numbers: ...0000 no business account (404), ...0001 a provider failure (502); bad input 400", async () => {
-    const m = await newMerchant(t.app);
-    expect(errorOf(await start(m, { phone: '+77015550000' })).code).toBe('client_not_found');
-    expect((await start(m, { phone: '+77015550001' })).statusCode).toBe(502);
-    expect((await start(m, { phone: 'abc' })).statusCode).toBe(400);
-    expect(errorOf(await start(m, {})).param).toBe('phone');
-    expect(errorOf(await start(m, { phone: '+77015550123', org_bin: '123' })).param).toBe('org_bin');
-    expect(errorOf(await verify(m, '000000')).code).toBe('onboarding_state');
-  });
+  it(
+    "the sandbox's fixed numbers: ...0000 no business account (404), " +
+      '...0001 a provider failure (502); bad input 400',
+    async () => {
+      const m = await newMerchant(t.app);
+      expect(errorOf(await start(m, { phone: '+77015550000' })).code).toBe('client_not_found');
+      expect((await start(m, { phone: '+77015550001' })).statusCode).toBe(502);
+      expect((await start(m, { phone: 'abc' })).statusCode).toBe(400);
+      expect(errorOf(await start(m, {})).param).toBe('phone');
+      expect(errorOf(await start(m, { phone: '+77015550123', org_bin: '123' })).param).toBe('org_bin');
+      expect(errorOf(await verify(m, '000000')).code).toBe('onboarding_state');
+    },
+  );
 
-  it('test mode is connected from registration; its onboarding connects a second sandbox account on force', async () => {
-    const m = await newMerchant(t.app);
-    expect((await as(m, 'GET', '/onboarding/provider/status?mode=test')).json()).toMatchObject({
-      state: 'connected',
-      mode: 'test',
-    });
-    expect(errorOf(await as(m, 'POST', '/onboarding/provider/start?mode=test', { phone: '+77015550123' })).code).toBe(
-      'already_connected',
-    );
-  });
+  it(
+    'test mode is connected from registration; its onboarding connects ' + 'a second sandbox account on force',
+    async () => {
+      const m = await newMerchant(t.app);
+      expect((await as(m, 'GET', '/onboarding/provider/status?mode=test')).json()).toMatchObject({
+        state: 'connected',
+        mode: 'test',
+      });
+      expect(errorOf(await as(m, 'POST', '/onboarding/provider/start?mode=test', { phone: '+77015550123' })).code).toBe(
+        'already_connected',
+      );
+    },
+  );
 });
 
 describe('provider accounts', () => {
@@ -167,44 +179,38 @@ describe('provider accounts', () => {
     return { ...m, accountId: r.json().account_id };
   }
 
-  it("default and sandbox accounts are protected (409); set-default flips atomically; delete is the owner's", async () => {
-    const m = await connected();
-    const sandbox = (await as(m, 'GET', '/me/provider/accounts?mode=test')).json().data[0];
-    expect(errorOf(await as(m, 'DELETE', `/me/provider/accounts/${sandbox.id}?mode=test`)).code).toBe(
-      'sandbox_account_required',
-    );
-    await start(m, { phone: '+77015550125', force: true, display_name: 'Second' });
-    const second = (await verify(m, '000000')).json().account_id;
-    expect(errorOf(await as(m, 'DELETE', `/me/provider/accounts/${m.accountId}`)).code).toBe('default_account');
-    const flipped = await as(m, 'POST', `/me/provider/accounts/${second}/set-default`);
-    expect(flipped.json()).toMatchObject({ id: second, is_default: true });
-    const list = (await as(m, 'GET', '/me/provider/accounts')).json().data;
-    expect(list.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([
-      second,
-    ]);
+  it(
+    'default and sandbox accounts are protected (409); set-default flips ' + "atomically; delete is the owner's",
+    async () => {
+      const m = await connected();
+      const sandbox = (await as(m, 'GET', '/me/provider/accounts?mode=test')).json().data[0];
+      expect(errorOf(await as(m, 'DELETE', `/me/provider/accounts/${sandbox.id}?mode=test`)).code).toBe(
+        'sandbox_account_required',
+      );
+      await start(m, { phone: '+77015550125', force: true, display_name: 'Second' });
+      const second = (await verify(m, '000000')).json().account_id;
+      expect(errorOf(await as(m, 'DELETE', `/me/provider/accounts/${m.accountId}`)).code).toBe('default_account');
+      const flipped = await as(m, 'POST', `/me/provider/accounts/${second}/set-default`);
+      expect(flipped.json()).toMatchObject({ id: second, is_default: true });
+      const list = (await as(m, 'GET', '/me/provider/accounts')).json().data;
+      expect(list.filter((a: { is_default: boolean }) => a.is_default).map((a: { id: number }) => a.id)).toEqual([
+        second,
+      ]);
 
-    const { clientId } = await idsOf(t.runtime.deps.db, m);
-    const admin = await t.runtime.deps.db.query<{ id: number }>(
-      `INSERT INTO users (client_id, email, name, role) VALUES ($1, $2, 'a', 'admin') RETURNING id`,
-      [clientId, `adm-${clientId}@x.kz`],
-    );
-    const adminToken = await signAccessToken(t.runtime.deps, {
-      sub: String(admin.rows[0].id),
-      cid: clientId,
-      role: 'admin',
-    });
-    const notOwner = await as({ access: adminToken }, 'DELETE', `/me/provider/accounts/${m.accountId}`);
-    expect(notOwner.statusCode).toBe(403);
-    expect(errorOf(notOwner).code).toBe('not_owner');
-    const partner = await impersonationToken(t.runtime.deps, m);
-    expect(errorOf(await as({ access: partner.access }, 'DELETE', `/me/provider/accounts/${m.accountId}`)).code).toBe(
-      'impersonation_blocked_action',
-    );
+      const admin = await newMember(t.app, m, 'admin');
+      const notOwner = await as(admin, 'DELETE', `/me/provider/accounts/${m.accountId}`);
+      expect(notOwner.statusCode).toBe(403);
+      expect(errorOf(notOwner).code).toBe('not_owner');
+      const partner = await impersonationToken(t.runtime.deps, m);
+      expect(errorOf(await as({ access: partner.access }, 'DELETE', `/me/provider/accounts/${m.accountId}`)).code).toBe(
+        'impersonation_blocked_action',
+      );
 
-    expect((await as(m, 'DELETE', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(204);
-    expect((await as(m, 'GET', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(404);
-    expect((await as(m, 'GET', '/me/provider/accounts')).json().data).toHaveLength(1);
-  });
+      expect((await as(m, 'DELETE', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(204);
+      expect((await as(m, 'GET', `/me/provider/accounts/${m.accountId}`)).statusCode).toBe(404);
+      expect((await as(m, 'GET', '/me/provider/accounts')).json().data).toHaveLength(1);
+    },
+  );
 
   it("PATCH edits three fields, validates the BIN; another client's account is 404", async () => {
     const m = await connected();

@@ -70,28 +70,31 @@ describe('/me/organization', () => {
     });
   });
 
-  it('a bad BIN, IBAN, BIK, Kbe, phone or e-mail is 400 naming the field, and the stored record is unchanged', async () => {
-    const m = await newMerchant(t.app);
-    const stored = (await as(m, 'PUT', '/me/organization', VALID)).json();
-    const cases: [object, string][] = [
-      [{ bin: '990140001234' }, 'bin'],
-      [{ bin: '12345' }, 'bin'],
-      [{ bank: { ...VALID.bank, iban: 'KZ86125KZT5004100101' } }, 'bank.iban'],
-      [{ bank: { ...VALID.bank, iban: 'DE89370400440532013000' } }, 'bank.iban'],
-      [{ bank: { ...VALID.bank, bik: 'KCJ' } }, 'bank.bik'],
-      [{ kbe: '99' }, 'kbe'],
-      [{ phone: '123' }, 'phone'],
-      [{ email: 'nobody' }, 'email'],
-      [{ org_type: 'llc' }, 'org_type'],
-      [{ surprise: 1 }, 'surprise'],
-    ];
-    for (const [change, param] of cases) {
-      const res = await as(m, 'PUT', '/me/organization', { ...VALID, ...change });
-      expect(res.statusCode, param).toBe(400);
-      expect(errorOf(res), param).toMatchObject({ code: 'invalid_parameter', param });
-    }
-    expect((await as(m, 'GET', '/me/organization')).json()).toEqual(stored);
-  });
+  it(
+    'a bad BIN, IBAN, BIK, Kbe, phone or e-mail is 400 naming the field, ' + 'and the stored record is unchanged',
+    async () => {
+      const m = await newMerchant(t.app);
+      const stored = (await as(m, 'PUT', '/me/organization', VALID)).json();
+      const cases: [object, string][] = [
+        [{ bin: '990140001234' }, 'bin'],
+        [{ bin: '12345' }, 'bin'],
+        [{ bank: { ...VALID.bank, iban: 'KZ86125KZT5004100101' } }, 'bank.iban'],
+        [{ bank: { ...VALID.bank, iban: 'DE89370400440532013000' } }, 'bank.iban'],
+        [{ bank: { ...VALID.bank, bik: 'KCJ' } }, 'bank.bik'],
+        [{ kbe: '99' }, 'kbe'],
+        [{ phone: '123' }, 'phone'],
+        [{ email: 'nobody' }, 'email'],
+        [{ org_type: 'llc' }, 'org_type'],
+        [{ surprise: 1 }, 'surprise'],
+      ];
+      for (const [change, param] of cases) {
+        const res = await as(m, 'PUT', '/me/organization', { ...VALID, ...change });
+        expect(res.statusCode, param).toBe(400);
+        expect(errorOf(res), param).toMatchObject({ code: 'invalid_parameter', param });
+      }
+      expect((await as(m, 'GET', '/me/organization')).json()).toEqual(stored);
+    },
+  );
 
   it('each client sees its own; only owner and admin write', async () => {
     const a = await newMerchant(t.app);
@@ -124,33 +127,36 @@ describe("the IBAN at rest (issue 38): sealed like the partner's bank details", 
     });
   });
 
-  it('one kept in clear before is sealed by `reseal`, and one sealed with a previous APP_SECRET is re-sealed', async () => {
-    const m = await newMerchant(t.app);
-    await as(m, 'PUT', '/me/organization', VALID);
-    const { clientId } = await idsOf(t.runtime.deps.db, m);
-    const db = t.runtime.deps.db;
-    // As an earlier version wrote it.
-    await db.query('UPDATE organizations SET bank_iban = $2, bank_iban_sealed = NULL WHERE client_id = $1', [
-      clientId,
-      IBAN,
-    ]);
-    expect((await as(m, 'GET', '/me/organization')).json().bank.iban).toBe(IBAN);
-    const current = t.runtime.deps.secrets.sealer;
-    expect(await resealOrganizationIbans(db, current, clientId)).toEqual({ sealed: 1, resealed: 0 });
-    let row = await rowOf(clientId);
-    expect(JSON.stringify(row)).not.toContain(IBAN);
-    expect(current.open(row.bank_iban_sealed!)).toBe(IBAN);
+  it(
+    'one kept in clear before is sealed by `reseal`, and one sealed with ' + 'a previous APP_SECRET is re-sealed',
+    async () => {
+      const m = await newMerchant(t.app);
+      await as(m, 'PUT', '/me/organization', VALID);
+      const { clientId } = await idsOf(t.runtime.deps.db, m);
+      const db = t.runtime.deps.db;
+      // As an earlier version wrote it.
+      await db.query('UPDATE organizations SET bank_iban = $2, bank_iban_sealed = NULL WHERE client_id = $1', [
+        clientId,
+        IBAN,
+      ]);
+      expect((await as(m, 'GET', '/me/organization')).json().bank.iban).toBe(IBAN);
+      const current = t.runtime.deps.secrets.sealer;
+      expect(await resealOrganizationIbans(db, current, clientId)).toEqual({ sealed: 1, resealed: 0 });
+      let row = await rowOf(clientId);
+      expect(JSON.stringify(row)).not.toContain(IBAN);
+      expect(current.open(row.bank_iban_sealed!)).toBe(IBAN);
 
-    // APP_SECRET rotated: 'old' is the previous key; after reseal the current one alone opens it.
-    await db.query('UPDATE organizations SET bank_iban_sealed = $2 WHERE client_id = $1', [
-      clientId,
-      makeSealer('old-app-secret', []).seal(IBAN),
-    ]);
-    const rotated = makeSealer(t.config.appSecret!, ['old-app-secret']);
-    expect(await resealOrganizationIbans(db, rotated, clientId)).toEqual({ sealed: 0, resealed: 1 });
-    expect(await resealOrganizationIbans(db, rotated, clientId)).toEqual({ sealed: 0, resealed: 0 });
-    row = await rowOf(clientId);
-    expect(current.isCurrent(row.bank_iban_sealed!)).toBe(true);
-    expect((await as(m, 'GET', '/me/organization')).json().bank.iban).toBe(IBAN);
-  });
+      // APP_SECRET rotated: 'old' is the previous key; after reseal the current one alone opens it.
+      await db.query('UPDATE organizations SET bank_iban_sealed = $2 WHERE client_id = $1', [
+        clientId,
+        makeSealer('old-app-secret', []).seal(IBAN),
+      ]);
+      const rotated = makeSealer(t.config.appSecret!, ['old-app-secret']);
+      expect(await resealOrganizationIbans(db, rotated, clientId)).toEqual({ sealed: 0, resealed: 1 });
+      expect(await resealOrganizationIbans(db, rotated, clientId)).toEqual({ sealed: 0, resealed: 0 });
+      row = await rowOf(clientId);
+      expect(current.isCurrent(row.bank_iban_sealed!)).toBe(true);
+      expect((await as(m, 'GET', '/me/organization')).json().bank.iban).toBe(IBAN);
+    },
+  );
 });

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { bearer, newAdmin, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
 import { channels, fakeBotApi, smtpReceiver } from '../helpers/fakes.ts';
 import { backoffSeconds, enqueueMessage, MAX_ATTEMPTS, sendDueMessages } from '../../src/domain/channels/outbox.ts';
 import { pruneOutbox } from '../../src/jobs/retention.ts';
@@ -53,7 +53,9 @@ const row = async (id: number) =>
       last_error: string | null;
       wait: number;
     }>(
-      `SELECT status, attempts, driver, last_error, extract(epoch FROM next_attempt_at - now())::float AS wait FROM outbox_messages WHERE id = $1`,
+      `SELECT status, attempts, driver, last_error, extract(epoch FROM ` +
+        `next_attempt_at - now())::float AS wait FROM outbox_messages WHERE ` +
+        `id = $1`,
       [id],
     )
   ).rows[0];
@@ -148,8 +150,7 @@ describe('the outbox job', () => {
   });
 
   it('the operator sees the messages, newest first, filtered by channel and status', async () => {
-    const admin = await newMerchant(t.app);
-    await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+    const admin = await newAdmin(t.app, t.runtime.deps.db);
     const res = await t.app.inject({
       method: 'GET',
       url: '/admin/outbox?channel=sms&status=sent&limit=5',
@@ -171,11 +172,13 @@ describe('the outbox job', () => {
       ),
     );
     await db.query(
-      `UPDATE outbox_messages SET status = 'sent', next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`,
+      `UPDATE outbox_messages SET status = 'sent', next_attempt_at = now() ` +
+        `+ interval '1 day' WHERE id = ANY($1::bigint[])`,
       [[ids[0], ids[2]]],
     );
     await db.query(
-      `UPDATE outbox_messages SET created_at = now() - interval '31 days', next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`,
+      `UPDATE outbox_messages SET created_at = now() - interval '31 days', ` +
+        `next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`,
       [[ids[0], ids[1]]],
     );
     await pruneOutbox(t.runtime.deps);
@@ -189,8 +192,7 @@ describe('the outbox job', () => {
 describe('credentials in messages (issue 38): sealed at rest, clear for the channel, masked for the operator', () => {
   let admin: Merchant;
   beforeAll(async () => {
-    admin = await newMerchant(t.app);
-    await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+    admin = await newAdmin(t.app, t.runtime.deps.db);
   });
   const stored = async (id: number) =>
     (await t.runtime.deps.db.query<Record<string, unknown>>('SELECT * FROM outbox_messages WHERE id = $1', [id]))
@@ -237,88 +239,98 @@ describe('credentials in messages (issue 38): sealed at rest, clear for the chan
     expect(JSON.stringify(await stored(id))).not.toContain(inv.invite_token);
   });
 
-  it('a code: sealed in its row, sent in clear, masked for the operator; a key that cannot open it fails the message', async () => {
-    const db = t.runtime.deps.db;
-    const id = await enqueueMessage(
-      db,
-      {
-        channel: 'sms',
-        recipient: '+77010000011',
-        body: 'Tolem: your code is 482913.',
-        purpose: 'test_code',
-        secrets: ['482913'],
-      },
-      t.runtime.deps.secrets.sealer,
-    );
-    expect(JSON.stringify(await stored(id))).not.toContain('482913');
-    expect((await operatorSees(id, 'sms')).body).toBe('Tolem: your code is ******.');
-    smsStatus = 200;
-    await sendUntilSettled(id);
-    expect(smsReceived).toContainEqual({ to: '+77010000011', text: 'Tolem: your code is 482913.' });
-
-    // Sealed with an APP_SECRET this instance does not have (dropped from APP_SECRET_PREVIOUS too soon):
-    // given up at once, saying why, and nothing is sent.
-    const lost = await enqueueMessage(
-      db,
-      { channel: 'sms', recipient: '+77010000012', body: 'code 111222', purpose: 'test_code', secrets: ['111222'] },
-      makeSealer('another-app-secret', []),
-    );
-    await sendUntilSettled(lost);
-    expect(await stored(lost)).toMatchObject({ status: 'failed' });
-    expect((await stored(lost)).last_error).toMatch(/APP_SECRET/);
-    expect(smsReceived).not.toContainEqual(expect.objectContaining({ to: '+77010000012' }));
-  });
-
-  it('sent bodies that carried a credential are purged after a day; pending and recent ones, and plain ones, keep theirs', async () => {
-    const db = t.runtime.deps.db;
-    const sealer = t.runtime.deps.secrets.sealer;
-    const put = (body: string, secret?: string, purpose = 'test_code') =>
-      enqueueMessage(
+  it(
+    'a code: sealed in its row, sent in clear, masked for the operator; ' +
+      'a key that cannot open it fails the message',
+    async () => {
+      const db = t.runtime.deps.db;
+      const id = await enqueueMessage(
         db,
-        { channel: 'sms', recipient: '+77010000013', body, purpose, ...(secret ? { secrets: [secret] } : {}) },
-        sealer,
+        {
+          channel: 'sms',
+          recipient: '+77010000011',
+          body: 'Tolem: your code is 482913.',
+          purpose: 'test_code',
+          secrets: ['482913'],
+        },
+        t.runtime.deps.secrets.sealer,
       );
-    const oldSent = await put('old sent 700001', '700001');
-    const newSent = await put('new sent 700002', '700002');
-    const oldPending = await put('old pending 700003', '700003');
-    const plain = await put('a plain old answer');
-    // Written in clear before sealing (or by an older instance during an upgrade): hidden from the
-    // operator, and purged like the others once settled.
-    const legacyPending = await put(
-      'Tolem: the code to confirm withdrawing 30000 tenge is 700004.',
-      undefined,
-      'withdrawal_code',
-    );
-    const legacySent = await put(
-      'Accept the invitation: https://x/register?invite_token=inv_legacy700005',
-      undefined,
-      'team_invite',
-    );
-    await db.query(
-      `UPDATE outbox_messages SET status = 'sent', next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`,
-      [[oldSent, newSent, plain, legacySent]],
-    );
-    await db.query(
-      `UPDATE outbox_messages SET next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`,
-      [[oldPending, legacyPending]],
-    );
-    await db.query(`UPDATE outbox_messages SET created_at = now() - interval '25 hours' WHERE id = ANY($1::bigint[])`, [
-      [oldSent, oldPending, plain, legacySent],
-    ]);
-    expect((await operatorSees(legacyPending, 'sms')).body).not.toContain('700004');
-    expect((await operatorSees(legacySent, 'sms')).body).not.toContain('inv_legacy700005');
+      expect(JSON.stringify(await stored(id))).not.toContain('482913');
+      expect((await operatorSees(id, 'sms')).body).toBe('Tolem: your code is ******.');
+      smsStatus = 200;
+      await sendUntilSettled(id);
+      expect(smsReceived).toContainEqual({ to: '+77010000011', text: 'Tolem: your code is 482913.' });
 
-    await pruneOutbox(t.runtime.deps);
-    const after = async (id: number) => JSON.stringify(await stored(id));
-    expect(await stored(oldSent)).toMatchObject({ body_sealed: null });
-    expect(await after(oldSent)).not.toContain('old sent');
-    expect(await after(legacySent)).not.toContain('inv_legacy700005');
-    expect((await stored(newSent)).body_sealed).toEqual(expect.any(String));
-    expect((await stored(oldPending)).body_sealed).toEqual(expect.any(String));
-    expect(await stored(plain)).toMatchObject({ body: 'a plain old answer' });
-    // A pending message written in clear is still sent as written.
-    expect(await stored(legacyPending)).toMatchObject({
-      body: 'Tolem: the code to confirm withdrawing 30000 tenge is 700004.',
-    });
-  });
+      // Sealed with an APP_SECRET this instance does not have (dropped from APP_SECRET_PREVIOUS too soon):
+      // given up at once, saying why, and nothing is sent.
+      const lost = await enqueueMessage(
+        db,
+        { channel: 'sms', recipient: '+77010000012', body: 'code 111222', purpose: 'test_code', secrets: ['111222'] },
+        makeSealer('another-app-secret', []),
+      );
+      await sendUntilSettled(lost);
+      expect(await stored(lost)).toMatchObject({ status: 'failed' });
+      expect((await stored(lost)).last_error).toMatch(/APP_SECRET/);
+      expect(smsReceived).not.toContainEqual(expect.objectContaining({ to: '+77010000012' }));
+    },
+  );
+
+  it(
+    'sent bodies that carried a credential are purged after a day; pending ' +
+      'and recent ones, and plain ones, keep theirs',
+    async () => {
+      const db = t.runtime.deps.db;
+      const sealer = t.runtime.deps.secrets.sealer;
+      const put = (body: string, secret?: string, purpose = 'test_code') =>
+        enqueueMessage(
+          db,
+          { channel: 'sms', recipient: '+77010000013', body, purpose, ...(secret ? { secrets: [secret] } : {}) },
+          sealer,
+        );
+      const oldSent = await put('old sent 700001', '700001');
+      const newSent = await put('new sent 700002', '700002');
+      const oldPending = await put('old pending 700003', '700003');
+      const plain = await put('a plain old answer');
+      // Written in clear before sealing (or by an older instance during an upgrade): hidden from the
+      // operator, and purged like the others once settled.
+      const legacyPending = await put(
+        'Tolem: the code to confirm withdrawing 30000 tenge is 700004.',
+        undefined,
+        'withdrawal_code',
+      );
+      const legacySent = await put(
+        'Accept the invitation: https://x/register?invite_token=inv_legacy700005',
+        undefined,
+        'team_invite',
+      );
+      await db.query(
+        `UPDATE outbox_messages SET status = 'sent', next_attempt_at = now() ` +
+          `+ interval '1 day' WHERE id = ANY($1::bigint[])`,
+        [[oldSent, newSent, plain, legacySent]],
+      );
+      await db.query(
+        `UPDATE outbox_messages SET next_attempt_at = now() + interval '1 day' WHERE id = ANY($1::bigint[])`,
+        [[oldPending, legacyPending]],
+      );
+      await db.query(
+        `UPDATE outbox_messages SET created_at = now() - interval '25 hours' WHERE id = ANY($1::bigint[])`,
+        [[oldSent, oldPending, plain, legacySent]],
+      );
+      expect((await operatorSees(legacyPending, 'sms')).body).not.toContain('700004');
+      expect((await operatorSees(legacySent, 'sms')).body).not.toContain('inv_legacy700005');
+
+      await pruneOutbox(t.runtime.deps);
+      const after = async (id: number) => JSON.stringify(await stored(id));
+      expect(await stored(oldSent)).toMatchObject({ body_sealed: null });
+      expect(await after(oldSent)).not.toContain('old sent');
+      expect(await after(legacySent)).not.toContain('inv_legacy700005');
+      expect((await stored(newSent)).body_sealed).toEqual(expect.any(String));
+      expect((await stored(oldPending)).body_sealed).toEqual(expect.any(String));
+      expect(await stored(plain)).toMatchObject({ body: 'a plain old answer' });
+      // A pending message written in clear is still sent as written.
+      expect(await stored(legacyPending)).toMatchObject({
+        body: 'Tolem: the code to confirm withdrawing 30000 tenge is 700004.',
+      });
+    },
+  );
 });

@@ -14,51 +14,55 @@ const pay = (m: Merchant, plan: string, k = idem()) =>
 const adminPay = (opId: string) => as(admin, 'POST', `/admin/sandbox/payments/${opId}/pay`);
 
 describe('buying a plan', () => {
-  it('starter: pay -> admin sandbox pay -> activated; /me shows it; plan.changed; the limit applies; check is idempotent', async () => {
-    const plans = await t.app.inject({ method: 'GET', url: '/v1/subscription/plans' });
-    expect(plans.json().data).toEqual([
-      { plan: 'starter', amount: 10000, period_days: 30 },
-      { plan: 'professional', amount: 30000, period_days: 30 },
-    ]);
-    const m = await newMerchant(t.app);
-    const q = await pay(m, 'starter');
-    expect(q.statusCode, q.body).toBe(201);
-    expect(q.json()).toMatchObject({ plan: 'starter', amount: 10000, status: 'created' });
-    expect(q.headers.deprecation).toBeUndefined();
-    expect(q.headers.sunset).toBeUndefined();
-    const opId = q.json().operation_id;
-    expect((await as(m, 'GET', `/v1/subscription/check/${opId}`)).json()).toMatchObject({
-      status: 'created',
-      activated: false,
-      plan: 'starter',
-    });
+  it(
+    'starter: pay -> admin sandbox pay -> activated; /me shows it; plan.changed; ' +
+      'the limit applies; check is idempotent',
+    async () => {
+      const plans = await t.app.inject({ method: 'GET', url: '/v1/subscription/plans' });
+      expect(plans.json().data).toEqual([
+        { plan: 'starter', amount: 10000, period_days: 30 },
+        { plan: 'professional', amount: 30000, period_days: 30 },
+      ]);
+      const m = await newMerchant(t.app);
+      const q = await pay(m, 'starter');
+      expect(q.statusCode, q.body).toBe(201);
+      expect(q.json()).toMatchObject({ plan: 'starter', amount: 10000, status: 'created' });
+      expect(q.headers.deprecation).toBeUndefined();
+      expect(q.headers.sunset).toBeUndefined();
+      const opId = q.json().operation_id;
+      expect((await as(m, 'GET', `/v1/subscription/check/${opId}`)).json()).toMatchObject({
+        status: 'created',
+        activated: false,
+        plan: 'starter',
+      });
 
-    const paid = await adminPay(opId);
-    expect(paid.statusCode, paid.body).toBe(200);
-    expect(paid.json().status).toBe('paid');
-    const check = (await as(m, 'GET', `/v1/subscription/check/${opId}`)).json();
-    expect(check).toMatchObject({
-      operation_id: opId,
-      status: 'paid',
-      plan: 'starter',
-      activated: true,
-      plan_active: true,
-    });
-    const expires = new Date(check.plan_expires_at).getTime();
-    expect(expires - Date.now()).toBeGreaterThan(29.9 * 86400_000);
-    expect((await as(m, 'GET', `/v1/subscription/check/${opId}`)).json()).toEqual(check);
+      const paid = await adminPay(opId);
+      expect(paid.statusCode, paid.body).toBe(200);
+      expect(paid.json().status).toBe('paid');
+      const check = (await as(m, 'GET', `/v1/subscription/check/${opId}`)).json();
+      expect(check).toMatchObject({
+        operation_id: opId,
+        status: 'paid',
+        plan: 'starter',
+        activated: true,
+        plan_active: true,
+      });
+      const expires = new Date(check.plan_expires_at).getTime();
+      expect(expires - Date.now()).toBeGreaterThan(29.9 * 86400_000);
+      expect((await as(m, 'GET', `/v1/subscription/check/${opId}`)).json()).toEqual(check);
 
-    const me = (await as(m, 'GET', '/me')).json();
-    expect(me).toMatchObject({ plan: 'starter', plan_active: true });
-    const events = (await t.app.inject({ method: 'GET', url: '/v2/events?limit=5', headers: key(m.liveKey) })).json()
-      .data;
-    expect(events.find((e: { type: string }) => e.type === 'plan.changed').data).toMatchObject({
-      from: 'trial',
-      to: 'starter',
-    });
-    const notes = (await as(m, 'GET', '/me/notifications')).json().data;
-    expect(notes.some((n: { type: string }) => n.type === 'plan.changed')).toBe(true);
-  });
+      const me = (await as(m, 'GET', '/me')).json();
+      expect(me).toMatchObject({ plan: 'starter', plan_active: true });
+      const events = (await t.app.inject({ method: 'GET', url: '/v2/events?limit=5', headers: key(m.liveKey) })).json()
+        .data;
+      expect(events.find((e: { type: string }) => e.type === 'plan.changed').data).toMatchObject({
+        from: 'trial',
+        to: 'starter',
+      });
+      const notes = (await as(m, 'GET', '/me/notifications')).json().data;
+      expect(notes.some((n: { type: string }) => n.type === 'plan.changed')).toBe(true);
+    },
+  );
 
   it('the same plan extends from its expiry; another plan starts now', async () => {
     const m = await newMerchant(t.app);

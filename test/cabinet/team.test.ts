@@ -155,7 +155,9 @@ describe('the rules', () => {
     ).rows[0];
     // 48 invited members straight into the table (the owner is the 49th member).
     await t.runtime.deps.db.query(
-      `INSERT INTO users (client_id, email, name, role, status) SELECT $1::bigint, 'bulk-' || $1::text || '-' || g || '@example.kz', 'b', 'viewer', 'invited' FROM generate_series(1, 48) g`,
+      `INSERT INTO users (client_id, email, name, role, status) SELECT ` +
+        `$1::bigint, 'bulk-' || $1::text || '-' || g || '@example.kz', 'b', ` +
+        `'viewer', 'invited' FROM generate_series(1, 48) g`,
       [clientId],
     );
     const both = await Promise.all(

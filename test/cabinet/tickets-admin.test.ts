@@ -19,36 +19,44 @@ async function openTicket(m: Merchant, subject = 'QR does not open') {
 }
 
 describe('a ticket from open to closed', () => {
-  it('support answers, the client is notified and writes again, an admin closes it, then messages are 409', async () => {
-    const m = await newMerchant(t.app);
-    const ticket = await openTicket(m);
-    expect(ticket).toMatchObject({ status: 'open', category: 'payments', messages_count: 1, created_by: 'Test Shop' });
+  it(
+    'support answers, the client is notified and writes again, an admin ' + 'closes it, then messages are 409',
+    async () => {
+      const m = await newMerchant(t.app);
+      const ticket = await openTicket(m);
+      expect(ticket).toMatchObject({
+        status: 'open',
+        category: 'payments',
+        messages_count: 1,
+        created_by: 'Test Shop',
+      });
 
-    const reply = await as(admin, 'POST', `/admin/tickets/${ticket.id}/messages`, { body: 'Please update the app' });
-    expect(reply.statusCode, reply.body).toBe(201);
-    expect(reply.json()).toMatchObject({ author: 'support', body: 'Please update the app' });
-    const answered = (await as(m, 'GET', `/me/tickets/${ticket.id}`)).json();
-    expect(answered).toMatchObject({ status: 'answered', messages_count: 2 });
-    expect(answered.messages.map((x: { author: string }) => x.author)).toEqual(['client', 'support']);
-    const notes = (await as(m, 'GET', '/me/notifications')).json().data;
-    expect(notes.some((n: { type: string }) => n.type === 'ticket.answered')).toBe(true);
+      const reply = await as(admin, 'POST', `/admin/tickets/${ticket.id}/messages`, { body: 'Please update the app' });
+      expect(reply.statusCode, reply.body).toBe(201);
+      expect(reply.json()).toMatchObject({ author: 'support', body: 'Please update the app' });
+      const answered = (await as(m, 'GET', `/me/tickets/${ticket.id}`)).json();
+      expect(answered).toMatchObject({ status: 'answered', messages_count: 2 });
+      expect(answered.messages.map((x: { author: string }) => x.author)).toEqual(['client', 'support']);
+      const notes = (await as(m, 'GET', '/me/notifications')).json().data;
+      expect(notes.some((n: { type: string }) => n.type === 'ticket.answered')).toBe(true);
 
-    const again = await as(m, 'POST', `/me/tickets/${ticket.id}/messages`, { body: 'Updated, still spins' });
-    expect(again.statusCode).toBe(201);
-    expect((await as(m, 'GET', `/me/tickets/${ticket.id}`)).json()).toMatchObject({
-      status: 'open',
-      messages_count: 3,
-    });
+      const again = await as(m, 'POST', `/me/tickets/${ticket.id}/messages`, { body: 'Updated, still spins' });
+      expect(again.statusCode).toBe(201);
+      expect((await as(m, 'GET', `/me/tickets/${ticket.id}`)).json()).toMatchObject({
+        status: 'open',
+        messages_count: 3,
+      });
 
-    const close = await as(admin, 'PATCH', `/admin/tickets/${ticket.id}`, { status: 'closed' });
-    expect(close.json()).toMatchObject({ status: 'closed', client_id: (await idsOf(t.runtime.deps.db, m)).clientId });
-    const late = await as(m, 'POST', `/me/tickets/${ticket.id}/messages`, { body: 'one more' });
-    expect(late.statusCode).toBe(409);
-    expect(errorOf(late).code).toBe('ticket_closed');
-    expect(errorOf(await as(admin, 'POST', `/admin/tickets/${ticket.id}/messages`, { body: 'x' })).code).toBe(
-      'ticket_closed',
-    );
-  });
+      const close = await as(admin, 'PATCH', `/admin/tickets/${ticket.id}`, { status: 'closed' });
+      expect(close.json()).toMatchObject({ status: 'closed', client_id: (await idsOf(t.runtime.deps.db, m)).clientId });
+      const late = await as(m, 'POST', `/me/tickets/${ticket.id}/messages`, { body: 'one more' });
+      expect(late.statusCode).toBe(409);
+      expect(errorOf(late).code).toBe('ticket_closed');
+      expect(errorOf(await as(admin, 'POST', `/admin/tickets/${ticket.id}/messages`, { body: 'x' })).code).toBe(
+        'ticket_closed',
+      );
+    },
+  );
 
   it('an answered ticket idle for 14 days closes', async () => {
     const m = await newMerchant(t.app);

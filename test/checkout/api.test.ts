@@ -120,69 +120,76 @@ describe('GET /v2/checkout/{token}', () => {
     expect(res.body).not.toMatch(new RegExp(`"(id|client)"\\s*:\\s*${clientId}\\b`));
   });
 
-  it('the same visitor (cookie) gets the same QR; another visitor a fresh one; a QR near its end is replaced', async () => {
-    const m = await newMerchant(t.app);
-    const link = await createLink(t.app, m.testKey);
-    const a = new Browser(t.app);
-    const first = (await a.get(`/v2/checkout/${link.token}`)).json().qr;
-    expect(a.cookie).toMatch(/^tolem_cv=[0-9A-Za-z]{22}$/);
-    expect((await a.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).toBe(first.operation_id);
-    const b = new Browser(t.app, a.ip);
-    expect((await b.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).not.toBe(first.operation_id);
-    // Less than a minute left: not reused.
-    await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [
-      first.operation_id,
-    ]);
-    expect((await a.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).not.toBe(first.operation_id);
-    // A cookie set by the server is httpOnly and scoped to the whole site.
-    const res = await new Browser(t.app).get(`/v2/checkout/${link.token}`);
-    expect(res.headers['set-cookie']).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
-  });
+  it(
+    'the same visitor (cookie) gets the same QR; another visitor a fresh ' + 'one; a QR near its end is replaced',
+    async () => {
+      const m = await newMerchant(t.app);
+      const link = await createLink(t.app, m.testKey);
+      const a = new Browser(t.app);
+      const first = (await a.get(`/v2/checkout/${link.token}`)).json().qr;
+      expect(a.cookie).toMatch(/^tolem_cv=[0-9A-Za-z]{22}$/);
+      expect((await a.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).toBe(first.operation_id);
+      const b = new Browser(t.app, a.ip);
+      expect((await b.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).not.toBe(first.operation_id);
+      // Less than a minute left: not reused.
+      await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() + interval '30 seconds' WHERE id = $1`, [
+        first.operation_id,
+      ]);
+      expect((await a.get(`/v2/checkout/${link.token}`)).json().qr.operation_id).not.toBe(first.operation_id);
+      // A cookie set by the server is httpOnly and scoped to the whole site.
+      const res = await new Browser(t.app).get(`/v2/checkout/${link.token}`);
+      expect(res.headers['set-cookie']).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+    },
+  );
 
-  it('states: unknown token 404, paid 409 payment_link_already_paid, expired/cancelled 409 payment_link_not_active', async () => {
-    const m = await newMerchant(t.app);
-    for (const tok of ['A'.repeat(24), 'short', '%3Cscript%3E']) {
-      const res = await t.app.inject({ method: 'GET', url: `/v2/checkout/${tok}` });
-      expect(res.statusCode, tok).toBe(404);
-      expect(errorOf(res).code).toBe('payment_link_not_found');
-    }
-    const paid = await createLink(t.app, m.testKey);
-    const payer = new Browser(t.app);
-    const op = (await payer.get(`/v2/checkout/${paid.token}`)).json().qr.operation_id;
-    await t.app.inject({ method: 'POST', url: `/v2/test/payments/${op}/pay`, headers: key(m.testKey) });
-    const expired = await createLink(t.app, m.testKey);
-    await expireLinkClock(t, expired.token);
-    const cancelled = await createLink(t.app, m.testKey);
-    await cancel(m.testKey, cancelled.token);
-    for (const [l, code] of [
-      [paid, 'payment_link_already_paid'],
-      [expired, 'payment_link_not_active'],
-      [cancelled, 'payment_link_not_active'],
-    ] as const) {
-      for (const [method, suffix, payload] of [
-        ['GET', '', undefined],
-        ['POST', '/refresh-qr', {}],
-        ['POST', '/email', { email: 'a@b.kz' }],
-      ] as const) {
-        const res = await payer.request({ method, url: `/v2/checkout/${l.token}${suffix}`, payload });
-        expect(res.statusCode, `${code} ${suffix}`).toBe(409);
-        // decisions: a public refresh of any non-active link, a paid one too, is payment_link_not_active
-        expect(errorOf(res).code).toBe(suffix === '/refresh-qr' ? 'payment_link_not_active' : code);
+  it(
+    'states: unknown token 404, paid 409 payment_link_already_paid, expired/cancelled ' + '409 payment_link_not_active',
+    async () => {
+      const m = await newMerchant(t.app);
+      for (const tok of ['A'.repeat(24), 'short', '%3Cscript%3E']) {
+        const res = await t.app.inject({ method: 'GET', url: `/v2/checkout/${tok}` });
+        expect(res.statusCode, tok).toBe(404);
+        expect(errorOf(res).code).toBe('payment_link_not_found');
       }
-    }
-    // Status still answers on a paid link, so the payer's page learns of the payment.
-    expect((await payer.get(`/v2/checkout/${paid.token}/status`)).json()).toMatchObject({
-      status: 'paid',
-      operation_id: op,
-    });
-  });
+      const paid = await createLink(t.app, m.testKey);
+      const payer = new Browser(t.app);
+      const op = (await payer.get(`/v2/checkout/${paid.token}`)).json().qr.operation_id;
+      await t.app.inject({ method: 'POST', url: `/v2/test/payments/${op}/pay`, headers: key(m.testKey) });
+      const expired = await createLink(t.app, m.testKey);
+      await expireLinkClock(t, expired.token);
+      const cancelled = await createLink(t.app, m.testKey);
+      await cancel(m.testKey, cancelled.token);
+      for (const [l, code] of [
+        [paid, 'payment_link_already_paid'],
+        [expired, 'payment_link_not_active'],
+        [cancelled, 'payment_link_not_active'],
+      ] as const) {
+        for (const [method, suffix, payload] of [
+          ['GET', '', undefined],
+          ['POST', '/refresh-qr', {}],
+          ['POST', '/email', { email: 'a@b.kz' }],
+        ] as const) {
+          const res = await payer.request({ method, url: `/v2/checkout/${l.token}${suffix}`, payload });
+          expect(res.statusCode, `${code} ${suffix}`).toBe(409);
+          // decisions: a public refresh of any non-active link, a paid one too, is payment_link_not_active
+          expect(errorOf(res).code).toBe(suffix === '/refresh-qr' ? 'payment_link_not_active' : code);
+        }
+      }
+      // Status still answers on a paid link, so the payer's page learns of the payment.
+      expect((await payer.get(`/v2/checkout/${paid.token}/status`)).json()).toMatchObject({
+        status: 'paid',
+        operation_id: op,
+      });
+    },
+  );
 
   it('a live link whose merchant cannot take payments is a neutral 503 payment_unavailable', async () => {
     const m = await newMerchant(t.app);
     await connectLive(t, m);
     const link = await createLink(t.app, m.liveKey);
     await t.runtime.deps.db.query(
-      `UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = (SELECT client_id FROM users WHERE email = $1)`,
+      `UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE ` +
+        `id = (SELECT client_id FROM users WHERE email = $1)`,
       [m.email],
     );
     const res = await t.app.inject({ method: 'GET', url: `/v2/checkout/${link.token}` });

@@ -13,7 +13,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src " +
+  "'self' https: data:; connect-src 'self'; form-action 'self'; frame-ancestors " +
+  "'none'; base-uri 'none'";
 
 describe('GET /checkout/{token}', () => {
   it('is UTF-8 HTML with the CSP, the QR as inline SVG, the amount, and no inline script or style', async () => {
@@ -63,37 +65,42 @@ describe('GET /checkout/{token}', () => {
     expect(html).toContain('<title>Оплата · Shop &lt;script&gt;');
   });
 
-  it('live links have no TEST banner and no simulate button; branding shows (logo, colour, support e-mail)', async () => {
-    const m = await newMerchant(t.app);
-    await connectLive(t, m);
-    await t.app.inject({
-      method: 'PATCH',
-      url: '/me/branding',
-      headers: bearer(m),
-      payload: {
-        display_name: 'Alma Coffee',
-        logo_url: 'https://cdn.alma.kz/logo.png',
-        brand_color: '#FFD400',
-        support_email: 'help@alma.kz',
-      },
-    });
-    const link = await createLink(t.app, m.liveKey, { cancel_url: 'https://alma.kz/cart' });
-    const html = (await new Browser(t.app).get(`/checkout/${link.token}`)).body;
-    expect(html).not.toContain('test-banner');
-    expect(html).not.toContain('/simulate');
-    expect(html).toContain('src="https://cdn.alma.kz/logo.png"');
-    expect(html).toContain('href="/checkout/assets/theme.css?c=FFD400"');
-    expect(html).toContain('mailto:help@alma.kz');
-    expect(html).toContain('href="https://alma.kz/cart"');
-    expect(html).not.toContain(m.email);
-    const css = await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=FFD400' });
-    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
-    expect(css.body).toBe(':root{--brand:#FFD400;--brand-ink:#111827}\n');
-    expect((await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=zz;}body{' })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=xyz' })).body).toContain(
-      '--brand:#1F5EFF',
-    );
-  });
+  it(
+    'live links have no TEST banner and no simulate button; branding ' + 'shows (logo, colour, support e-mail)',
+    async () => {
+      const m = await newMerchant(t.app);
+      await connectLive(t, m);
+      await t.app.inject({
+        method: 'PATCH',
+        url: '/me/branding',
+        headers: bearer(m),
+        payload: {
+          display_name: 'Alma Coffee',
+          logo_url: 'https://cdn.alma.kz/logo.png',
+          brand_color: '#FFD400',
+          support_email: 'help@alma.kz',
+        },
+      });
+      const link = await createLink(t.app, m.liveKey, { cancel_url: 'https://alma.kz/cart' });
+      const html = (await new Browser(t.app).get(`/checkout/${link.token}`)).body;
+      expect(html).not.toContain('test-banner');
+      expect(html).not.toContain('/simulate');
+      expect(html).toContain('src="https://cdn.alma.kz/logo.png"');
+      expect(html).toContain('href="/checkout/assets/theme.css?c=FFD400"');
+      expect(html).toContain('mailto:help@alma.kz');
+      expect(html).toContain('href="https://alma.kz/cart"');
+      expect(html).not.toContain(m.email);
+      const css = await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=FFD400' });
+      expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+      expect(css.body).toBe(':root{--brand:#FFD400;--brand-ink:#111827}\n');
+      expect((await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=zz;}body{' })).statusCode).toBe(
+        400,
+      );
+      expect((await t.app.inject({ method: 'GET', url: '/checkout/assets/theme.css?c=xyz' })).body).toContain(
+        '--brand:#1F5EFF',
+      );
+    },
+  );
 
   it('link previews (messenger bots, HEAD) get the summary and Open Graph tags but create no payment', async () => {
     const m = await newMerchant(t.app);
@@ -189,19 +196,22 @@ describe('without JavaScript: plain forms, post/redirect/get', () => {
     }
   });
 
-  it("a receipt (and its redirect to success_url) is only for the payer: another visitor's ?op= is not one", async () => {
-    const m = await newMerchant(t.app);
-    const link = await createLink(t.app, m.testKey, { success_url: 'https://shop.kz/ok' });
-    const payer = new Browser(t.app);
-    await payer.get(`/checkout/${link.token}?lang=en`);
-    const sim = await payer.form(`/checkout/${link.token}/simulate`, { lang: 'en' });
-    const receipt = sim.headers.location as string;
-    expect(receipt).toMatch(/[?&]op=op_/);
-    expect((await payer.get(receipt)).body).toContain('Payment received');
-    const stranger = await new Browser(t.app).get(receipt);
-    expect(stranger.statusCode).toBe(409);
-    expect(stranger.body).not.toContain('https://shop.kz/ok');
-  });
+  it(
+    'a receipt (and its redirect to success_url) is only for the payer: ' + "another visitor's ?op= is not one",
+    async () => {
+      const m = await newMerchant(t.app);
+      const link = await createLink(t.app, m.testKey, { success_url: 'https://shop.kz/ok' });
+      const payer = new Browser(t.app);
+      await payer.get(`/checkout/${link.token}?lang=en`);
+      const sim = await payer.form(`/checkout/${link.token}/simulate`, { lang: 'en' });
+      const receipt = sim.headers.location as string;
+      expect(receipt).toMatch(/[?&]op=op_/);
+      expect((await payer.get(receipt)).body).toContain('Payment received');
+      const stranger = await new Browser(t.app).get(receipt);
+      expect(stranger.statusCode).toBe(409);
+      expect(stranger.body).not.toContain('https://shop.kz/ok');
+    },
+  );
 
   it('a form route posted JSON of other shapes answers its page, never a 500', async () => {
     const m = await newMerchant(t.app);

@@ -75,37 +75,44 @@ describe('http403', () => {
 });
 
 describe('tls', () => {
-  it('refuses the TLS session of an unlisted address, a connection kept open from before included; the listed one is served', async () => {
-    // A connection opened before the list is set: closed when it is set, so the next call meets the refusal.
-    expect((await ping(c, 'r3')).json.StatusCode).toBe(0);
-    await allow({ r3: ['127.0.0.2'], refuse: 'tls' });
-    // The close of the idle connection reaches the client on its own socket: let it arrive.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(ping(c, 'r3')).rejects.toThrow(REFUSED_TLS);
-    await expect(c.device('r3', 1, newId())).rejects.toThrow(REFUSED_TLS);
-    // The port serves every scheme, and the scheme is known only after the handshake: r1 and r2 from there too.
-    await expect(ping(c, 'r1')).rejects.toThrow(REFUSED_TLS);
-    expect((await ping(listed, 'r3')).json.StatusCode).toBe(0);
-    expect((await ping(listed, 'r1')).json.StatusCode).toBe(0);
-    // Reset restores the open list.
-    await listed.control('reset', {});
-    expect((await ping(c, 'r3')).json.StatusCode).toBe(0);
-  });
+  it(
+    'refuses the TLS session of an unlisted address, a connection kept ' +
+      'open from before included; the listed one is served',
+    async () => {
+      // A connection opened before the list is set: closed when it is set, so the next call meets the refusal.
+      expect((await ping(c, 'r3')).json.StatusCode).toBe(0);
+      await allow({ r3: ['127.0.0.2'], refuse: 'tls' });
+      // The close of the idle connection reaches the client on its own socket: let it arrive.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await expect(ping(c, 'r3')).rejects.toThrow(REFUSED_TLS);
+      await expect(c.device('r3', 1, newId())).rejects.toThrow(REFUSED_TLS);
+      // The port serves every scheme, and the scheme is known only after the handshake: r1 and r2 from there too.
+      await expect(ping(c, 'r1')).rejects.toThrow(REFUSED_TLS);
+      expect((await ping(listed, 'r3')).json.StatusCode).toBe(0);
+      expect((await ping(listed, 'r1')).json.StatusCode).toBe(0);
+      // Reset restores the open list.
+      await listed.control('reset', {});
+      expect((await ping(c, 'r3')).json.StatusCode).toBe(0);
+    },
+  );
 
-  it('set in process, a connection kept open is closed unanswered at its first r3 call; the next is refused at TLS', async () => {
-    // An undici Client is one connection: the one kept open.
-    const one = new Client(e.url, {
-      connect: { ca: e.caPem, pfx: readFileSync(e.clientPfx), passphrase: e.clientPassword },
-    });
-    try {
-      expect((await c.call('/r3/v01/health/ping', { agent: one })).json.StatusCode).toBe(0);
-      e.state.allowlist = { r3: ['127.0.0.2'], refuse: 'tls' };
-      await expect(c.call('/r3/v01/health/ping', { agent: one })).rejects.toThrow(/other side closed/);
-      await expect(c.call('/r3/v01/health/ping', { agent: one })).rejects.toThrow(REFUSED_TLS);
-    } finally {
-      e.state.allowlist = { ...OPEN };
-      await one.close();
-    }
-    expect((await ping(c, 'r3')).json.StatusCode).toBe(0);
-  });
+  it(
+    'set in process, a connection kept open is closed unanswered at its ' + 'first r3 call; the next is refused at TLS',
+    async () => {
+      // An undici Client is one connection: the one kept open.
+      const one = new Client(e.url, {
+        connect: { ca: e.caPem, pfx: readFileSync(e.clientPfx), passphrase: e.clientPassword },
+      });
+      try {
+        expect((await c.call('/r3/v01/health/ping', { agent: one })).json.StatusCode).toBe(0);
+        e.state.allowlist = { r3: ['127.0.0.2'], refuse: 'tls' };
+        await expect(c.call('/r3/v01/health/ping', { agent: one })).rejects.toThrow(/other side closed/);
+        await expect(c.call('/r3/v01/health/ping', { agent: one })).rejects.toThrow(REFUSED_TLS);
+      } finally {
+        e.state.allowlist = { ...OPEN };
+        await one.close();
+      }
+      expect((await ping(c, 'r3')).json.StatusCode).toBe(0);
+    },
+  );
 });

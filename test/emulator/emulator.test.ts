@@ -83,26 +83,30 @@ const paid = async (token: string, amount: number) => {
 };
 
 describe('start', () => {
-  it('writes its CA, server and client certificates, password and r1 key once (private files 0600), and reuses them', async () => {
-    for (const f of FILES) expect(statSync(path.join(dir, f)).isFile(), f).toBe(true);
-    for (const f of ['ca-key.pem', 'server-key.pem', 'client.p12', 'client.password', 'api-key.txt'])
-      expect(statSync(path.join(dir, f)).mode & 0o777, f).toBe(0o600);
-    expect(path.isAbsolute(e.ca) && path.isAbsolute(e.clientPfx)).toBe(true);
-    expect(e.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    expect(e.apiKey).toMatch(/^test_[0-9a-f-]{36}$/);
-    expect(readFileSync(path.join(dir, 'client.password'), 'utf8').trim()).toBe(e.clientPassword);
-    const pfx = readFileSync(e.clientPfx);
-    const again = await startEmulator({ port: 0, dir });
-    try {
-      expect([again.apiKey, again.caPem, again.clientPassword]).toEqual([e.apiKey, e.caPem, e.clientPassword]);
-      expect(readFileSync(again.clientPfx).equals(pfx)).toBe(true);
-      // The reused server certificate still serves 127.0.0.1 under the same CA.
-      const res = await request(`${again.url}/r3/v01/health/ping`, { dispatcher: withCert });
-      expect(await res.body.json()).toEqual({ StatusCode: 0, Message: 'OK' });
-    } finally {
-      await again.close();
-    }
-  });
+  it(
+    'writes its CA, server and client certificates, password and r1 key ' +
+      'once (private files 0600), and reuses them',
+    async () => {
+      for (const f of FILES) expect(statSync(path.join(dir, f)).isFile(), f).toBe(true);
+      for (const f of ['ca-key.pem', 'server-key.pem', 'client.p12', 'client.password', 'api-key.txt'])
+        expect(statSync(path.join(dir, f)).mode & 0o777, f).toBe(0o600);
+      expect(path.isAbsolute(e.ca) && path.isAbsolute(e.clientPfx)).toBe(true);
+      expect(e.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(e.apiKey).toMatch(/^test_[0-9a-f-]{36}$/);
+      expect(readFileSync(path.join(dir, 'client.password'), 'utf8').trim()).toBe(e.clientPassword);
+      const pfx = readFileSync(e.clientPfx);
+      const again = await startEmulator({ port: 0, dir });
+      try {
+        expect([again.apiKey, again.caPem, again.clientPassword]).toEqual([e.apiKey, e.caPem, e.clientPassword]);
+        expect(readFileSync(again.clientPfx).equals(pfx)).toBe(true);
+        // The reused server certificate still serves 127.0.0.1 under the same CA.
+        const res = await request(`${again.url}/r3/v01/health/ping`, { dispatcher: withCert });
+        expect(await res.body.json()).toEqual({ StatusCode: 0, Message: 'OK' });
+      } finally {
+        await again.close();
+      }
+    },
+  );
 
   it('npm run emulator prints one line of JSON when ready', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', '0', '--dir', dir], {
@@ -189,23 +193,30 @@ describe('credentials', () => {
     expect(e.state().requests.length).toBeLessThanOrEqual(200);
   });
 
-  it('counts every call by method and path with its numbers as :n, past the 200 kept requests, until a reset', async () => {
-    await control('reset', {});
-    for (let i = 0; i < 205; i++) await call('/r3/v01/health/ping');
-    await call('/r3/v01/payment/status/123');
-    await call('/r3/v01/payment/status/45678');
-    await call('/r3/v02/payment/status/9');
-    expect((await control('calls')).json).toEqual({
-      calls: { 'GET /r3/v01/health/ping': 205, 'GET /r3/v01/payment/status/:n': 2, 'GET /r3/v02/payment/status/:n': 1 },
-    });
-    // Distinct keys are bounded: past 500, the rest are counted under one key.
-    for (let i = 0; i < 520; i++) e.state().record(null, 'GET', `/r3/v01/garbage-${i}`);
-    const { calls } = (await control('calls')).json as { calls: Record<string, number> };
-    expect(Object.keys(calls)).toHaveLength(500);
-    expect(calls.other).toBe(24); // 3 keys before, 496 new ones, the rest under 'other'
-    await control('reset', {});
-    expect((await control('calls')).json).toEqual({ calls: {} });
-  });
+  it(
+    'counts every call by method and path with its numbers as :n, past ' + 'the 200 kept requests, until a reset',
+    async () => {
+      await control('reset', {});
+      for (let i = 0; i < 205; i++) await call('/r3/v01/health/ping');
+      await call('/r3/v01/payment/status/123');
+      await call('/r3/v01/payment/status/45678');
+      await call('/r3/v02/payment/status/9');
+      expect((await control('calls')).json).toEqual({
+        calls: {
+          'GET /r3/v01/health/ping': 205,
+          'GET /r3/v01/payment/status/:n': 2,
+          'GET /r3/v02/payment/status/:n': 1,
+        },
+      });
+      // Distinct keys are bounded: past 500, the rest are counted under one key.
+      for (let i = 0; i < 520; i++) e.state().record(null, 'GET', `/r3/v01/garbage-${i}`);
+      const { calls } = (await control('calls')).json as { calls: Record<string, number> };
+      expect(Object.keys(calls)).toHaveLength(500);
+      expect(calls.other).toBe(24); // 3 keys before, 496 new ones, the rest under 'other'
+      await control('reset', {});
+      expect((await control('calls')).json).toEqual({ calls: {} });
+    },
+  );
 });
 
 describe('organizations and devices', () => {
@@ -389,105 +400,116 @@ describe('refunds', () => {
     ).toBe(1000);
   });
 
-  it('another trade point -99000003, an unknown payment -99000001, unknown details -1601; r2 wants a return QR; r1 has none', async () => {
-    const token = await device();
-    const id = await paid(token, 500);
-    const other = await device(newId(), 2);
-    expect((await r3('payment/return', { DeviceToken: other, QrPaymentId: id, Amount: 1 })).json.StatusCode).toBe(
-      -99000003,
-    );
-    expect(
-      (await r3('payment/return', { DeviceToken: token, QrPaymentId: 999_999_999, Amount: 1 })).json.StatusCode,
-    ).toBe(-99000001);
-    expect((await call('/r3/v01/payment/details?QrPaymentId=999999999')).json.StatusCode).toBe(-1601);
+  it(
+    'another trade point -99000003, an unknown payment -99000001, unknown ' +
+      'details -1601; r2 wants a return QR; r1 has none',
+    async () => {
+      const token = await device();
+      const id = await paid(token, 500);
+      const other = await device(newId(), 2);
+      expect((await r3('payment/return', { DeviceToken: other, QrPaymentId: id, Amount: 1 })).json.StatusCode).toBe(
+        -99000003,
+      );
+      expect(
+        (await r3('payment/return', { DeviceToken: token, QrPaymentId: 999_999_999, Amount: 1 })).json.StatusCode,
+      ).toBe(-99000001);
+      expect((await call('/r3/v01/payment/details?QrPaymentId=999999999')).json.StatusCode).toBe(-1601);
 
-    const r2Token = (await call('/r2/v01/device/register', { body: { DeviceId: newId(), TradePointId: 1 } })).json.Data
-      .DeviceToken;
-    const r2Paid = (await call('/r2/v01/qr/create', { body: { DeviceToken: r2Token, Amount: 300 } })).json.Data
-      .QrPaymentId;
-    await customer('scan', r2Paid);
-    await customer('confirm', r2Paid);
-    expect(
-      (await call('/r2/v01/payment/return', { body: { DeviceToken: r2Token, QrPaymentId: r2Paid, Amount: 100 } })).json
-        .StatusCode,
-    ).toBe(-99000011);
-    // A return id the provider never made is no return QR (the whole flow is in returns.test.ts).
-    expect(
-      (
-        await call('/r2/v01/payment/return', {
-          body: { DeviceToken: r2Token, QrPaymentId: r2Paid, Amount: 100, QrReturnId: 999_999 },
-        })
-      ).json.StatusCode,
-    ).toBe(-99000011);
+      const r2Token = (await call('/r2/v01/device/register', { body: { DeviceId: newId(), TradePointId: 1 } })).json
+        .Data.DeviceToken;
+      const r2Paid = (await call('/r2/v01/qr/create', { body: { DeviceToken: r2Token, Amount: 300 } })).json.Data
+        .QrPaymentId;
+      await customer('scan', r2Paid);
+      await customer('confirm', r2Paid);
+      expect(
+        (await call('/r2/v01/payment/return', { body: { DeviceToken: r2Token, QrPaymentId: r2Paid, Amount: 100 } }))
+          .json.StatusCode,
+      ).toBe(-99000011);
+      // A return id the provider never made is no return QR (the whole flow is in returns.test.ts).
+      expect(
+        (
+          await call('/r2/v01/payment/return', {
+            body: { DeviceToken: r2Token, QrPaymentId: r2Paid, Amount: 100, QrReturnId: 999_999 },
+          })
+        ).json.StatusCode,
+      ).toBe(-99000011);
 
-    const r1 = { agent: noCert, headers: { 'api-key': e.apiKey } };
-    for (const [method, name] of [
-      ['POST', 'payment/return'],
-      ['GET', 'payment/details?QrPaymentId=1'],
-      ['POST', 'remote/create'],
-      ['POST', 'remote/cancel'],
-      ['GET', 'remote/client-info'],
-      ['POST', 'return/create'],
-      ['GET', 'return/status/1'],
-      ['POST', 'return/operations'],
-    ] as const) {
-      const res = await call(`/r1/v01/${name}`, { ...r1, method, body: method === 'POST' ? {} : undefined });
-      expect(res, name).toMatchObject({
-        status: 404,
-        json: { StatusCode: -1, Message: 'not available in this scheme' },
-      });
-    }
-    expect((await call('/r2/v01/remote/create', { body: {} })).status).toBe(404);
-  });
+      const r1 = { agent: noCert, headers: { 'api-key': e.apiKey } };
+      for (const [method, name] of [
+        ['POST', 'payment/return'],
+        ['GET', 'payment/details?QrPaymentId=1'],
+        ['POST', 'remote/create'],
+        ['POST', 'remote/cancel'],
+        ['GET', 'remote/client-info'],
+        ['POST', 'return/create'],
+        ['GET', 'return/status/1'],
+        ['POST', 'return/operations'],
+      ] as const) {
+        const res = await call(`/r1/v01/${name}`, { ...r1, method, body: method === 'POST' ? {} : undefined });
+        expect(res, name).toMatchObject({
+          status: 404,
+          json: { StatusCode: -1, Message: 'not available in this scheme' },
+        });
+      }
+      expect((await call('/r2/v01/remote/create', { body: {} })).status).toBe(404);
+    },
+  );
 });
 
 describe('invoices and customers', () => {
-  it('remote/create is paid after a scan and confirm; cancel works until it is paid (then -1404); unknown -99000001', async () => {
-    const token = await device();
-    const create = (amount: number) =>
-      r3('remote/create', { DeviceToken: token, Amount: amount, PhoneNumber: '+77011234567', Comment: 'order' });
-    const a = (await create(1500)).json.Data.QrPaymentId;
-    expect((await statusOf(a)).Data.Status).toBe('RemotePaymentCreated');
-    await customer('scan', a);
-    await customer('confirm', a);
-    expect((await statusOf(a)).Data.Status).toBe('Processed');
-    // The document lists no -99000011 for remote/cancel: an invoice it can no longer cancel is -1404.
-    expect((await r3('remote/cancel', { DeviceToken: token, QrPaymentId: a })).json.StatusCode).toBe(-1404);
+  it(
+    'remote/create is paid after a scan and confirm; cancel works until ' +
+      'it is paid (then -1404); unknown -99000001',
+    async () => {
+      const token = await device();
+      const create = (amount: number) =>
+        r3('remote/create', { DeviceToken: token, Amount: amount, PhoneNumber: '+77011234567', Comment: 'order' });
+      const a = (await create(1500)).json.Data.QrPaymentId;
+      expect((await statusOf(a)).Data.Status).toBe('RemotePaymentCreated');
+      await customer('scan', a);
+      await customer('confirm', a);
+      expect((await statusOf(a)).Data.Status).toBe('Processed');
+      // The document lists no -99000011 for remote/cancel: an invoice it can no longer cancel is -1404.
+      expect((await r3('remote/cancel', { DeviceToken: token, QrPaymentId: a })).json.StatusCode).toBe(-1404);
 
-    const b = (await create(900)).json.Data.QrPaymentId;
-    expect((await r3('remote/cancel', { DeviceToken: token, QrPaymentId: b })).json).toEqual({
-      StatusCode: 0,
-      Message: 'OK',
-      Data: { Status: 'RemotePaymentCanceled' },
-    });
-    expect((await statusOf(b)).Data.Status).toBe('RemotePaymentCanceled');
-    expect((await r3('remote/cancel', { DeviceToken: token, QrPaymentId: 999_999_999 })).json.StatusCode).toBe(
-      -99000001,
-    );
+      const b = (await create(900)).json.Data.QrPaymentId;
+      expect((await r3('remote/cancel', { DeviceToken: token, QrPaymentId: b })).json).toEqual({
+        StatusCode: 0,
+        Message: 'OK',
+        Data: { Status: 'RemotePaymentCanceled' },
+      });
+      expect((await statusOf(b)).Data.Status).toBe('RemotePaymentCanceled');
+      expect((await r3('remote/cancel', { DeviceToken: token, QrPaymentId: 999_999_999 })).json.StatusCode).toBe(
+        -99000001,
+      );
 
-    const c = (await create(100)).json.Data.QrPaymentId;
-    await control('clock/advance', { seconds: 24 * 3600 + 1 });
-    expect((await statusOf(c)).Data.Status).toBe('Error');
-  });
+      const c = (await create(100)).json.Data.QrPaymentId;
+      await control('clock/advance', { seconds: 24 * 3600 + 1 });
+      expect((await statusOf(c)).Data.Status).toBe('Error');
+    },
+  );
 
-  it('client-info names a customer, -1401 for a phone ending 0000, and at most 50 a minute per device (-999)', async () => {
-    const token = await device();
-    const info = (phone: string) =>
-      call(`/r3/v01/remote/client-info?phoneNumber=${encodeURIComponent(phone)}&deviceToken=${token}`);
-    expect((await info('+77011234567')).json.Data).toEqual({ ClientName: 'Test Customer 4567' });
-    expect((await info('+77010000000')).json.StatusCode).toBe(-1401);
-    const codes = await Promise.all(
-      Array.from({ length: 50 }, () => info('+77011234567').then((r) => r.json.StatusCode)),
-    );
-    expect(codes.filter((c) => c === -999)).toHaveLength(2); // 52 calls in the minute
-    // Another device has its own allowance; a minute later this one has again.
-    const other = await device();
-    expect(
-      (await call(`/r3/v01/remote/client-info?phoneNumber=%2B77011234567&deviceToken=${other}`)).json.StatusCode,
-    ).toBe(0);
-    await control('clock/advance', { seconds: 61 });
-    expect((await info('+77011234567')).json.StatusCode).toBe(0);
-  });
+  it(
+    'client-info names a customer, -1401 for a phone ending 0000, and ' + 'at most 50 a minute per device (-999)',
+    async () => {
+      const token = await device();
+      const info = (phone: string) =>
+        call(`/r3/v01/remote/client-info?phoneNumber=${encodeURIComponent(phone)}&deviceToken=${token}`);
+      expect((await info('+77011234567')).json.Data).toEqual({ ClientName: 'Test Customer 4567' });
+      expect((await info('+77010000000')).json.StatusCode).toBe(-1401);
+      const codes = await Promise.all(
+        Array.from({ length: 50 }, () => info('+77011234567').then((r) => r.json.StatusCode)),
+      );
+      expect(codes.filter((c) => c === -999)).toHaveLength(2); // 52 calls in the minute
+      // Another device has its own allowance; a minute later this one has again.
+      const other = await device();
+      expect(
+        (await call(`/r3/v01/remote/client-info?phoneNumber=%2B77011234567&deviceToken=${other}`)).json.StatusCode,
+      ).toBe(0);
+      await control('clock/advance', { seconds: 61 });
+      expect((await info('+77011234567')).json.StatusCode).toBe(0);
+    },
+  );
 });
 
 describe('faults', () => {
@@ -568,18 +590,22 @@ describe('faults', () => {
 });
 
 describe('control', () => {
-  it('state() in process is the state /__emulator/state shows; reset clears payments, devices, faults and the clock', async () => {
-    const token = await device();
-    await qr(token);
-    await faults([{ path: 'health/ping', kind: 'code', code: -999 }]);
-    await control('clock/advance', { seconds: 3600 });
-    expect(e.state().offsetMs).toBeGreaterThanOrEqual(3600_000);
-    expect((await control('state')).json.devices.length).toBe(e.state().devices.size);
+  it(
+    'state() in process is the state /__emulator/state shows; reset clears ' +
+      'payments, devices, faults and the clock',
+    async () => {
+      const token = await device();
+      await qr(token);
+      await faults([{ path: 'health/ping', kind: 'code', code: -999 }]);
+      await control('clock/advance', { seconds: 3600 });
+      expect(e.state().offsetMs).toBeGreaterThanOrEqual(3600_000);
+      expect((await control('state')).json.devices.length).toBe(e.state().devices.size);
 
-    expect((await control('reset', {})).status).toBe(200);
-    expect((await control('state')).json).toMatchObject({ payments: [], devices: [] });
-    expect(e.state()).toMatchObject({ offsetMs: 0, faults: [] });
-    expect((await call('/r3/v01/health/ping')).json.StatusCode).toBe(0);
-    expect((await call('/r3/v01/test/payment/scan', { body: { qrPaymentId: '1000' } })).json.StatusCode).toBe(-1601);
-  });
+      expect((await control('reset', {})).status).toBe(200);
+      expect((await control('state')).json).toMatchObject({ payments: [], devices: [] });
+      expect(e.state()).toMatchObject({ offsetMs: 0, faults: [] });
+      expect((await call('/r3/v01/health/ping')).json.StatusCode).toBe(0);
+      expect((await call('/r3/v01/test/payment/scan', { body: { qrPaymentId: '1000' } })).json.StatusCode).toBe(-1601);
+    },
+  );
 });

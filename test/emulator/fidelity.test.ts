@@ -101,22 +101,26 @@ describe('lenient reading', () => {
     expect((await c.call('/r3/v01/health/ping/')).json.StatusCode).toBe(-999);
   });
 
-  it('a trailing comma before } or ] is taken; one inside a string is kept; a body that is not JSON is not', async () => {
-    const token = await c.device();
-    const raw = `{"OrganizationBin": "${BIN}", "DeviceToken": "${token}", "Amount": 300, "ExternalId": "a,}b",\n}`;
-    const p = (await c.call('/r3/v01/qr/create', { body: raw })).json;
-    expect(p.StatusCode).toBe(0);
-    expect(e.state().payments.get(p.Data.QrPaymentId)).toMatchObject({ Amount: 300, ExternalId: 'a,}b' });
-    expect(
-      (await c.call('/r3/v01/test/payment/scan', { body: `{"qrPaymentId": "${p.Data.QrPaymentId}", }` })).json
-        .StatusCode,
-    ).toBe(0);
-    expect((await c.call('/r3/v01/health/ping', { method: 'POST', body: '[1, 2,]' })).status).toBe(404); // parsed; no POST ping
-    expect((await c.call('/r3/v01/qr/create', { body: '{"Amount": ' })).json).toEqual({
-      StatusCode: -1,
-      Message: 'the body is not JSON',
-    });
-  });
+  it(
+    'a trailing comma before } or ] is taken; one inside a string is ' + 'kept; a body that is not JSON is not',
+    async () => {
+      const token = await c.device();
+      const raw = `{"OrganizationBin": "${BIN}", "DeviceToken": "${token}", "Amount": 300, "ExternalId": "a,}b",\n}`;
+      const p = (await c.call('/r3/v01/qr/create', { body: raw })).json;
+      expect(p.StatusCode).toBe(0);
+      expect(e.state().payments.get(p.Data.QrPaymentId)).toMatchObject({ Amount: 300, ExternalId: 'a,}b' });
+      expect(
+        (await c.call('/r3/v01/test/payment/scan', { body: `{"qrPaymentId": "${p.Data.QrPaymentId}", }` })).json
+          .StatusCode,
+      ).toBe(0);
+      // Parsed; no POST ping.
+      expect((await c.call('/r3/v01/health/ping', { method: 'POST', body: '[1, 2,]' })).status).toBe(404);
+      expect((await c.call('/r3/v01/qr/create', { body: '{"Amount": ' })).json).toEqual({
+        StatusCode: -1,
+        Message: 'the body is not JSON',
+      });
+    },
+  );
 });
 
 describe('dates', () => {
@@ -192,21 +196,26 @@ describe('dates', () => {
     expect(formOf(details.TransactionDate)).toBe('offset');
   });
 
-  it('TransactionDate of payment/details, and the dates of return/create and return/operations, in the set style', async () => {
-    await c.control('date-style', { style: 'local' });
-    const token = await c.device('r2');
-    const paidAt = Date.now();
-    const id = await c.paid(token, 700, 'customer-d', 'r2');
-    const details = (await c.call(`/r2/v01/payment/details?QrPaymentId=${id}&DeviceToken=${token}`)).json.Data;
-    expect(formOf(details.TransactionDate)).toBe('local');
-    expect(Math.abs(readProviderDate(details.TransactionDate) - paidAt)).toBeLessThan(3000);
-    const ret = (await c.r2('return/create', { DeviceToken: token })).json.Data;
-    expect(formOf(ret.ExpireDate)).toBe('local');
-    await c.call('/r2/v01/test/return/scan', { body: { qrReturnId: String(ret.QrReturnId), qrPaymentId: String(id) } });
-    const ops = (await c.r2('return/operations', { DeviceToken: token, QrReturnId: ret.QrReturnId, MaxResult: 10 }))
-      .json.Data;
-    expect(ops).toEqual([{ QrPaymentId: id, Amount: 700, TransactionDate: details.TransactionDate }]);
-  });
+  it(
+    'TransactionDate of payment/details, and the dates of return/create ' + 'and return/operations, in the set style',
+    async () => {
+      await c.control('date-style', { style: 'local' });
+      const token = await c.device('r2');
+      const paidAt = Date.now();
+      const id = await c.paid(token, 700, 'customer-d', 'r2');
+      const details = (await c.call(`/r2/v01/payment/details?QrPaymentId=${id}&DeviceToken=${token}`)).json.Data;
+      expect(formOf(details.TransactionDate)).toBe('local');
+      expect(Math.abs(readProviderDate(details.TransactionDate) - paidAt)).toBeLessThan(3000);
+      const ret = (await c.r2('return/create', { DeviceToken: token })).json.Data;
+      expect(formOf(ret.ExpireDate)).toBe('local');
+      await c.call('/r2/v01/test/return/scan', {
+        body: { qrReturnId: String(ret.QrReturnId), qrPaymentId: String(id) },
+      });
+      const ops = (await c.r2('return/operations', { DeviceToken: token, QrReturnId: ret.QrReturnId, MaxResult: 10 }))
+        .json.Data;
+      expect(ops).toEqual([{ QrPaymentId: id, Amount: 700, TransactionDate: details.TransactionDate }]);
+    },
+  );
 
   it('startEmulator({dateStyle, utcOffsetHours}) sets the style, and a reset goes back to it', async () => {
     const other = await startEmulator({ port: 0, dir, dateStyle: 'offset', utcOffsetHours: 6 });
@@ -322,17 +331,20 @@ describe("each call's own codes", () => {
     });
   });
 
-  it('remote/create: -1401, -1404, 990000032 by the phone, 99000010 for 0010, 990000028 for an amount <= 0', async () => {
-    const token = await c.device();
-    const create = (phone: string, amount = 100) =>
-      c.r3('remote/create', { DeviceToken: token, Amount: amount, PhoneNumber: phone });
-    const codes: Record<string, number> = { '0000': -1401, '0001': -1404, '0004': 990000032, '0010': 99000010 };
-    for (const [end, code] of Object.entries(codes))
-      expect((await create(`8701000${end}`)).json.StatusCode, end).toBe(code);
-    // The document lists neither 990000029 nor 990000031 for remote/create.
-    for (const end of ['0002', '0003']) expect((await create(`8701000${end}`)).json.StatusCode, end).toBe(0);
-    for (const amount of [0, -1]) expect((await create('87011234567', amount)).json.StatusCode).toBe(990000028);
-  });
+  it(
+    'remote/create: -1401, -1404, 990000032 by the phone, 99000010 for ' + '0010, 990000028 for an amount <= 0',
+    async () => {
+      const token = await c.device();
+      const create = (phone: string, amount = 100) =>
+        c.r3('remote/create', { DeviceToken: token, Amount: amount, PhoneNumber: phone });
+      const codes: Record<string, number> = { '0000': -1401, '0001': -1404, '0004': 990000032, '0010': 99000010 };
+      for (const [end, code] of Object.entries(codes))
+        expect((await create(`8701000${end}`)).json.StatusCode, end).toBe(code);
+      // The document lists neither 990000029 nor 990000031 for remote/create.
+      for (const end of ['0002', '0003']) expect((await create(`8701000${end}`)).json.StatusCode, end).toBe(0);
+      for (const amount of [0, -1]) expect((await create('87011234567', amount)).json.StatusCode).toBe(990000028);
+    },
+  );
 
   it('remote/cancel: paid -1404, cancelled already -1404, expired -1404, unknown or a QR -99000001', async () => {
     const token = await c.device();
@@ -354,26 +366,30 @@ describe("each call's own codes", () => {
     expect((await cancel((await c.qr(token)).QrPaymentId)).json.StatusCode).toBe(-99000001);
   });
 
-  it('code-sign: doc as written, negative for every 99... code, positive for the 99000xxx family; others and injected codes untouched', async () => {
-    const token = await c.device();
-    const id = await c.paid(token, 100);
-    const codes = async () => [
-      (await c.r3('qr/create', { DeviceToken: token, Amount: 0 })).json.StatusCode,
-      (await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, Amount: 101 })).json.StatusCode,
-      (await c.r3('remote/create', { DeviceToken: token, Amount: 1, PhoneNumber: '87010000010' })).json.StatusCode,
-      (await c.r3('remote/cancel', { DeviceToken: token, QrPaymentId: 999_999_999 })).json.StatusCode,
-      (await c.r3('qr/create', { DeviceToken: crypto.randomUUID(), Amount: 1 })).json.StatusCode,
-    ];
-    expect(await codes()).toEqual([990000028, -99000005, 99000010, -99000001, -1501]);
-    expect((await c.control('code-sign', { sign: 'negative' })).json).toEqual({ ok: true, sign: 'negative' });
-    expect(await codes()).toEqual([-990000028, -99000005, -99000010, -99000001, -1501]);
-    await c.control('code-sign', { sign: 'positive' });
-    expect(await codes()).toEqual([990000028, 99000005, 99000010, 99000001, -1501]);
-    // -999 is no 99... code; an injected code is sent as the test wrote it.
-    await c.control('faults', { faults: [{ path: 'health/ping', kind: 'code', code: -99000006, times: 1 }] });
-    expect((await c.call('/r3/v01/health/ping')).json.StatusCode).toBe(-99000006);
-    expect((await c.control('code-sign', { sign: 'both' })).status).toBe(400);
-  });
+  it(
+    'code-sign: doc as written, negative for every 99... code, positive ' +
+      'for the 99000xxx family; others and injected codes untouched',
+    async () => {
+      const token = await c.device();
+      const id = await c.paid(token, 100);
+      const codes = async () => [
+        (await c.r3('qr/create', { DeviceToken: token, Amount: 0 })).json.StatusCode,
+        (await c.r3('payment/return', { DeviceToken: token, QrPaymentId: id, Amount: 101 })).json.StatusCode,
+        (await c.r3('remote/create', { DeviceToken: token, Amount: 1, PhoneNumber: '87010000010' })).json.StatusCode,
+        (await c.r3('remote/cancel', { DeviceToken: token, QrPaymentId: 999_999_999 })).json.StatusCode,
+        (await c.r3('qr/create', { DeviceToken: crypto.randomUUID(), Amount: 1 })).json.StatusCode,
+      ];
+      expect(await codes()).toEqual([990000028, -99000005, 99000010, -99000001, -1501]);
+      expect((await c.control('code-sign', { sign: 'negative' })).json).toEqual({ ok: true, sign: 'negative' });
+      expect(await codes()).toEqual([-990000028, -99000005, -99000010, -99000001, -1501]);
+      await c.control('code-sign', { sign: 'positive' });
+      expect(await codes()).toEqual([990000028, 99000005, 99000010, 99000001, -1501]);
+      // -999 is no 99... code; an injected code is sent as the test wrote it.
+      await c.control('faults', { faults: [{ path: 'health/ping', kind: 'code', code: -99000006, times: 1 }] });
+      expect((await c.call('/r3/v01/health/ping')).json.StatusCode).toBe(-99000006);
+      expect((await c.control('code-sign', { sign: 'both' })).status).toBe(400);
+    },
+  );
 });
 
 describe('trade points', () => {
@@ -401,34 +417,43 @@ describe('trade points', () => {
     expect((await c.r3('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(0);
   });
 
-  it("no_qr: 990000026 on QR creation and device/register; no_methods: 990000033 on QR creation; bin defaults to r1/r2's", async () => {
-    const token = await c.device('r2', 2);
-    await c.control('trade-point', { trade_point_id: 2, state: 'no_qr' });
-    expect((await c.r2('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000026);
-    expect((await c.r2('qr/create-link', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000026);
-    expect((await c.r2('device/register', { DeviceId: newId(), TradePointId: 2 })).json.StatusCode).toBe(990000026);
-    expect((await c.r2('return/create', { DeviceToken: token })).json.StatusCode).toBe(0);
-    await c.control('trade-point', { trade_point_id: 2, state: 'no_methods' });
-    expect((await c.r2('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000033);
-    expect((await c.r2('device/register', { DeviceId: newId(), TradePointId: 2 })).json.StatusCode).toBe(0);
-    expect((await c.control('state')).json.settings.trade_points).toEqual({ '000000000000/2': 'no_methods' });
-    for (const bad of [
-      { trade_point_id: 3, state: 'ok' },
-      { trade_point_id: 1, state: 'closed' },
-      { bin: '990140001234', trade_point_id: 1, state: 'ok' },
-    ]) {
-      expect((await c.control('trade-point', bad)).status, JSON.stringify(bad)).toBe(400);
-    }
-  });
+  it(
+    'no_qr: 990000026 on QR creation and device/register; no_methods: ' +
+      "990000033 on QR creation; bin defaults to r1/r2's",
+    async () => {
+      const token = await c.device('r2', 2);
+      await c.control('trade-point', { trade_point_id: 2, state: 'no_qr' });
+      expect((await c.r2('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000026);
+      expect((await c.r2('qr/create-link', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000026);
+      expect((await c.r2('device/register', { DeviceId: newId(), TradePointId: 2 })).json.StatusCode).toBe(990000026);
+      expect((await c.r2('return/create', { DeviceToken: token })).json.StatusCode).toBe(0);
+      await c.control('trade-point', { trade_point_id: 2, state: 'no_methods' });
+      expect((await c.r2('qr/create', { DeviceToken: token, Amount: 1 })).json.StatusCode).toBe(990000033);
+      expect((await c.r2('device/register', { DeviceId: newId(), TradePointId: 2 })).json.StatusCode).toBe(0);
+      expect((await c.control('state')).json.settings.trade_points).toEqual({ '000000000000/2': 'no_methods' });
+      for (const bad of [
+        { trade_point_id: 3, state: 'ok' },
+        { trade_point_id: 1, state: 'closed' },
+        { bin: '990140001234', trade_point_id: 1, state: 'ok' },
+      ]) {
+        expect((await c.control('trade-point', bad)).status, JSON.stringify(bad)).toBe(400);
+      }
+    },
+  );
 
-  it('device/register: another trade point -1503, an unknown one -99000002, the same arguments the same token', async () => {
-    const id = newId();
-    const a = await c.r3('device/register', { DeviceId: id, TradePointId: 1 });
-    expect((await c.r3('device/register', { DeviceId: id, TradePointId: 1 })).json.Data).toEqual(a.json.Data);
-    expect((await c.r3('device/register', { DeviceId: id, TradePointId: 2 })).json.StatusCode).toBe(-1503);
-    expect((await c.r3('device/register', { DeviceId: newId(), TradePointId: 9 })).json.StatusCode).toBe(-99000002);
-    expect((await c.r3('device/register', { DeviceId: newId(), TradePointId: 'one' })).json.StatusCode).toBe(-99000002);
-  });
+  it(
+    'device/register: another trade point -1503, an unknown one -99000002, ' + 'the same arguments the same token',
+    async () => {
+      const id = newId();
+      const a = await c.r3('device/register', { DeviceId: id, TradePointId: 1 });
+      expect((await c.r3('device/register', { DeviceId: id, TradePointId: 1 })).json.Data).toEqual(a.json.Data);
+      expect((await c.r3('device/register', { DeviceId: id, TradePointId: 2 })).json.StatusCode).toBe(-1503);
+      expect((await c.r3('device/register', { DeviceId: newId(), TradePointId: 9 })).json.StatusCode).toBe(-99000002);
+      expect((await c.r3('device/register', { DeviceId: newId(), TradePointId: 'one' })).json.StatusCode).toBe(
+        -99000002,
+      );
+    },
+  );
 });
 
 describe('reset', () => {

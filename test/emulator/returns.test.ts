@@ -35,66 +35,69 @@ const giveBack = async (token: string, payment: number, ret: number | undefined,
   ).json;
 
 describe('the r2 return flow', () => {
-  it('create -> QrTokenCreated -> scan -> CustomerIdentityObtained -> operations -> one payment/return per QR', async () => {
-    const token = await c.device('r2');
-    const older = await c.paid(token, 100, 'alice', 'r2');
-    await c.control('clock/advance', { seconds: 10 });
-    const newer = await c.paid(token, 300, 'alice', 'r2');
-    const bobs = await c.paid(token, 200, 'bob', 'r2');
+  it(
+    'create -> QrTokenCreated -> scan -> CustomerIdentityObtained -> ' + 'operations -> one payment/return per QR',
+    async () => {
+      const token = await c.device('r2');
+      const older = await c.paid(token, 100, 'alice', 'r2');
+      await c.control('clock/advance', { seconds: 10 });
+      const newer = await c.paid(token, 300, 'alice', 'r2');
+      const bobs = await c.paid(token, 200, 'bob', 'r2');
 
-    const ret = await create(token);
-    expect(ret).toMatchObject({
-      StatusCode: 0,
-      Data: {
-        QrToken: expect.stringMatching(/^\d{40}$/),
-        QrReturnId: expect.any(Number),
-        QrReturnBehaviorOptions: { QrCodeScanEventPollingInterval: 5, QrCodeScanWaitTimeout: 180 },
-      },
-    });
-    expect(formOf(ret.Data.ExpireDate)).toBe('offset');
-    const id = ret.Data.QrReturnId as number;
-    expect(Number.isInteger(id)).toBe(true);
-    expect((await statusOf(id)).Data).toEqual({ Status: 'QrTokenCreated' });
-    // Before the customer is known: operations -1601, payment/return -99000011.
-    expect((await operations(token, id)).StatusCode).toBe(-1601);
-    expect((await giveBack(token, newer, id, 50)).StatusCode).toBe(-99000011);
+      const ret = await create(token);
+      expect(ret).toMatchObject({
+        StatusCode: 0,
+        Data: {
+          QrToken: expect.stringMatching(/^\d{40}$/),
+          QrReturnId: expect.any(Number),
+          QrReturnBehaviorOptions: { QrCodeScanEventPollingInterval: 5, QrCodeScanWaitTimeout: 180 },
+        },
+      });
+      expect(formOf(ret.Data.ExpireDate)).toBe('offset');
+      const id = ret.Data.QrReturnId as number;
+      expect(Number.isInteger(id)).toBe(true);
+      expect((await statusOf(id)).Data).toEqual({ Status: 'QrTokenCreated' });
+      // Before the customer is known: operations -1601, payment/return -99000011.
+      expect((await operations(token, id)).StatusCode).toBe(-1601);
+      expect((await giveBack(token, newer, id, 50)).StatusCode).toBe(-99000011);
 
-    expect(await scan({ qrReturnId: String(id), qrPaymentId: String(newer) })).toEqual({
-      StatusCode: 0,
-      Message: 'OK',
-    });
-    expect((await statusOf(id)).Data).toEqual({ Status: 'CustomerIdentityObtained' });
-    // Final: a second scan is refused.
-    expect((await scan({ qrReturnId: String(id) })).StatusCode).toBe(-1601);
+      expect(await scan({ qrReturnId: String(id), qrPaymentId: String(newer) })).toEqual({
+        StatusCode: 0,
+        Message: 'OK',
+      });
+      expect((await statusOf(id)).Data).toEqual({ Status: 'CustomerIdentityObtained' });
+      // Final: a second scan is refused.
+      expect((await scan({ qrReturnId: String(id) })).StatusCode).toBe(-1601);
 
-    const listed = (await operations(token, id)).Data;
-    expect(listed.map((o: { QrPaymentId: number }) => o.QrPaymentId)).toEqual([newer, older]);
-    expect(listed[0]).toEqual({ QrPaymentId: newer, Amount: 300, TransactionDate: expect.any(String) });
-    expect(formOf(listed[0].TransactionDate)).toBe('offset');
-    expect((await operations(token, id, 1)).Data.map((o: { QrPaymentId: number }) => o.QrPaymentId)).toEqual([newer]);
-    expect((await operations(token, id, 50)).Data).toHaveLength(2); // at most 10, never more than there are
+      const listed = (await operations(token, id)).Data;
+      expect(listed.map((o: { QrPaymentId: number }) => o.QrPaymentId)).toEqual([newer, older]);
+      expect(listed[0]).toEqual({ QrPaymentId: newer, Amount: 300, TransactionDate: expect.any(String) });
+      expect(formOf(listed[0].TransactionDate)).toBe('offset');
+      expect((await operations(token, id, 1)).Data.map((o: { QrPaymentId: number }) => o.QrPaymentId)).toEqual([newer]);
+      expect((await operations(token, id, 50)).Data).toHaveLength(2); // at most 10, never more than there are
 
-    // Bob's purchase is none of Alice's.
-    expect((await giveBack(token, bobs, id, 10)).StatusCode).toBe(-99000001);
-    expect((await giveBack(token, newer, id, 301)).StatusCode).toBe(-99000005);
-    expect(await giveBack(token, newer, id, 120)).toMatchObject({
-      StatusCode: 0,
-      Data: { ReturnOperationId: expect.any(Number) },
-    });
-    // The return QR has served its return.
-    expect((await giveBack(token, newer, id, 10)).StatusCode).toBe(-99000011);
-    expect((await giveBack(token, older, id, 10)).StatusCode).toBe(-99000011);
-    expect(e.state().payments.get(newer)?.ReturnedAmount).toBe(120);
-    expect(
-      (await c.call(`/r2/v01/payment/details?QrPaymentId=${newer}&DeviceToken=${token}`)).json.Data
-        .AvailableReturnAmount,
-    ).toBe(180);
+      // Bob's purchase is none of Alice's.
+      expect((await giveBack(token, bobs, id, 10)).StatusCode).toBe(-99000001);
+      expect((await giveBack(token, newer, id, 301)).StatusCode).toBe(-99000005);
+      expect(await giveBack(token, newer, id, 120)).toMatchObject({
+        StatusCode: 0,
+        Data: { ReturnOperationId: expect.any(Number) },
+      });
+      // The return QR has served its return.
+      expect((await giveBack(token, newer, id, 10)).StatusCode).toBe(-99000011);
+      expect((await giveBack(token, older, id, 10)).StatusCode).toBe(-99000011);
+      expect(e.state().payments.get(newer)?.ReturnedAmount).toBe(120);
+      expect(
+        (await c.call(`/r2/v01/payment/details?QrPaymentId=${newer}&DeviceToken=${token}`)).json.Data
+          .AvailableReturnAmount,
+      ).toBe(180);
 
-    const { returns } = (await c.control('state')).json;
-    expect(returns).toEqual([
-      { QrReturnId: id, Status: 'CustomerIdentityObtained', DeviceToken: token, customer: 'alice', used: true },
-    ]);
-  });
+      const { returns } = (await c.control('state')).json;
+      expect(returns).toEqual([
+        { QrReturnId: id, Status: 'CustomerIdentityObtained', DeviceToken: token, customer: 'alice', used: true },
+      ]);
+    },
+  );
 
   it('the scan wait runs out on the virtual clock -> Error (final); the timing control shortens it', async () => {
     const token = await c.device('r2');
@@ -123,26 +126,30 @@ describe('the r2 return flow', () => {
     expect((await giveBack(token, 1, 999_999, 1)).StatusCode).toBe(-99000011);
   });
 
-  it('who scans: `customer`, else the payer of qrPaymentId, else customer-1 (who also pays when confirm names nobody)', async () => {
-    const token = await c.device('r2');
-    const plain = await c.paid(token, 100, undefined, 'r2');
-    const carols = await c.paid(token, 100, 'carol', 'r2');
-    const ids = await Promise.all([create(token), create(token), create(token)]).then((r) =>
-      r.map((x) => x.Data.QrReturnId as number),
-    );
-    await scan({ qrReturnId: String(ids[0]) });
-    await scan({ qrReturnId: String(ids[1]), qrPaymentId: String(carols) });
-    await scan({ qrReturnId: String(ids[2]), customer: 'carol', qrPaymentId: String(plain) });
-    const listed = async (id: number) =>
-      (await operations(token, id)).Data.map((o: { QrPaymentId: number }) => o.QrPaymentId);
-    expect(await listed(ids[0])).toEqual([plain]);
-    expect(await listed(ids[1])).toEqual([carols]);
-    expect(await listed(ids[2])).toEqual([carols]);
-    // A purchase not paid has no customer to take.
-    const unpaid = (await c.qr(token, 5, 'r2')).QrPaymentId;
-    const fourth = (await create(token)).Data.QrReturnId;
-    expect((await scan({ qrReturnId: String(fourth), qrPaymentId: String(unpaid) })).StatusCode).toBe(-1601);
-  });
+  it(
+    'who scans: `customer`, else the payer of qrPaymentId, else customer-1 ' +
+      '(who also pays when confirm names nobody)',
+    async () => {
+      const token = await c.device('r2');
+      const plain = await c.paid(token, 100, undefined, 'r2');
+      const carols = await c.paid(token, 100, 'carol', 'r2');
+      const ids = await Promise.all([create(token), create(token), create(token)]).then((r) =>
+        r.map((x) => x.Data.QrReturnId as number),
+      );
+      await scan({ qrReturnId: String(ids[0]) });
+      await scan({ qrReturnId: String(ids[1]), qrPaymentId: String(carols) });
+      await scan({ qrReturnId: String(ids[2]), customer: 'carol', qrPaymentId: String(plain) });
+      const listed = async (id: number) =>
+        (await operations(token, id)).Data.map((o: { QrPaymentId: number }) => o.QrPaymentId);
+      expect(await listed(ids[0])).toEqual([plain]);
+      expect(await listed(ids[1])).toEqual([carols]);
+      expect(await listed(ids[2])).toEqual([carols]);
+      // A purchase not paid has no customer to take.
+      const unpaid = (await c.qr(token, 5, 'r2')).QrPaymentId;
+      const fourth = (await create(token)).Data.QrReturnId;
+      expect((await scan({ qrReturnId: String(fourth), qrPaymentId: String(unpaid) })).StatusCode).toBe(-1601);
+    },
+  );
 
   it("operations list this trade point's purchases only; a return QR of another trade point is none here", async () => {
     const tp1 = await c.device('r2', 1);

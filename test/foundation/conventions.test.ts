@@ -128,7 +128,8 @@ describe('error envelope', () => {
       payload: { amount: 100, items: [{ name: '\ud800', price: 100 }] },
     });
     expect(errorOf(qr)).toMatchObject({ code: 'invalid_parameter', param: 'items.0.name' });
-    const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`; // written out: the test's own JSON.stringify would overflow
+    // Written out: the test's own JSON.stringify would overflow.
+    const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
     const link = await t.app.inject({
       method: 'POST',
       url: '/v2/payment-links',

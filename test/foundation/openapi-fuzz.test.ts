@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { newMerchant, type Merchant } from '../helpers/factories.ts';
+import { newAdmin, newMerchant, type Merchant } from '../helpers/factories.ts';
 import { inlineRefs } from '../helpers/openapi.ts';
 
 interface Schema {
@@ -27,8 +27,7 @@ let admin: Merchant;
 beforeAll(async () => {
   t = await buildTestApp({ webhooksAllowPrivate: true });
   owner = await newMerchant(t.app);
-  admin = await newMerchant(t.app);
-  await t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+  admin = await newAdmin(t.app, t.runtime.deps.db);
 });
 afterAll(() => t?.close());
 

@@ -59,7 +59,9 @@ async function tableStats(d: Db, table: string) {
 
 it("vacuums a table past autovacuum's threshold of dead rows, and its room is used again", async () => {
   await db.exec(
-    `CREATE TABLE churn (id int PRIMARY KEY, state text); INSERT INTO churn SELECT g, 'pending' FROM generate_series(1, 10000) g; ANALYZE churn`,
+    `CREATE TABLE churn (id int PRIMARY KEY, state text); INSERT INTO ` +
+      `churn SELECT g, 'pending' FROM generate_series(1, 10000) g; ANALYZE ` +
+      `churn`,
   );
   // A few dead rows (under 50 + 20% of 10,000): left alone, as autovacuum would.
   await db.exec(`UPDATE churn SET state = 'sent' WHERE id <= 500`);

@@ -9,7 +9,8 @@ let db: Db;
 beforeAll(async () => {
   db = await connectPglite('memory://');
   await db.exec(
-    `CREATE TABLE t (id bigserial PRIMARY KEY, k text UNIQUE, n bigint, doc jsonb, at timestamptz, ok boolean, tags text[])`,
+    `CREATE TABLE t (id bigserial PRIMARY KEY, k text UNIQUE, n bigint, ` +
+      `doc jsonb, at timestamptz, ok boolean, tags text[])`,
   );
 });
 afterAll(() => db.close());

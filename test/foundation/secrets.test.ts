@@ -77,7 +77,8 @@ async function withWebhook(config: Config, opts: { organizations?: boolean } = {
     }
     if (opts.organizations) {
       await runtime.deps.db.query(
-        `UPDATE organizations SET bank_iban = $1, bank_iban_sealed = NULL WHERE client_id = (SELECT max(client_id) FROM organizations)`,
+        `UPDATE organizations SET bank_iban = $1, bank_iban_sealed = NULL ` +
+          `WHERE client_id = (SELECT max(client_id) FROM organizations)`,
         [IBAN],
       );
     }

@@ -1,6 +1,7 @@
 // Test data through the HTTP interface: a fresh merchant per test, so tests never share state.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { apiError, type ApiError, type ApiResponse } from './api.ts';
 
 export interface Merchant {
   email: string;
@@ -45,21 +46,8 @@ export async function call(app: FastifyInstance, opts: InjectOptions): Promise<L
   return app.inject(opts);
 }
 
-/** Asserts the error envelope and returns its `error` object. */
-export function errorOf(res: LightMyRequestResponse): {
-  type: string;
-  code: string;
-  message: string;
-  request_id: string;
-  param?: string;
-  category: string;
-  attempts_left?: number;
-} {
-  const body = res.json();
-  if (!body?.error?.code) throw new Error(`not an error envelope: ${res.statusCode} ${res.body}`);
-  if (body.error.request_id !== res.headers['x-request-id']) throw new Error('request_id differs from X-Request-Id');
-  return body.error;
-}
+/** Asserts the error envelope of a raw or typed answer and returns its `error` object, typed by the OpenAPI. */
+export const errorOf = (res: LightMyRequestResponse | ApiResponse<unknown>): ApiError => apiError(res);
 
 export interface ClientRef {
   clientId: number;

@@ -71,7 +71,8 @@ export async function payAtProvider(t: TestApp, opId: string): Promise<void> {
 export async function expireAtProvider(t: TestApp, opId: string): Promise<void> {
   await t.runtime.deps.db.query(
     `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at)
-     SELECT provider_ref, type, amount, CASE type WHEN 'qr' THEN 'QrTokenCreated' ELSE 'InvoiceCreated' END, now() - interval '1 second'
+     SELECT provider_ref, type, amount, CASE type WHEN 'qr' THEN 'QrTokenCreated' ELSE 'InvoiceCreated' END, ` +
+      `now() - interval '1 second'
        FROM operations WHERE id = $1
      ON CONFLICT (ref) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
     [opId],

@@ -5,6 +5,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
 import { connectLive } from '../helpers/payments.ts';
 import { createLink, events, expireLinkClock } from './helpers.ts';
+import { api } from '../helpers/api.ts';
+import { newMember } from '../helpers/actors.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,20 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (apiKey: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/v2/payment-links',
-    headers: { ...key(apiKey), ...headers },
-    payload: payload as object,
-  });
-
 describe('POST /v2/payment-links', () => {
   it('creates a link with the defaults and a payment_link.created event', async () => {
     const m = await newMerchant(t.app);
-    const res = await post(m.testKey, { amount: 5000, description: 'Заказ №42' });
-    expect(res.statusCode).toBe(201);
-    const b = res.json();
+    const res = await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', {
+      body: { amount: 5000, description: 'Заказ №42' },
+    });
+    expect(res.status).toBe(201);
+    const b = res.body;
     expect(b.token).toMatch(/^[0-9A-Za-z]{24}$/);
     expect(b).toMatchObject({
       url: `${t.config.publicBaseUrl}/checkout/${b.token}`,
@@ -52,17 +48,19 @@ describe('POST /v2/payment-links', () => {
   it('takes every field of the creation input', async () => {
     const m = await newMerchant(t.app);
     const b = (
-      await post(m.testKey, {
-        amount: 12_000,
-        description: 'Абонемент',
-        success_url: 'https://shop.kz/ok?x=1',
-        cancel_url: 'http://localhost:3000/cancel',
-        expires_in_minutes: 5,
-        allow_repeat: true,
-        email_required: true,
-        metadata: { order_id: 'A-1', nested: { n: 1 } },
+      await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', {
+        body: {
+          amount: 12_000,
+          description: 'Абонемент',
+          success_url: 'https://shop.kz/ok?x=1',
+          cancel_url: 'http://localhost:3000/cancel',
+          expires_in_minutes: 5,
+          allow_repeat: true,
+          email_required: true,
+          metadata: { order_id: 'A-1', nested: { n: 1 } },
+        },
       })
-    ).json();
+    ).body;
     expect(b).toMatchObject({
       success_url: 'https://shop.kz/ok?x=1',
       cancel_url: 'http://localhost:3000/cancel',
@@ -102,40 +100,64 @@ describe('POST /v2/payment-links', () => {
       [{ ...ok, status: 'paid' }, 'status'],
     ];
     for (const [body, param] of cases) {
-      const res = await post(m.testKey, body);
-      expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+      const res = await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', { payload: body });
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(errorOf(res), JSON.stringify(body).slice(0, 80)).toMatchObject({ code: 'invalid_parameter', param });
     }
-    expect(await post(m.testKey, { ...ok, description: 'я'.repeat(500), expires_in_minutes: 43_200 })).toMatchObject({
-      statusCode: 201,
+    expect(
+      await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', {
+        body: { ...ok, description: 'я'.repeat(500), expires_in_minutes: 43_200 },
+      }),
+    ).toMatchObject({
+      status: 201,
     });
-    const list = (await t.app.inject({ method: 'GET', url: '/v2/payment-links', headers: key(m.testKey) })).json();
+    const list = (await api(t.app, { apiKey: m.testKey }).get('/v2/payment-links')).body;
     expect(list.data).toHaveLength(1);
   });
 
   it('Idempotency-Key is optional; with one, a retry replays the first link', async () => {
     const m = await newMerchant(t.app);
     const h = idem();
-    const a = await post(m.testKey, { amount: 700, description: 'Кофе' }, h);
-    const b = await post(m.testKey, { amount: 700, description: 'Кофе' }, h);
-    expect(a.statusCode).toBe(201);
-    expect(b.statusCode).toBe(201);
+    const a = await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', {
+      body: { amount: 700, description: 'Кофе' },
+      headers: h,
+    });
+    const b = await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', {
+      body: { amount: 700, description: 'Кофе' },
+      headers: h,
+    });
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBe('true');
-    expect(b.json()).toEqual(a.json());
-    const other = await post(m.testKey, { amount: 701, description: 'Кофе' }, h);
-    expect(other.statusCode).toBe(409);
+    expect(b.body).toEqual(a.body);
+    const other = await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', {
+      body: { amount: 701, description: 'Кофе' },
+      headers: h,
+    });
+    expect(other.status).toBe(409);
     expect(errorOf(other).code).toBe('idempotency_conflict');
-    expect((await post(m.testKey, { amount: 700, description: 'Кофе' })).json().token).not.toBe(a.json().token);
+    expect(
+      (
+        await api(t.app, { apiKey: m.testKey }).post('/v2/payment-links', {
+          body: { amount: 700, description: 'Кофе' },
+        })
+      ).body.token,
+    ).not.toBe(a.body.token);
     expect(await events(t.app, m.testKey, 'payment_link.created')).toHaveLength(2);
   });
 
   it('live mode needs a connected provider account', async () => {
     const m = await newMerchant(t.app);
-    const res = await post(m.liveKey, { amount: 100, description: 'x' });
-    expect(res.statusCode).toBe(409);
+    const res = await api(t.app, { apiKey: m.liveKey }).post('/v2/payment-links', {
+      body: { amount: 100, description: 'x' },
+    });
+    expect(res.status).toBe(409);
     expect(errorOf(res).code).toBe('provider_not_connected');
     await connectLive(t, m);
-    expect((await post(m.liveKey, { amount: 100, description: 'x' })).json()).toMatchObject({
+    expect(
+      (await api(t.app, { apiKey: m.liveKey }).post('/v2/payment-links', { body: { amount: 100, description: 'x' } }))
+        .body,
+    ).toMatchObject({
       livemode: true,
       status: 'active',
     });
@@ -273,7 +295,7 @@ describe('GET /v2/payment-links', () => {
     const other = await newMerchant(t.app);
     await createLink(t.app, other.testKey);
     const mine = await createLink(t.app, m.testKey);
-    const list = (await t.app.inject({ method: 'GET', url: '/v2/payment-links', headers: key(m.testKey) })).json();
+    const list = (await api(t.app, { apiKey: m.testKey }).get('/v2/payment-links')).body;
     expect(list.data.map((l: { token: string }) => l.token)).toEqual([mine.token]);
     expect(
       (await t.app.inject({ method: 'GET', url: '/v2/payment-links', headers: key(m.liveKey) })).json().data,
@@ -313,13 +335,13 @@ describe('JWT callers', () => {
   it('viewers read; only roles that create payments change links', async () => {
     const m = await newMerchant(t.app);
     const link = await createLink(t.app, m.testKey);
-    await t.runtime.deps.db.query('UPDATE users SET role = $2 WHERE email = $1', [m.email, 'viewer']);
+    const viewer = await newMember(t.app, m, 'viewer');
     const q = '?mode=test';
-    expect((await t.app.inject({ method: 'GET', url: `/v2/payment-links${q}`, headers: bearer(m) })).statusCode).toBe(
-      200,
-    );
     expect(
-      (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}${q}`, headers: bearer(m) }))
+      (await t.app.inject({ method: 'GET', url: `/v2/payment-links${q}`, headers: bearer(viewer) })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v2/payment-links/${link.token}${q}`, headers: bearer(viewer) }))
         .statusCode,
     ).toBe(200);
     for (const [method, url, payload] of [
@@ -328,7 +350,7 @@ describe('JWT callers', () => {
       ['POST', `/v2/payment-links/${link.token}/cancel${q}`, {}],
       ['POST', `/v2/payment-links/${link.token}/refresh-qr${q}`, {}],
     ] as const) {
-      const res = await t.app.inject({ method, url, headers: bearer(m), payload });
+      const res = await t.app.inject({ method, url, headers: bearer(viewer), payload });
       expect(res.statusCode, url).toBe(403);
       expect(errorOf(res).code).toBe('forbidden_role');
     }

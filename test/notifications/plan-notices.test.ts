@@ -22,7 +22,8 @@ const notices = async (m: Merchant) =>
 async function paidLive(clientId: number, accountId: number, n: number) {
   for (let i = 0; i < n; i++) {
     await t.runtime.deps.db.query(
-      `INSERT INTO operations (id, client_id, mode, type, status, amount, provider_account_id, provider_ref, source, expires_at, paid_at)
+      `INSERT INTO operations (id, client_id, mode, type, status, amount, ` +
+        `provider_account_id, provider_ref, source, expires_at, paid_at)
        VALUES ($1, $2, 'live', 'qr', 'paid', 100, $3, 'x', 'api', now(), now())`,
       [`op_PN${clientId}X${i}X${Date.now()}`, clientId, accountId],
     );

@@ -42,71 +42,78 @@ async function buy(client: { access: string }, plan: string): Promise<string> {
 const invariant = async (partnerId: number) => expect(await ledgerMismatch(t.runtime.deps.db, partnerId)).toBeNull();
 
 describe('commissions', () => {
-  it('a paid plan QR of a referred client: 20% pending, then available after the hold; the ledger explains every tenge', async () => {
-    const { p, client } = await partnerWithClient();
-    const opId = await buy(client, 'starter');
-    const list = (await as(p, 'GET', '/partner/commissions')).json().data;
-    expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({
-      operation_id: opId,
-      plan: 'starter',
-      base_amount: 10000,
-      rate_bps: 2000,
-      amount: 2000,
-      status: 'pending',
-      client_name: 'Client',
-    });
-    expect(new Date(list[0].available_at).getTime() - Date.now()).toBeGreaterThan(13.9 * 86400_000);
-    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 2000 });
-    await invariant(p.partnerId);
+  it(
+    'a paid plan QR of a referred client: 20% pending, then available ' +
+      'after the hold; the ledger explains every tenge',
+    async () => {
+      const { p, client } = await partnerWithClient();
+      const opId = await buy(client, 'starter');
+      const list = (await as(p, 'GET', '/partner/commissions')).json().data;
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({
+        operation_id: opId,
+        plan: 'starter',
+        base_amount: 10000,
+        rate_bps: 2000,
+        amount: 2000,
+        status: 'pending',
+        client_name: 'Client',
+      });
+      expect(new Date(list[0].available_at).getTime() - Date.now()).toBeGreaterThan(13.9 * 86400_000);
+      expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 2000 });
+      await invariant(p.partnerId);
 
-    await t.runtime.deps.db.query(
-      `UPDATE commissions SET available_at = now() - interval '1 second' WHERE operation_id = $1`,
-      [opId],
-    );
-    expect(await releaseDueCommissions(t.runtime.deps)).toBeGreaterThanOrEqual(1);
-    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 2000, pending_kzt: 0 });
-    expect((await as(p, 'GET', '/partner/commissions?status=available')).json().data).toHaveLength(1);
-    const tx = (await as(p, 'GET', '/partner/balance/transactions')).json().data;
-    expect(
-      tx.map((e: { type: string; amount: number; available_after: number; pending_after: number }) => [
-        e.type,
-        e.amount,
-        e.available_after,
-        e.pending_after,
-      ]),
-    ).toEqual([
-      ['release', 2000, 2000, 0],
-      ['commission', 2000, 0, 2000],
-    ]);
-    await invariant(p.partnerId);
-    const clientId = (await as(p, 'GET', '/partner/clients')).json().data[0].id;
-    expect((await as(p, 'GET', `/partner/clients/${clientId}`)).json().commissions).toHaveLength(1);
-  });
+      await t.runtime.deps.db.query(
+        `UPDATE commissions SET available_at = now() - interval '1 second' WHERE operation_id = $1`,
+        [opId],
+      );
+      expect(await releaseDueCommissions(t.runtime.deps)).toBeGreaterThanOrEqual(1);
+      expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 2000, pending_kzt: 0 });
+      expect((await as(p, 'GET', '/partner/commissions?status=available')).json().data).toHaveLength(1);
+      const tx = (await as(p, 'GET', '/partner/balance/transactions')).json().data;
+      expect(
+        tx.map((e: { type: string; amount: number; available_after: number; pending_after: number }) => [
+          e.type,
+          e.amount,
+          e.available_after,
+          e.pending_after,
+        ]),
+      ).toEqual([
+        ['release', 2000, 2000, 0],
+        ['commission', 2000, 0, 2000],
+      ]);
+      await invariant(p.partnerId);
+      const clientId = (await as(p, 'GET', '/partner/clients')).json().data[0].id;
+      expect((await as(p, 'GET', `/partner/clients/${clientId}`)).json().commissions).toHaveLength(1);
+    },
+  );
 
-  it('refunds take the commission back: from pending (reversed when whole), from available (an adjustment)', async () => {
-    const { p, client } = await partnerWithClient();
-    const platform = await platformClientId(t.runtime.deps.db);
-    const refund = (opId: string, amount: number) =>
-      refundPayment(t.runtime.deps, { clientId: platform, mode: 'live' }, { operation_id: opId, amount });
-    const first = await buy(client, 'starter');
-    await refund(first, 5000); // half: 1000 of the 2000 comes back from pending
-    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 1000 });
-    await refund(first, 5000); // the rest: reversed
-    expect((await as(p, 'GET', '/partner/commissions?status=reversed')).json().data).toHaveLength(1);
-    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 0 });
-    await invariant(p.partnerId);
+  it(
+    'refunds take the commission back: from pending (reversed when whole), ' + 'from available (an adjustment)',
+    async () => {
+      const { p, client } = await partnerWithClient();
+      const platform = await platformClientId(t.runtime.deps.db);
+      const refund = (opId: string, amount: number) =>
+        refundPayment(t.runtime.deps, { clientId: platform, mode: 'live' }, { operation_id: opId, amount });
+      const first = await buy(client, 'starter');
+      await refund(first, 5000); // half: 1000 of the 2000 comes back from pending
+      expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 1000 });
+      await refund(first, 5000); // the rest: reversed
+      expect((await as(p, 'GET', '/partner/commissions?status=reversed')).json().data).toHaveLength(1);
+      expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 0 });
+      await invariant(p.partnerId);
 
-    const second = await buy(client, 'professional');
-    await t.runtime.deps.db.query(`UPDATE commissions SET available_at = now() WHERE operation_id = $1`, [second]);
-    await releaseDueCommissions(t.runtime.deps);
-    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 6000, pending_kzt: 0 });
-    await refund(second, 30000);
-    expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 0 });
-    const last = (await as(p, 'GET', '/partner/balance/transactions?limit=1')).json().data[0];
-    expect(last).toMatchObject({ type: 'adjustment', amount: -6000 });
-    await invariant(p.partnerId);
-  });
+      const second = await buy(client, 'professional');
+      await t.runtime.deps.db.query(`UPDATE commissions SET available_at = now() WHERE operation_id = $1`, [second]);
+      await releaseDueCommissions(t.runtime.deps);
+      expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 6000, pending_kzt: 0 });
+      await refund(second, 30000);
+      expect((await as(p, 'GET', '/partner/balance')).json()).toMatchObject({ available_kzt: 0, pending_kzt: 0 });
+      const last = (await as(p, 'GET', '/partner/balance/transactions?limit=1')).json().data[0];
+      expect(last).toMatchObject({ type: 'adjustment', amount: -6000 });
+      await invariant(p.partnerId);
+    },
+  );
 
   it('a client without a partner earns nobody anything; another partner sees none of it', async () => {
     const loner = await newMerchant(t.app);

@@ -90,15 +90,18 @@ describe('a session ends with the authority behind it', () => {
     expect(sessions.map((s: { ended_at: string | null }) => s.ended_at === null).sort()).toEqual([false, true]);
   });
 
-  it('a member moved to a role that may not open sessions: its session stops, and the role back does not revive it', async () => {
-    const { partner, clientId } = await partnerWithClient();
-    const { member, memberId } = await teamMember(partner);
-    const inside = await enter(member, clientId);
-    expect((await as(partner, 'PATCH', `/me/team/${memberId}`, { role: 'viewer' })).statusCode).toBe(200);
-    await expectEnded(inside);
-    expect((await as(partner, 'PATCH', `/me/team/${memberId}`, { role: 'admin' })).statusCode).toBe(200);
-    await expectEnded(inside);
-  });
+  it(
+    'a member moved to a role that may not open sessions: its session ' + 'stops, and the role back does not revive it',
+    async () => {
+      const { partner, clientId } = await partnerWithClient();
+      const { member, memberId } = await teamMember(partner);
+      const inside = await enter(member, clientId);
+      expect((await as(partner, 'PATCH', `/me/team/${memberId}`, { role: 'viewer' })).statusCode).toBe(200);
+      await expectEnded(inside);
+      expect((await as(partner, 'PATCH', `/me/team/${memberId}`, { role: 'admin' })).statusCode).toBe(200);
+      await expectEnded(inside);
+    },
+  );
 
   it('suspending the partner stops its sessions at once, and approving it again does not revive them', async () => {
     const { partner, client, clientId } = await partnerWithClient();
@@ -159,14 +162,17 @@ describe('the messenger under impersonation', () => {
   }
   const linked = async (who: Who) => (await as(who, 'GET', '/me')).json().messenger_linked as boolean;
 
-  it("POST /me/messenger-link is refused to a partner inside the account; the client's own user gets its link", async () => {
-    const { partner, client, clientId } = await partnerWithClient();
-    const inside = await enter(partner, clientId);
-    const refused = await as(inside, 'POST', '/me/messenger-link');
-    expect(refused.statusCode, refused.body).toBe(403);
-    expect(errorOf(refused).code).toBe('impersonation_blocked_action');
-    expect((await as(client, 'POST', '/me/messenger-link')).statusCode).toBe(200);
-  });
+  it(
+    'POST /me/messenger-link is refused to a partner inside the account; ' + "the client's own user gets its link",
+    async () => {
+      const { partner, client, clientId } = await partnerWithClient();
+      const inside = await enter(partner, clientId);
+      const refused = await as(inside, 'POST', '/me/messenger-link');
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(errorOf(refused).code).toBe('impersonation_blocked_action');
+      expect((await as(client, 'POST', '/me/messenger-link')).statusCode).toBe(200);
+    },
+  );
 
   it('turning consent off unbinds a chat bound while a partner session was open, not one bound before', async () => {
     const { partner, client, clientId } = await partnerWithClient();
@@ -198,25 +204,28 @@ describe('the messenger under impersonation', () => {
     expect(await linked(client)).toBe(true);
   });
 
-  it('a chat bound before the upgrade gets the time of the link that bound it, not of a link replaced later', async () => {
-    const { client } = await partnerWithClient();
-    await bind(client);
-    // Two links after it: the second replaces the first, marking it spent at its own creation time.
-    for (let i = 0; i < 2; i++) expect((await as(client, 'POST', '/me/messenger-link')).statusCode).toBe(200);
-    const boundAt = async () =>
-      (
-        await t.runtime.deps.db.query<{ at: Date | null }>(
-          'SELECT messenger_bound_at AS at FROM users WHERE email = $1',
-          [client.email],
-        )
-      ).rows[0].at;
-    const bound = await boundAt();
-    expect(bound).not.toBeNull();
-    // The migration's backfill, on this user alone, as if the chat had been bound before the column.
-    await t.runtime.deps.db.query('UPDATE users SET messenger_bound_at = NULL WHERE email = $1', [client.email]);
-    const migration = migrationFiles().find((f) => f.name.startsWith('0023_'))!;
-    const backfill = statements(migration.sql).find((x) => x.startsWith('UPDATE users u SET messenger_bound_at'))!;
-    await t.runtime.deps.db.query(`${backfill} AND u.email = $1`, [client.email]);
-    expect((await boundAt())?.getTime()).toBe(bound!.getTime());
-  });
+  it(
+    'a chat bound before the upgrade gets the time of the link that bound ' + 'it, not of a link replaced later',
+    async () => {
+      const { client } = await partnerWithClient();
+      await bind(client);
+      // Two links after it: the second replaces the first, marking it spent at its own creation time.
+      for (let i = 0; i < 2; i++) expect((await as(client, 'POST', '/me/messenger-link')).statusCode).toBe(200);
+      const boundAt = async () =>
+        (
+          await t.runtime.deps.db.query<{ at: Date | null }>(
+            'SELECT messenger_bound_at AS at FROM users WHERE email = $1',
+            [client.email],
+          )
+        ).rows[0].at;
+      const bound = await boundAt();
+      expect(bound).not.toBeNull();
+      // The migration's backfill, on this user alone, as if the chat had been bound before the column.
+      await t.runtime.deps.db.query('UPDATE users SET messenger_bound_at = NULL WHERE email = $1', [client.email]);
+      const migration = migrationFiles().find((f) => f.name.startsWith('0023_'))!;
+      const backfill = statements(migration.sql).find((x) => x.startsWith('UPDATE users u SET messenger_bound_at'))!;
+      await t.runtime.deps.db.query(`${backfill} AND u.email = $1`, [client.email]);
+      expect((await boundAt())?.getTime()).toBe(bound!.getTime());
+    },
+  );
 });

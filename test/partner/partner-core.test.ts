@@ -94,76 +94,84 @@ describe('the profile', () => {
 });
 
 describe('clients', () => {
-  it('a click on /r/{code}, a registration with the code: a pending referral client; onboarding: active; a lapsed plan: restricted', async () => {
-    const p = await activePartner();
-    const link = (await as(p, 'POST', '/partner/links', { name: 'Instagram' })).json();
-    expect(link.url).toMatch(/\/r\/[A-Za-z0-9_-]{10}$/);
-    const click = await t.app.inject({ method: 'GET', url: `/r/${link.code}` });
-    expect(click.statusCode).toBe(302);
-    expect(click.headers.location).toBe(`https://pay.example.kz/dashboard/register?referral_code=${link.code}`);
-    const email = uniqueEmail('ref');
-    const reg = await register({ email, referral_code: link.code });
-    expect(reg.statusCode, reg.body).toBe(201);
-    expect((await as(p, 'GET', `/partner/links/${link.id}`)).json()).toMatchObject({ clicks: 1, registrations: 1 });
+  it(
+    'a click on /r/{code}, a registration with the code: a pending referral ' +
+      'client; onboarding: active; a lapsed plan: restricted',
+    async () => {
+      const p = await activePartner();
+      const link = (await as(p, 'POST', '/partner/links', { name: 'Instagram' })).json();
+      expect(link.url).toMatch(/\/r\/[A-Za-z0-9_-]{10}$/);
+      const click = await t.app.inject({ method: 'GET', url: `/r/${link.code}` });
+      expect(click.statusCode).toBe(302);
+      expect(click.headers.location).toBe(`https://pay.example.kz/dashboard/register?referral_code=${link.code}`);
+      const email = uniqueEmail('ref');
+      const reg = await register({ email, referral_code: link.code });
+      expect(reg.statusCode, reg.body).toBe(201);
+      expect((await as(p, 'GET', `/partner/links/${link.id}`)).json()).toMatchObject({ clicks: 1, registrations: 1 });
 
-    const list = (await as(p, 'GET', '/partner/clients')).json().data;
-    expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({
-      email,
-      origin: 'referral',
-      status: 'pending',
-      status_reason: null,
-      provider_connected: false,
-      onboarding_state: 'idle',
-    });
-    const client = { access: reg.json().access_token };
-    await as(client, 'POST', '/onboarding/provider/start', { phone: '+77015550123' });
-    await as(client, 'POST', '/onboarding/provider/verify', { code: '000000' });
-    expect((await as(p, 'GET', `/partner/clients/${list[0].id}`)).json()).toMatchObject({
-      status: 'active',
-      provider_connected: true,
-      onboarding_state: 'connected',
-      payments: [],
-      commissions: [],
-    });
-    await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = $1`, [
-      list[0].id,
-    ]);
-    expect((await as(p, 'GET', '/partner/clients?status=restricted')).json().data[0]).toMatchObject({
-      id: list[0].id,
-      status: 'restricted',
-      status_reason: 'plan_inactive',
-    });
-    expect((await as(p, 'GET', '/partner/clients?status=active')).json().data).toHaveLength(0);
-  });
+      const list = (await as(p, 'GET', '/partner/clients')).json().data;
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({
+        email,
+        origin: 'referral',
+        status: 'pending',
+        status_reason: null,
+        provider_connected: false,
+        onboarding_state: 'idle',
+      });
+      const client = { access: reg.json().access_token };
+      await as(client, 'POST', '/onboarding/provider/start', { phone: '+77015550123' });
+      await as(client, 'POST', '/onboarding/provider/verify', { code: '000000' });
+      expect((await as(p, 'GET', `/partner/clients/${list[0].id}`)).json()).toMatchObject({
+        status: 'active',
+        provider_connected: true,
+        onboarding_state: 'connected',
+        payments: [],
+        commissions: [],
+      });
+      await t.runtime.deps.db.query(`UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = $1`, [
+        list[0].id,
+      ]);
+      expect((await as(p, 'GET', '/partner/clients?status=restricted')).json().data[0]).toMatchObject({
+        id: list[0].id,
+        status: 'restricted',
+        status_reason: 'plan_inactive',
+      });
+      expect((await as(p, 'GET', '/partner/clients?status=active')).json().data).toHaveLength(0);
+    },
+  );
 
-  it("an invite: the token registers the invited e-mail as the partner's client; a switched-off link and a bad code refuse", async () => {
-    const p = await activePartner();
-    const email = uniqueEmail('inv');
-    const inv = await as(p, 'POST', '/partner/clients/invite', { email, name: 'Shop' });
-    expect(inv.statusCode, inv.body).toBe(201);
-    expect(inv.json()).toMatchObject({ email, status: 'invited' });
-    expect(inv.json().invite_url).toContain(inv.json().invite_token);
-    expect(errorOf(await register({ email: uniqueEmail('other'), invite_token: inv.json().invite_token })).code).toBe(
-      'invite_invalid',
-    );
-    const reg = await register({ email, invite_token: inv.json().invite_token });
-    expect(reg.statusCode, reg.body).toBe(201);
-    expect(reg.json().api_keys).toBeDefined();
-    expect((await as(p, 'GET', '/partner/clients')).json().data[0]).toMatchObject({ email, origin: 'invite' });
-    expect(errorOf(await register({ email: uniqueEmail('again'), invite_token: inv.json().invite_token })).code).toBe(
-      'invite_invalid',
-    );
+  it(
+    "an invite: the token registers the invited e-mail as the partner's " +
+      'client; a switched-off link and a bad code refuse',
+    async () => {
+      const p = await activePartner();
+      const email = uniqueEmail('inv');
+      const inv = await as(p, 'POST', '/partner/clients/invite', { email, name: 'Shop' });
+      expect(inv.statusCode, inv.body).toBe(201);
+      expect(inv.json()).toMatchObject({ email, status: 'invited' });
+      expect(inv.json().invite_url).toContain(inv.json().invite_token);
+      expect(errorOf(await register({ email: uniqueEmail('other'), invite_token: inv.json().invite_token })).code).toBe(
+        'invite_invalid',
+      );
+      const reg = await register({ email, invite_token: inv.json().invite_token });
+      expect(reg.statusCode, reg.body).toBe(201);
+      expect(reg.json().api_keys).toBeDefined();
+      expect((await as(p, 'GET', '/partner/clients')).json().data[0]).toMatchObject({ email, origin: 'invite' });
+      expect(errorOf(await register({ email: uniqueEmail('again'), invite_token: inv.json().invite_token })).code).toBe(
+        'invite_invalid',
+      );
 
-    const link = (await as(p, 'POST', '/partner/links')).json();
-    await as(p, 'PATCH', `/partner/links/${link.id}`, { is_active: false });
-    expect((await t.app.inject({ method: 'GET', url: `/r/${link.code}` })).statusCode).toBe(404);
-    expect(errorOf(await register({ email: uniqueEmail('off'), referral_code: link.code })).param).toBe(
-      'referral_code',
-    );
-    expect((await as(p, 'DELETE', `/partner/links/${link.id}`)).statusCode).toBe(204);
-    expect((await as(p, 'GET', `/partner/links/${link.id}`)).statusCode).toBe(404);
-  });
+      const link = (await as(p, 'POST', '/partner/links')).json();
+      await as(p, 'PATCH', `/partner/links/${link.id}`, { is_active: false });
+      expect((await t.app.inject({ method: 'GET', url: `/r/${link.code}` })).statusCode).toBe(404);
+      expect(errorOf(await register({ email: uniqueEmail('off'), referral_code: link.code })).param).toBe(
+        'referral_code',
+      );
+      expect((await as(p, 'DELETE', `/partner/links/${link.id}`)).statusCode).toBe(204);
+      expect((await as(p, 'GET', `/partner/links/${link.id}`)).statusCode).toBe(404);
+    },
+  );
 
   it("partner B never sees partner A's clients or links", async () => {
     const a = await activePartner('A');
@@ -183,37 +191,42 @@ describe('clients', () => {
 });
 
 describe('impersonation', () => {
-  it("refused until the client allows it; the token reads the client's payments; blocked actions 403; turning it off: 401; the client sees the session", async () => {
-    const p = await activePartner();
-    const link = (await as(p, 'POST', '/partner/links')).json();
-    const reg = await register({ email: uniqueEmail('imp'), referral_code: link.code });
-    const client = { access: reg.json().access_token };
-    const id = (await as(p, 'GET', '/partner/clients')).json().data[0].id;
-    const refused = await as(p, 'POST', `/partner/clients/${id}/impersonate`);
-    expect(refused.statusCode).toBe(403);
-    expect(errorOf(refused).code).toBe('impersonation_blocked_action');
+  it(
+    "refused until the client allows it; the token reads the client's " +
+      'payments; blocked actions 403; turning it off: 401; the client sees ' +
+      'the session',
+    async () => {
+      const p = await activePartner();
+      const link = (await as(p, 'POST', '/partner/links')).json();
+      const reg = await register({ email: uniqueEmail('imp'), referral_code: link.code });
+      const client = { access: reg.json().access_token };
+      const id = (await as(p, 'GET', '/partner/clients')).json().data[0].id;
+      const refused = await as(p, 'POST', `/partner/clients/${id}/impersonate`);
+      expect(refused.statusCode).toBe(403);
+      expect(errorOf(refused).code).toBe('impersonation_blocked_action');
 
-    await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: true });
-    const entered = await as(p, 'POST', `/partner/clients/${id}/impersonate`);
-    expect(entered.statusCode, entered.body).toBe(201);
-    expect(entered.json()).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
-    expect(entered.json()).not.toHaveProperty('refresh_token');
-    const inside = { access: entered.json().access_token };
-    expect((await as(inside, 'GET', '/me/payments?mode=test')).statusCode).toBe(200);
-    expect(errorOf(await as(inside, 'POST', '/me/api-key/regenerate')).code).toBe('impersonation_blocked_action');
-    expect(errorOf(await as(inside, 'GET', '/partner/clients')).code).toBe('impersonation_blocked_action');
+      await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: true });
+      const entered = await as(p, 'POST', `/partner/clients/${id}/impersonate`);
+      expect(entered.statusCode, entered.body).toBe(201);
+      expect(entered.json()).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
+      expect(entered.json()).not.toHaveProperty('refresh_token');
+      const inside = { access: entered.json().access_token };
+      expect((await as(inside, 'GET', '/me/payments?mode=test')).statusCode).toBe(200);
+      expect(errorOf(await as(inside, 'POST', '/me/api-key/regenerate')).code).toBe('impersonation_blocked_action');
+      expect(errorOf(await as(inside, 'GET', '/partner/clients')).code).toBe('impersonation_blocked_action');
 
-    const sessions = (await as(client, 'GET', '/me/partner-impersonation/sessions')).json().data;
-    expect(sessions[0]).toMatchObject({
-      partner_id: p.partnerId,
-      partner_name: 'Agency',
-      actor_email: p.email,
-      requests: 3,
-      ended_at: null,
-    });
-    await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: false });
-    expect(errorOf(await as(inside, 'GET', '/me')).code).toBe('impersonation_session_expired');
-  });
+      const sessions = (await as(client, 'GET', '/me/partner-impersonation/sessions')).json().data;
+      expect(sessions[0]).toMatchObject({
+        partner_id: p.partnerId,
+        partner_name: 'Agency',
+        actor_email: p.email,
+        requests: 3,
+        ended_at: null,
+      });
+      await as(client, 'PATCH', '/me/allow-partner-impersonation', { allow: false });
+      expect(errorOf(await as(inside, 'GET', '/me')).code).toBe('impersonation_session_expired');
+    },
+  );
 });
 
 describe('integration keys', () => {
@@ -229,7 +242,8 @@ describe('integration keys', () => {
     const again = (await as(p, 'POST', '/partner/integration/api-keys', { mode: 'live' })).json();
     const rows = (
       await t.runtime.deps.db.query<{ mode: string; revoked: boolean; key_hash: string }>(
-        'SELECT mode, revoked_at IS NOT NULL AS revoked, key_hash FROM partner_api_keys WHERE partner_id = $1 ORDER BY id',
+        'SELECT mode, revoked_at IS NOT NULL AS revoked, key_hash FROM partner_api_keys ' +
+          'WHERE partner_id = $1 ORDER BY id',
         [p.partnerId],
       )
     ).rows;

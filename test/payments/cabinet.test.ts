@@ -1,7 +1,8 @@
 // Payments from the merchant cabinet (JWT): same operations, team roles, stats, export.
+import { newMember } from '../helpers/actors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, idem, key, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { bearer, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
 import { createQr, pay } from '../helpers/payments.ts';
 
 let t: TestApp;
@@ -11,16 +12,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const jwt = (
-  m: Merchant,
+  m: { access: string },
   method: 'GET' | 'POST',
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
 ) => t.app.inject({ method, url, headers: { ...bearer(m), ...headers }, payload: payload as object });
-
-async function withRole(m: Merchant, role: string) {
-  await t.runtime.deps.db.query('UPDATE users SET role = $2 WHERE email = $1', [m.email, role]);
-}
 
 describe('cabinet payments', () => {
   it('create-qr and create-invoice are the same operations as v2, with source cabinet', async () => {
@@ -78,23 +75,25 @@ describe('cabinet payments', () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey, 3000);
     await pay(t.app, m.testKey, qr.operation_id);
-    await withRole(m, 'viewer');
-    expect((await jwt(m, 'GET', '/me/payments?mode=test')).statusCode).toBe(200);
+    const viewer = await newMember(t.app, m, 'viewer');
+    expect((await jwt(viewer, 'GET', '/me/payments?mode=test')).statusCode).toBe(200);
     for (const [method, url, body] of [
       ['POST', '/me/payments/create-qr?mode=test', { amount: 100 }],
       ['POST', `/me/payments/${qr.operation_id}/refund?mode=test`, {}],
       ['GET', '/me/payments/export?mode=test', undefined],
     ] as const) {
-      const res = await jwt(m, method, url, body, idem());
+      const res = await jwt(viewer, method, url, body, idem());
       expect(res.statusCode, url).toBe(403);
       expect(errorOf(res).code).toBe('forbidden_role');
     }
-    await withRole(m, 'accountant');
-    expect((await jwt(m, 'GET', '/me/payments/export?mode=test')).statusCode).toBe(200);
-    expect((await jwt(m, 'POST', `/me/payments/${qr.operation_id}/refund?mode=test`, { amount: 1 })).statusCode).toBe(
-      201,
-    );
-    expect((await jwt(m, 'POST', '/me/payments/create-qr?mode=test', { amount: 100 }, idem())).statusCode).toBe(403);
+    const accountant = await newMember(t.app, m, 'accountant');
+    expect((await jwt(accountant, 'GET', '/me/payments/export?mode=test')).statusCode).toBe(200);
+    expect(
+      (await jwt(accountant, 'POST', `/me/payments/${qr.operation_id}/refund?mode=test`, { amount: 1 })).statusCode,
+    ).toBe(201);
+    expect(
+      (await jwt(accountant, 'POST', '/me/payments/create-qr?mode=test', { amount: 100 }, idem())).statusCode,
+    ).toBe(403);
   });
 
   it('stats and export', async () => {
@@ -115,7 +114,8 @@ describe('cabinet payments', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trim().split('\n');
     expect(lines[0]).toBe(
-      'operation_id,type,status,amount,refunded_amount,comment,phone,sender_name,transaction_id,source,created_at,paid_at',
+      'operation_id,type,status,amount,refunded_amount,comment,phone,' +
+        'sender_name,transaction_id,source,created_at,paid_at',
     );
     expect(lines).toHaveLength(3);
     expect(csv.body).toContain(`'=HYPERLINK`);

@@ -126,7 +126,8 @@ describe('invoices', () => {
         a.operation_id,
       ])
     ).rows[0].provider_ref;
-    expect(await t.runtime.deps.providers.sandbox.simulate(ref, 'pay')).toBe(false); // the customer can no longer pay it
+    // The customer can no longer pay it.
+    expect(await t.runtime.deps.providers.sandbox.simulate(ref, 'pay')).toBe(false);
     const ev = (
       await t.app.inject({ method: 'GET', url: '/v2/events?type=payment.expired', headers: key(m.testKey) })
     ).json();

@@ -3,10 +3,11 @@
 // the paid webhook, refunds in parts, invoices, cancel, customer lookup, expiry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
+import { bearer, errorOf, idem, newMerchant } from '../helpers/factories.ts';
 import { pay, expireAtProvider } from '../helpers/payments.ts';
 import { qrapiWorld, type QrapiWorld } from '../helpers/qrapi.ts';
 import { pollWatchedQrs } from '../../src/domain/payments/watch.ts';
+import { api } from '../helpers/api.ts';
 import { sweepExpired } from '../../src/jobs/expiry.ts';
 
 interface Driver {
@@ -75,10 +76,7 @@ describe.each([
     d = await make();
   }, 30_000);
   afterAll(() => d?.close());
-
-  const post = (apiKey: string, url: string, payload: object) =>
-    d.t.app.inject({ method: 'POST', url, headers: { ...key(apiKey), ...idem() }, payload });
-  const get = (apiKey: string, url: string) => d.t.app.inject({ method: 'GET', url, headers: key(apiKey) });
+  const byKey = (apiKey: string) => api(d.t.app, { apiKey });
 
   it('a QR is created, paid, journaled as payment.completed and queued for the webhook', async () => {
     const m = await d.merchant();
@@ -88,80 +86,89 @@ describe.each([
       headers: bearer(m),
       payload: { url: 'http://127.0.0.1:9/hook', events: ['payment.completed'] },
     });
-    const created = await post(m.key, '/v2/qr', { amount: 5000 });
-    expect(created.statusCode, created.body).toBe(201);
-    const opId = created.json().operation_id;
-    expect((await get(m.key, `/v2/qr/${opId}`)).json().status).toBe('created');
+    const created = await byKey(m.key).post('/v2/qr', { body: { amount: 5000 }, headers: idem() });
+    expect(created.status, created.raw.body).toBe(201);
+    const opId = created.body.operation_id;
+    expect((await byKey(m.key).get(`/v2/qr/${opId}`)).body.status).toBe('created');
     await d.customerPays(opId, m.key);
-    const events = (await get(m.key, '/v2/events?limit=10')).json().data;
-    const done = events.find(
-      (e: { type: string; data: { operation_id: string } }) =>
-        e.type === 'payment.completed' && e.data.operation_id === opId,
-    );
+    const events = (await byKey(m.key).get('/v2/events?limit=10')).body.data;
+    const done = events.find((e) => e.type === 'payment.completed' && e.data.operation_id === opId);
     expect(done, 'payment.completed in the journal').toBeDefined();
     const deliveries = await d.t.runtime.deps.db.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1', [
-      done.id,
+      done!.id,
     ]);
     expect(deliveries.rows).toHaveLength(1);
-    expect((await get(m.key, `/v2/qr/${opId}`)).json()).toMatchObject({ status: 'paid', amount: 5000 });
+    expect((await byKey(m.key).get(`/v2/qr/${opId}`)).body).toMatchObject({ status: 'paid', amount: 5000 });
   });
 
   it('refunds in parts, never beyond the payment', async () => {
     const m = await d.merchant();
-    const opId = (await post(m.key, '/v2/qr', { amount: 3000 })).json().operation_id;
+    const opId = (await byKey(m.key).post('/v2/qr', { body: { amount: 3000 }, headers: idem() })).body.operation_id;
     await d.customerPays(opId, m.key);
-    const first = await post(m.key, '/v2/refunds', { operation_id: opId, amount: 1000 });
-    expect(first.statusCode, first.body).toBe(201);
-    expect(first.json()).toMatchObject({ status: 'completed', refunded_total: 1000, remaining_refundable: 2000 });
-    const over = await post(m.key, '/v2/refunds', { operation_id: opId, amount: 2500 });
-    expect(over.statusCode).toBe(400);
+    const first = await byKey(m.key).post('/v2/refunds', {
+      body: { operation_id: opId, amount: 1000 },
+      headers: idem(),
+    });
+    expect(first.status, first.raw.body).toBe(201);
+    expect(first.body).toMatchObject({ status: 'completed', refunded_total: 1000, remaining_refundable: 2000 });
+    const over = await byKey(m.key).post('/v2/refunds', {
+      body: { operation_id: opId, amount: 2500 },
+      headers: idem(),
+    });
+    expect(over.status).toBe(400);
     expect(errorOf(over).code).toBe('refund_amount_exceeds');
-    const rest = await post(m.key, '/v2/refunds', { operation_id: opId, amount: 2000 });
-    expect(rest.statusCode, rest.body).toBe(201);
-    expect(rest.json()).toMatchObject({ status: 'completed', refunded_total: 3000, remaining_refundable: 0 });
-    expect((await get(m.key, `/v2/qr/${opId}`)).json().status).toBe('refunded');
+    const rest = await byKey(m.key).post('/v2/refunds', {
+      body: { operation_id: opId, amount: 2000 },
+      headers: idem(),
+    });
+    expect(rest.status, rest.raw.body).toBe(201);
+    expect(rest.body).toMatchObject({ status: 'completed', refunded_total: 3000, remaining_refundable: 0 });
+    expect((await byKey(m.key).get(`/v2/qr/${opId}`)).body.status).toBe('refunded');
   });
 
   it('an invoice is pushed to a customer, paid, and seen paid on read; another is cancelled', async () => {
     const m = await d.merchant();
-    const inv = await post(m.key, '/v2/invoices', { phone: '+77011234567', amount: 2000 });
-    expect(inv.statusCode, inv.body).toBe(201);
-    const opId = inv.json().operation_id;
+    const inv = await byKey(m.key).post('/v2/invoices', {
+      body: { phone: '+77011234567', amount: 2000 },
+      headers: idem(),
+    });
+    expect(inv.status, inv.raw.body).toBe(201);
+    const opId = inv.body.operation_id;
     await d.customerPays(opId, m.key);
-    expect((await get(m.key, `/v2/invoices/${opId}`)).json().status).toBe('paid');
-    const other = (await post(m.key, '/v2/invoices', { phone: '+77011234567', amount: 700 })).json().operation_id;
-    const cancel = await post(m.key, `/v2/invoices/${other}/cancel`, {});
-    expect(cancel.statusCode, cancel.body).toBe(200);
-    expect((await get(m.key, `/v2/invoices/${other}`)).json().status).toBe('cancelled');
+    expect((await byKey(m.key).get(`/v2/invoices/${opId}`)).body.status).toBe('paid');
+    const other = (
+      await byKey(m.key).post('/v2/invoices', { body: { phone: '+77011234567', amount: 700 }, headers: idem() })
+    ).body.operation_id;
+    const cancel = await byKey(m.key).post(`/v2/invoices/${other}/cancel`, { body: {}, headers: idem() });
+    expect(cancel.status, cancel.raw.body).toBe(200);
+    expect((await byKey(m.key).get(`/v2/invoices/${other}`)).body.status).toBe('cancelled');
   });
 
   it('looks customers up by phone: a customer, and a phone that is none (404)', async () => {
     const m = await d.merchant();
-    const found = await get(m.key, '/v2/client?phone=%2B77011234567');
-    expect(found.statusCode, found.body).toBe(200);
-    expect(found.json()).toMatchObject({ exists: true });
-    expect(typeof found.json().name).toBe('string');
-    const none = await get(m.key, '/v2/client?phone=%2B77012340000');
-    expect(none.statusCode).toBe(404);
+    const found = await byKey(m.key).get('/v2/client?phone=%2B77011234567');
+    expect(found.status, found.raw.body).toBe(200);
+    expect(found.body).toMatchObject({ exists: true });
+    expect(typeof found.body.name).toBe('string');
+    const none = await byKey(m.key).get('/v2/client?phone=%2B77012340000');
+    expect(none.status).toBe(404);
     expect(errorOf(none).code).toBe('client_not_found');
-    expect((await post(m.key, '/v2/invoices', { phone: '+77012340000', amount: 100 })).statusCode).toBe(404);
+    expect(
+      (await byKey(m.key).post('/v2/invoices', { body: { phone: '+77012340000', amount: 100 }, headers: idem() }))
+        .status,
+    ).toBe(404);
   });
 
   it('a QR nobody pays expires, with payment.expired', async () => {
     const m = await d.merchant();
-    const opId = (await post(m.key, '/v2/qr', { amount: 900 })).json().operation_id;
+    const opId = (await byKey(m.key).post('/v2/qr', { body: { amount: 900 }, headers: idem() })).body.operation_id;
     await d.runOut(opId);
     await d.t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       opId,
     ]);
     await sweepExpired(d.t.runtime.deps);
-    expect((await get(m.key, `/v2/qr/${opId}`)).json().status).toBe('expired');
-    const events = (await get(m.key, '/v2/events?limit=5')).json().data;
-    expect(
-      events.some(
-        (e: { type: string; data: { operation_id: string } }) =>
-          e.type === 'payment.expired' && e.data.operation_id === opId,
-      ),
-    ).toBe(true);
+    expect((await byKey(m.key).get(`/v2/qr/${opId}`)).body.status).toBe('expired');
+    const events = (await byKey(m.key).get('/v2/events?limit=5')).body.data;
+    expect(events.some((e) => e.type === 'payment.expired' && e.data.operation_id === opId)).toBe(true);
   });
 });

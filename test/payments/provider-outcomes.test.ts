@@ -221,7 +221,8 @@ describe('refund outcomes through the gateway', () => {
     expect(first.status).toBe('pending');
     // As if the request had died before its answer was stored: the key is still running, its lease over.
     await t.runtime.deps.db.query(
-      `UPDATE idempotency_keys SET state = 'running', response_status = NULL, response_body = NULL, locked_until = now() - interval '1 second'
+      `UPDATE idempotency_keys SET state = 'running', response_status = NULL, response_body = NULL, ` +
+        `locked_until = now() - interval '1 second'
         WHERE key = $1`,
       [headers['idempotency-key']],
     );

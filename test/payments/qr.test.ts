@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, errorOf, idem, key, newMerchant } from '../helpers/factories.ts';
 import { connectLive, createQr, expireAtProvider, pay, payAtProvider } from '../helpers/payments.ts';
+import { api } from '../helpers/api.ts';
 import { sweepExpired } from '../../src/jobs/expiry.ts';
 
 let t: TestApp;
@@ -11,19 +12,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (apiKey: string, payload: unknown, headers: Record<string, string> = idem()) =>
-  t.app.inject({ method: 'POST', url: '/v2/qr', headers: { ...key(apiKey), ...headers }, payload: payload as object });
-
 describe('POST /v2/qr', () => {
   it('creates a QR in test mode', async () => {
     const m = await newMerchant(t.app);
-    const res = await post(m.testKey, {
-      amount: 5000,
-      comment: 'Заказ №1',
-      items: [{ name: 'Кофе', price: 2500, quantity: 2 }],
+    const res = await api(t.app, { apiKey: m.testKey }).post('/v2/qr', {
+      body: {
+        amount: 5000,
+        comment: 'Заказ №1',
+        items: [{ name: 'Кофе', price: 2500, quantity: 2 }],
+      },
+      headers: idem(),
     });
-    expect(res.statusCode).toBe(201);
-    const b = res.json();
+    expect(res.status).toBe(201);
+    const b = res.body;
     expect(b.operation_id).toMatch(/^op_[0-9A-Z]{26}$/);
     expect(b.status).toBe('created');
     // A test QR, scanned or opened, leads to the sandbox payer's page on this server (#16 item 10).
@@ -49,8 +50,8 @@ describe('POST /v2/qr', () => {
       [{ amount: 100, tip: 5 }, 'tip'],
     ];
     for (const [body, param] of cases) {
-      const res = await post(m.testKey, body);
-      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      const res = await api(t.app, { apiKey: m.testKey }).post('/v2/qr', { payload: body, headers: idem() });
+      expect(res.status, JSON.stringify(body)).toBe(400);
       const e = errorOf(res);
       expect(e.code, JSON.stringify(body)).toBe('invalid_parameter');
       expect(e.param, JSON.stringify(body)).toBe(param);
@@ -61,28 +62,34 @@ describe('POST /v2/qr', () => {
 
   it('needs an Idempotency-Key', async () => {
     const m = await newMerchant(t.app);
-    const res = await post(m.testKey, { amount: 100 }, {});
-    expect(res.statusCode).toBe(400);
+    const res = await api(t.app, { apiKey: m.testKey }).post('/v2/qr', { body: { amount: 100 }, headers: {} });
+    expect(res.status).toBe(400);
     expect(errorOf(res)).toMatchObject({ code: 'idempotency_key_required', param: 'Idempotency-Key' });
   });
 
   it('live mode without a connected provider account is 409 provider_not_connected', async () => {
     const m = await newMerchant(t.app);
-    const res = await post(m.liveKey, { amount: 100 });
-    expect(res.statusCode).toBe(409);
+    const res = await api(t.app, { apiKey: m.liveKey }).post('/v2/qr', { body: { amount: 100 }, headers: idem() });
+    expect(res.status).toBe(409);
     expect(errorOf(res).code).toBe('provider_not_connected');
   });
 
   it('X-Provider-Account selects an account; an unknown one is 400', async () => {
     const m = await newMerchant(t.app);
     const accountId = await connectLive(t, m);
-    const ok = await post(m.liveKey, { amount: 100 }, { ...idem(), 'x-provider-account': String(accountId) });
-    expect(ok.statusCode).toBe(201);
+    const ok = await api(t.app, { apiKey: m.liveKey }).post('/v2/qr', {
+      body: { amount: 100 },
+      headers: { ...idem(), 'x-provider-account': String(accountId) },
+    });
+    expect(ok.status).toBe(201);
     const other = await newMerchant(t.app);
     const foreign = await connectLive(t, other);
     for (const bad of ['999999999', 'abc', String(foreign)]) {
-      const res = await post(m.liveKey, { amount: 100 }, { ...idem(), 'x-provider-account': bad });
-      expect(res.statusCode, bad).toBe(400);
+      const res = await api(t.app, { apiKey: m.liveKey }).post('/v2/qr', {
+        body: { amount: 100 },
+        headers: { ...idem(), 'x-provider-account': bad },
+      });
+      expect(res.status, bad).toBe(400);
       expect(errorOf(res).param).toBe('X-Provider-Account');
     }
     // The test-mode sandbox account is not a live account.
@@ -230,6 +237,7 @@ describe('expiry', () => {
   it('the sweeper expires a QR past its deadline without anyone reading it, once', async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey);
+    // Moving time: the payment's deadline passes.
     await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       qr.operation_id,
     ]);
@@ -254,6 +262,7 @@ describe('expiry', () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const qr = await createQr(t.app, m.testKey);
+      // Moving time: the payment's deadline passes.
       await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
         qr.operation_id,
       ]);
@@ -271,6 +280,7 @@ describe('expiry', () => {
   it('a read past the deadline expires it too', async () => {
     const m = await newMerchant(t.app);
     const qr = await createQr(t.app, m.testKey);
+    // Moving time: the payment's deadline passes.
     await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       qr.operation_id,
     ]);
@@ -285,6 +295,7 @@ describe('expiry', () => {
     await connectLive(t, m);
     const qr = await createQr(t.app, m.liveKey);
     await payAtProvider(t, qr.operation_id);
+    // Moving time: the payment's deadline passes.
     await t.runtime.deps.db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       qr.operation_id,
     ]);

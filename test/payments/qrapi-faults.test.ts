@@ -1,4 +1,5 @@
 // The live driver under faults (decisions 24), against the emulator; each case bounded in time.
+import { api } from '../helpers/api.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { bearer, errorOf, idem, key } from '../helpers/factories.ts';
@@ -22,9 +23,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 const deps = () => w.t.runtime.deps;
-const post = (apiKey: string, url: string, payload: object, k = idem()) =>
-  w.t.app.inject({ method: 'POST', url, headers: { ...key(apiKey), ...k }, payload });
-const get = (apiKey: string, url: string) => w.t.app.inject({ method: 'GET', url, headers: key(apiKey) });
+const byKey = (apiKey: string) => api(w.t.app, { apiKey });
 const opsOf = async (clientId: number) =>
   (
     await deps().db.query<{ id: string }>(`SELECT id FROM operations WHERE client_id = $1 AND mode = 'live'`, [
@@ -34,59 +33,64 @@ const opsOf = async (clientId: number) =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the watcher', () => {
-  it('scan + confirm -> a payment.completed webhook, with no read by the merchant, within two poll intervals', async () => {
-    w.emu.state.timing.StatusPollingInterval = 1;
-    try {
-      const m = await w.liveMerchant();
-      await w.t.app.inject({
-        method: 'POST',
-        url: '/me/webhooks',
-        headers: bearer(m),
-        payload: { url: `${receiver.url}/hook`, events: ['payment.completed'] },
-      });
-      const opId = (await post(m.liveKey, '/v2/qr', { amount: 4200 })).json().operation_id;
-      const started = Date.now();
-      await w.customer('scan', opId);
-      await w.customer('confirm', opId);
-      // The job's loop, by hand: a pass every 200 ms, for at most two poll intervals.
-      let paid = false;
-      while (!paid && Date.now() - started < 2000) {
-        await pollWatchedQrs(deps(), { batch: 100, perAccount: 100 });
-        paid =
-          (await deps().db.query(`SELECT 1 FROM operations WHERE id = $1 AND status = 'paid'`, [opId])).rows.length > 0;
-        if (!paid) await sleep(200);
+  it(
+    'scan + confirm -> a payment.completed webhook, with no read by the ' + 'merchant, within two poll intervals',
+    async () => {
+      w.emu.state.timing.StatusPollingInterval = 1;
+      try {
+        const m = await w.liveMerchant();
+        await w.t.app.inject({
+          method: 'POST',
+          url: '/me/webhooks',
+          headers: bearer(m),
+          payload: { url: `${receiver.url}/hook`, events: ['payment.completed'] },
+        });
+        const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 4200 }, headers: idem() })).body
+          .operation_id;
+        const started = Date.now();
+        await w.customer('scan', opId);
+        await w.customer('confirm', opId);
+        // The job's loop, by hand: a pass every 200 ms, for at most two poll intervals.
+        let paid = false;
+        while (!paid && Date.now() - started < 2000) {
+          await pollWatchedQrs(deps(), { batch: 100, perAccount: 100 });
+          paid =
+            (await deps().db.query(`SELECT 1 FROM operations WHERE id = $1 AND status = 'paid'`, [opId])).rows.length >
+            0;
+          if (!paid) await sleep(200);
+        }
+        expect(paid, 'noticed within two intervals').toBe(true);
+        await deliverAllDue(deps());
+        const got = await receiver.waitFor(1, 3000);
+        expect(JSON.parse(got[got.length - 1].body)).toMatchObject({
+          type: 'payment.completed',
+          data: { operation_id: opId, amount: 4200 },
+        });
+      } finally {
+        w.emu.state.timing.StatusPollingInterval = 5;
       }
-      expect(paid, 'noticed within two intervals').toBe(true);
-      await deliverAllDue(deps());
-      const got = await receiver.waitFor(1, 3000);
-      expect(JSON.parse(got[got.length - 1].body)).toMatchObject({
-        type: 'payment.completed',
-        data: { operation_id: opId, amount: 4200 },
-      });
-    } finally {
-      w.emu.state.timing.StatusPollingInterval = 5;
-    }
-  });
+    },
+  );
 
   it("a Wait seen after the QR's deadline is not expired early; the confirmation then pays it", async () => {
     const m = await w.liveMerchant();
-    const opId = (await post(m.liveKey, '/v2/qr', { amount: 1500 })).json().operation_id;
+    const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 1500 }, headers: idem() })).body.operation_id;
     await w.customer('scan', opId);
     // The scan came just before Tolem's deadline, which passed before Tolem next asked.
     await deps().db.query(`UPDATE operations SET expires_at = now() - interval '1 second' WHERE id = $1`, [opId]);
     await sweepExpired(deps());
-    const held = (await get(m.liveKey, `/v2/qr/${opId}`)).json();
+    const held = (await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body;
     expect(held).toMatchObject({ status: 'created', raw_provider_status: 'Wait' });
     expect(new Date(held.expires_at).getTime()).toBeGreaterThan(Date.now() + 60_000);
     await w.customer('confirm', opId);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json().status).toBe('paid');
+    expect((await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body.status).toBe('paid');
   });
 
   it('scanerror -> declined, with payment.cancelled (reason declined)', async () => {
     const m = await w.liveMerchant();
-    const opId = (await post(m.liveKey, '/v2/qr', { amount: 800 })).json().operation_id;
+    const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 800 }, headers: idem() })).body.operation_id;
     await w.customer('scanerror', opId);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({
+    expect((await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body).toMatchObject({
       status: 'declined',
       raw_provider_status: 'Error',
     });
@@ -94,7 +98,8 @@ describe('the watcher', () => {
 
   it('polls each account at most perAccount times a pass', async () => {
     const m = await w.liveMerchant();
-    for (let i = 0; i < 4; i++) await post(m.liveKey, '/v2/qr', { amount: 100 + i });
+    for (let i = 0; i < 4; i++) await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 + i }, headers: idem() });
+    // Moving time: the watcher's next poll is due.
     await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [
       m.clientId,
     ]);
@@ -112,12 +117,14 @@ describe('the watcher', () => {
   it('every account with due QRs is served in a pass, however many QRs another account has waiting', async () => {
     const busy = await w.liveMerchant();
     const quiet = await w.liveMerchant();
-    for (let i = 0; i < 6; i++) await post(busy.liveKey, '/v2/qr', { amount: 200 + i });
-    await post(quiet.liveKey, '/v2/qr', { amount: 300 });
+    for (let i = 0; i < 6; i++)
+      await byKey(busy.liveKey).post('/v2/qr', { body: { amount: 200 + i }, headers: idem() });
+    await byKey(quiet.liveKey).post('/v2/qr', { body: { amount: 300 }, headers: idem() });
     // The busy account's QRs are the oldest due: a window of the oldest would hold only them.
     await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 hour' WHERE client_id = $1`, [
       busy.clientId,
     ]);
+    // Moving time: the watcher's next poll is due.
     await deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [
       quiet.clientId,
     ]);
@@ -137,9 +144,13 @@ describe('the watcher', () => {
   it('a pass releases what it polled, and a QR still waiting as last seen costs no transaction', async () => {
     const m = await w.liveMerchant();
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await post(m.liveKey, '/v2/qr', { amount: 500 + i })).json().operation_id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 500 + i }, headers: idem() })).body.operation_id,
+      );
     await w.customer('scan', ids[2]);
     const due = () =>
+      // Moving time: the watcher's next poll is due.
       deps().db.query(`UPDATE operations SET next_poll_at = now() - interval '1 second' WHERE client_id = $1`, [
         m.clientId,
       ]);
@@ -164,7 +175,8 @@ describe('the watcher', () => {
       const rows = async () =>
         (
           await db.query<{ id: string; raw_provider_status: string; leased: boolean; next_in_s: number }>(
-            `SELECT id, raw_provider_status, poll_lease_until IS NOT NULL AS leased, extract(epoch FROM next_poll_at - now())::float AS next_in_s
+            `SELECT id, raw_provider_status, poll_lease_until IS NOT NULL AS leased, ` +
+              `extract(epoch FROM next_poll_at - now())::float AS next_in_s
            FROM operations WHERE client_id = $1 ORDER BY id`,
             [m.clientId],
           )
@@ -188,7 +200,7 @@ describe('the watcher', () => {
       await due();
       await pollWatchedQrs(deps(), { batch: 100, perAccount: 100, accounts: [m.accountId] });
       expect(transactions).toBe(1);
-      expect((await get(m.liveKey, `/v2/qr/${ids[2]}`)).json().status).toBe('paid');
+      expect((await byKey(m.liveKey).get(`/v2/qr/${ids[2]}`)).body.status).toBe('paid');
     } finally {
       (db as { tx: typeof tx }).tx = tx;
       (db as { query: typeof query }).query = query;
@@ -199,41 +211,45 @@ describe('the watcher', () => {
 describe('capabilities by scheme', () => {
   it('r1: refund, invoice and customer lookup are 501 naming the scheme, without a provider call', async () => {
     const m = await w.liveMerchant('r1');
-    const opId = (await post(m.liveKey, '/v2/qr', { amount: 1000 })).json().operation_id;
+    const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 1000 }, headers: idem() })).body.operation_id;
     await w.customer('scan', opId);
     await w.customer('confirm', opId);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json().status).toBe('paid');
+    expect((await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body.status).toBe('paid');
     const calls = w.emu.state.requests.length;
     for (const res of [
-      await post(m.liveKey, '/v2/refunds', { operation_id: opId, amount: 100 }),
-      await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount: 100 }),
-      await get(m.liveKey, '/v2/client?phone=%2B77011234567'),
+      await byKey(m.liveKey).post('/v2/refunds', { body: { operation_id: opId, amount: 100 }, headers: idem() }),
+      await byKey(m.liveKey).post('/v2/invoices', { body: { phone: '+77011234567', amount: 100 }, headers: idem() }),
+      await byKey(m.liveKey).get('/v2/client?phone=%2B77011234567'),
     ]) {
-      expect(res.statusCode, res.body).toBe(501);
+      expect(res.status, res.raw.body).toBe(501);
       expect(errorOf(res).code).toBe('provider_capability_unavailable');
       expect(errorOf(res).message).toContain('r1');
     }
     expect(w.emu.state.requests.length).toBe(calls);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json().refunded_amount).toBe(0);
+    expect((await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body.refunded_amount).toBe(0);
   });
 });
 
 describe('lost answers', () => {
   it('a lost refund answer ends completed, with the money moved once', async () => {
     const m = await w.liveMerchant();
-    const opId = (await post(m.liveKey, '/v2/qr', { amount: 5000 })).json().operation_id;
+    const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 5000 }, headers: idem() })).body.operation_id;
     await w.customer('scan', opId);
     await w.customer('confirm', opId);
-    await get(m.liveKey, `/v2/qr/${opId}`);
+    await byKey(m.liveKey).get(`/v2/qr/${opId}`);
     w.faults([{ path: 'payment/return', kind: 'lost', times: 1 }]);
-    const first = await post(m.liveKey, '/v2/refunds', { operation_id: opId, amount: 2000 });
-    expect(first.json()).toMatchObject({ status: 'pending' });
+    const first = await byKey(m.liveKey).post('/v2/refunds', {
+      body: { operation_id: opId, amount: 2000 },
+      headers: idem(),
+    });
+    expect(first.body).toMatchObject({ status: 'pending' });
+    // Moving time: the refund's next attempt is due.
     await deps().db.query(`UPDATE refunds SET next_attempt_at = now() WHERE operation_id = $1`, [opId]);
     await retryPendingRefunds(deps());
     const ref = await w.refOf(opId);
     const atProvider = w.emu.state.payments.get(Number(ref))!;
     expect(atProvider.ReturnedAmount).toBe(2000);
-    expect((await get(m.liveKey, `/v2/qr/${opId}`)).json()).toMatchObject({
+    expect((await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body).toMatchObject({
       status: 'partially_refunded',
       refunded_amount: 2000,
     });
@@ -249,11 +265,11 @@ describe('lost answers', () => {
     const m = await w.liveMerchant();
     w.faults([{ path: 'qr/create', kind: 'lost', times: 1 }]);
     const k = idem();
-    const lost = await post(m.liveKey, '/v2/qr', { amount: 1200 }, k);
-    expect(lost.statusCode).toBe(502);
+    const lost = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 1200 }, headers: k });
+    expect(lost.status).toBe(502);
     expect(await opsOf(m.clientId)).toHaveLength(0);
-    const retry = await post(m.liveKey, '/v2/qr', { amount: 1200 }, k);
-    expect(retry.statusCode, retry.body).toBe(201);
+    const retry = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 1200 }, headers: k });
+    expect(retry.status, retry.raw.body).toBe(201);
     expect(await opsOf(m.clientId)).toHaveLength(1);
     // The provider holds the orphan too; it drops it unscanned by itself.
     expect([...w.emu.state.payments.values()].filter((p) => p.Amount === 1200).length).toBeGreaterThanOrEqual(2);
@@ -263,16 +279,25 @@ describe('lost answers', () => {
     const m = await w.liveMerchant();
     w.faults([{ path: 'remote/create', kind: 'lost', times: 1 }]);
     const k = idem();
-    const lost = await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount: 2300 }, k);
-    expect(lost.statusCode).toBe(502);
-    const retry = await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount: 2300 }, k);
-    expect(retry.statusCode).toBe(409);
+    const lost = await byKey(m.liveKey).post('/v2/invoices', {
+      body: { phone: '+77011234567', amount: 2300 },
+      headers: k,
+    });
+    expect(lost.status).toBe(502);
+    const retry = await byKey(m.liveKey).post('/v2/invoices', {
+      body: { phone: '+77011234567', amount: 2300 },
+      headers: k,
+    });
+    expect(retry.status).toBe(409);
     // The key's stored answer, replayed (it names the request that stored it).
     expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.json().error.code).toBe('provider_outcome_unknown');
+    expect(retry.raw.json().error.code).toBe('provider_outcome_unknown');
     expect(await opsOf(m.clientId)).toHaveLength(0);
     // A new key is a new decision of the merchant's.
-    expect((await post(m.liveKey, '/v2/invoices', { phone: '+77011234567', amount: 2300 })).statusCode).toBe(201);
+    expect(
+      (await byKey(m.liveKey).post('/v2/invoices', { body: { phone: '+77011234567', amount: 2300 }, headers: idem() }))
+        .status,
+    ).toBe(201);
   });
 });
 
@@ -281,8 +306,8 @@ describe('provider trouble', () => {
     const m = await w.liveMerchant();
     w.faults([{ path: 'qr/create', kind: 'code', code: -10000, times: 2 }]);
     for (let i = 0; i < 2; i++) {
-      const res = await post(m.liveKey, '/v2/qr', { amount: 100 });
-      expect(res.statusCode).toBe(503);
+      const res = await byKey(m.liveKey).post('/v2/qr', { body: { amount: 100 }, headers: idem() });
+      expect(res.status).toBe(503);
       expect(errorOf(res).code).toBe('session_expired');
     }
     expect((await w.t.app.inject({ method: 'GET', url: '/me', headers: bearer(m) })).json().session_alive).toBe(false);
@@ -380,24 +405,28 @@ describe('certificate expiry', () => {
 });
 
 describe('status versions', () => {
-  it("v02 (the default) fills the transaction id of a paid payment; v01 (the document's) reads the status alone", async () => {
-    const m = await w.liveMerchant();
-    const paidQr = async () => {
-      const opId = (await post(m.liveKey, '/v2/qr', { amount: 300 })).json().operation_id;
-      await w.customer('scan', opId);
-      await w.customer('confirm', opId);
-      return (await get(m.liveKey, `/v2/qr/${opId}`)).json();
-    };
-    const paid = await paidQr();
-    expect(paid.status).toBe('paid');
-    expect(paid.transaction_id).toMatch(/^\d+$/);
-    expect(w.emu.state.requests.some((r) => r.path.includes('/v02/payment/status/'))).toBe(true);
-    const q = deps().config.qrapi as { statusVersion: 'v01' | 'v02' };
-    q.statusVersion = 'v01';
-    try {
-      expect(await paidQr()).toMatchObject({ status: 'paid', transaction_id: null });
-    } finally {
-      q.statusVersion = 'v02';
-    }
-  });
+  it(
+    'v02 (the default) fills the transaction id of a paid payment; v01 ' + "(the document's) reads the status alone",
+    async () => {
+      const m = await w.liveMerchant();
+      const paidQr = async () => {
+        const opId = (await byKey(m.liveKey).post('/v2/qr', { body: { amount: 300 }, headers: idem() })).body
+          .operation_id;
+        await w.customer('scan', opId);
+        await w.customer('confirm', opId);
+        return (await byKey(m.liveKey).get(`/v2/qr/${opId}`)).body;
+      };
+      const paid = await paidQr();
+      expect(paid.status).toBe('paid');
+      expect(paid.transaction_id).toMatch(/^\d+$/);
+      expect(w.emu.state.requests.some((r) => r.path.includes('/v02/payment/status/'))).toBe(true);
+      const q = deps().config.qrapi as { statusVersion: 'v01' | 'v02' };
+      q.statusVersion = 'v01';
+      try {
+        expect(await paidQr()).toMatchObject({ status: 'paid', transaction_id: null });
+      } finally {
+        q.statusVersion = 'v02';
+      }
+    },
+  );
 });

@@ -87,22 +87,25 @@ describe('the ledger', () => {
     expect(await sandbox.getStatus(late)).toEqual({ status: 'expired', raw: 'Expired' });
   });
 
-  it('an invoice can be cancelled, again, even late; a QR or a paid invoice cannot; unknown refs change nothing', async () => {
-    const inv = await sandbox.createInvoice({ phone: '+77001234567', amount: 700, lifetimeS: 60 });
-    expect(await sandbox.cancelInvoice(inv.ref)).toBe(true);
-    expect(await sandbox.cancelInvoice(inv.ref)).toBe(true);
-    expect(await sandbox.getStatus(inv.ref)).toEqual({ status: 'cancelled', raw: 'Cancelled' });
-    expect(await sandbox.simulate(inv.ref, 'pay')).toBe(false);
-    expect(await sandbox.cancelInvoice(sandboxRef({ kind: 'invoice', amount: 5, expiresAt: past() }))).toBe(true);
-    const qr = await sandbox.createQr({ amount: 5000, lifetimeS: 300 });
-    expect(await sandbox.cancelInvoice(qr.ref)).toBe(false);
-    const paid = await sandbox.createInvoice({ phone: '+77001234567', amount: 700, lifetimeS: 60 });
-    await sandbox.simulate(paid.ref, 'pay');
-    expect(await sandbox.cancelInvoice(paid.ref)).toBe(false);
-    expect(await sandbox.simulate('sbx_qr_nothing', 'pay')).toBe(false);
-    expect(await sandbox.cancelInvoice('sbx_inv_nothing')).toBe(false);
-    expect(await rows('sbx_qr_nothing')).toEqual([]);
-  });
+  it(
+    'an invoice can be cancelled, again, even late; a QR or a paid invoice ' + 'cannot; unknown refs change nothing',
+    async () => {
+      const inv = await sandbox.createInvoice({ phone: '+77001234567', amount: 700, lifetimeS: 60 });
+      expect(await sandbox.cancelInvoice(inv.ref)).toBe(true);
+      expect(await sandbox.cancelInvoice(inv.ref)).toBe(true);
+      expect(await sandbox.getStatus(inv.ref)).toEqual({ status: 'cancelled', raw: 'Cancelled' });
+      expect(await sandbox.simulate(inv.ref, 'pay')).toBe(false);
+      expect(await sandbox.cancelInvoice(sandboxRef({ kind: 'invoice', amount: 5, expiresAt: past() }))).toBe(true);
+      const qr = await sandbox.createQr({ amount: 5000, lifetimeS: 300 });
+      expect(await sandbox.cancelInvoice(qr.ref)).toBe(false);
+      const paid = await sandbox.createInvoice({ phone: '+77001234567', amount: 700, lifetimeS: 60 });
+      await sandbox.simulate(paid.ref, 'pay');
+      expect(await sandbox.cancelInvoice(paid.ref)).toBe(false);
+      expect(await sandbox.simulate('sbx_qr_nothing', 'pay')).toBe(false);
+      expect(await sandbox.cancelInvoice('sbx_inv_nothing')).toBe(false);
+      expect(await rows('sbx_qr_nothing')).toEqual([]);
+    },
+  );
 
   it('of two changes at once to one fresh payment, exactly one succeeds', async () => {
     for (let i = 0; i < 5; i++) {
@@ -120,7 +123,8 @@ describe('the ledger', () => {
   it('a row written at creation by an earlier version (an older ref) still changes as before', async () => {
     const ref = `sbx_qr_${'ab'.repeat(12)}${Date.now()}`;
     await t.runtime.deps.db.query(
-      `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at) VALUES ($1, 'qr', 900, 'QrTokenCreated', now() + interval '5 minutes')`,
+      `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at) ` +
+        `VALUES ($1, 'qr', 900, 'QrTokenCreated', now() + interval '5 minutes')`,
       [ref],
     );
     expect(await sandbox.getStatus(ref)).toEqual({ status: 'waiting', raw: 'QrTokenCreated' });
@@ -132,7 +136,8 @@ describe('the ledger', () => {
   it('a row whose deadline was moved into the past wins over the deadline in its ref', async () => {
     const qr = await sandbox.createQr({ amount: 5000, lifetimeS: 300 });
     await t.runtime.deps.db.query(
-      `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at) VALUES ($1, 'qr', 5000, 'QrTokenCreated', now() - interval '1 second')`,
+      `INSERT INTO sandbox_payments (ref, kind, amount, status, expires_at) ` +
+        `VALUES ($1, 'qr', 5000, 'QrTokenCreated', now() - interval '1 second')`,
       [qr.ref],
     );
     expect(await sandbox.getStatus(qr.ref)).toEqual({ status: 'expired', raw: 'Expired' });

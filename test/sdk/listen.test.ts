@@ -93,47 +93,51 @@ describe('tolem listen', () => {
     expect(Object.keys(JSON.parse(bodies[0]))).toEqual(['id', 'type', 'created_at', 'data']);
   });
 
-  it('sends its query: nothing from before it started is forwarded, and a new event once, with a webhook-id stable across runs', async () => {
-    bodies.length = 0;
-    const events = [
-      ev('old1', '2026-11-24T09:00:00.000Z'),
-      ev('old2', '2026-11-24T09:30:00.000Z'),
-      ev('old3', '2026-11-24T10:00:00.000Z'),
-    ];
-    const { api, queries } = journal(events);
-    const headers: Record<string, string>[] = [];
-    const local = createServer((req, res) => {
-      headers.push(req.headers as Record<string, string>);
-      let b = '';
-      req.on('data', (c) => (b += c)).on('end', () => (bodies.push(b), res.end('ok')));
-    });
-    await new Promise<void>((ok) => local.listen(0, '127.0.0.1', ok));
-    const to = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hook`;
-    try {
-      const run = listen(api, quiet, { forwardTo: to, max: 1, intervalMs: 10 });
-      await new Promise((ok) => setTimeout(ok, 100));
-      events.push(ev('new', '2026-11-24T10:05:00.000Z'));
-      await run;
-      expect(bodies.map((b) => JSON.parse(b).id)).toEqual(['new']);
-      expect(queries[0].get('mode')).toBe('test');
-      expect(queries[0].get('limit')).toBe('1');
-      expect(headers[0]['webhook-id']).toMatch(/^msg_[\w-]{26}$/);
-      expect(headers[0]['webhook-id']).toBe(messageIdOf({ id: 'new' }));
-      // A restart: what happened before it, even a second before (inside the look-back window), stays
-      // unforwarded; the next new event goes, under its own id, derived from the event, not the run.
-      const later = [...events, ev('newer', '2026-11-24T10:05:01.000Z')];
-      const again = journal(later);
-      const second = listen(again.api, quiet, { forwardTo: to, max: 1, intervalMs: 10 });
-      await new Promise((ok) => setTimeout(ok, 100));
-      later.push(ev('newest', '2026-11-24T10:05:02.000Z'));
-      await second;
-      expect(bodies.map((b) => JSON.parse(b).id)).toEqual(['new', 'newest']);
-      expect(headers[1]['webhook-id']).toBe(messageIdOf({ id: 'newest' }));
-      expect(messageIdOf({ id: 'new' })).not.toBe(messageIdOf({ id: 'newest' }));
-    } finally {
-      await new Promise<void>((ok) => local.close(() => ok()));
-    }
-  });
+  it(
+    'sends its query: nothing from before it started is forwarded, and ' +
+      'a new event once, with a webhook-id stable across runs',
+    async () => {
+      bodies.length = 0;
+      const events = [
+        ev('old1', '2026-11-24T09:00:00.000Z'),
+        ev('old2', '2026-11-24T09:30:00.000Z'),
+        ev('old3', '2026-11-24T10:00:00.000Z'),
+      ];
+      const { api, queries } = journal(events);
+      const headers: Record<string, string>[] = [];
+      const local = createServer((req, res) => {
+        headers.push(req.headers as Record<string, string>);
+        let b = '';
+        req.on('data', (c) => (b += c)).on('end', () => (bodies.push(b), res.end('ok')));
+      });
+      await new Promise<void>((ok) => local.listen(0, '127.0.0.1', ok));
+      const to = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hook`;
+      try {
+        const run = listen(api, quiet, { forwardTo: to, max: 1, intervalMs: 10 });
+        await new Promise((ok) => setTimeout(ok, 100));
+        events.push(ev('new', '2026-11-24T10:05:00.000Z'));
+        await run;
+        expect(bodies.map((b) => JSON.parse(b).id)).toEqual(['new']);
+        expect(queries[0].get('mode')).toBe('test');
+        expect(queries[0].get('limit')).toBe('1');
+        expect(headers[0]['webhook-id']).toMatch(/^msg_[\w-]{26}$/);
+        expect(headers[0]['webhook-id']).toBe(messageIdOf({ id: 'new' }));
+        // A restart: what happened before it, even a second before (inside the look-back window), stays
+        // unforwarded; the next new event goes, under its own id, derived from the event, not the run.
+        const later = [...events, ev('newer', '2026-11-24T10:05:01.000Z')];
+        const again = journal(later);
+        const second = listen(again.api, quiet, { forwardTo: to, max: 1, intervalMs: 10 });
+        await new Promise((ok) => setTimeout(ok, 100));
+        later.push(ev('newest', '2026-11-24T10:05:02.000Z'));
+        await second;
+        expect(bodies.map((b) => JSON.parse(b).id)).toEqual(['new', 'newest']);
+        expect(headers[1]['webhook-id']).toBe(messageIdOf({ id: 'newest' }));
+        expect(messageIdOf({ id: 'new' })).not.toBe(messageIdOf({ id: 'newest' }));
+      } finally {
+        await new Promise<void>((ok) => local.close(() => ok()));
+      }
+    },
+  );
 
   it("retries a 503, then stops with the API's error on a 401", async () => {
     const { api, calls } = scripted([

@@ -39,7 +39,8 @@ function emptyProject(dir: string, name: string): string {
   return app;
 }
 
-it('npm pack gives tarballs that install alone with no registry; tolem runs; the SDK example takes a payment', async () => {
+it('npm pack gives tarballs that install alone with no registry; tolem ' +
+  'runs; the SDK example takes a payment', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tolem-pack-'));
   try {
     await run('npm', ['pack', './packages/sdk', './packages/cli', '--pack-destination', dir], ROOT, {

@@ -156,41 +156,46 @@ describe('retries', () => {
 });
 
 describe('webhooks', () => {
-  it('a real delivery verifies in both schemes; a changed body, another secret or an old timestamp does not', async () => {
-    const m = await merchant();
-    const jwt = createTolem({ baseUrl: base, accessToken: m.access });
-    const { data: hook } = await jwt.POST('/me/webhooks', {
-      params: { query: { mode: 'test' } },
-      body: { url: receiver.url, events: ['payment.completed'] },
-    });
-    const tolem = createTolem({ baseUrl: base, apiKey: m.testKey });
-    const { data: qr } = await tolem.POST('/v2/qr', { body: { amount: 900 } });
-    const before = receiver.received.length;
-    await tolem.POST('/v2/test/payments/{op_id}/pay', { params: { path: { op_id: qr!.operation_id } }, body: {} });
-    await deliverAllDue(t.runtime.deps);
-    const got = (await receiver.waitFor(before + 1)).at(-1)!;
-    const headers = got.headers as Record<string, string>;
-    const event: WebhookEvent = await verifyWebhook(got.body, headers, hook!.secret);
-    expect(event.type).toBe('payment.completed');
-    expect(JSON.stringify(event)).toContain(qr!.operation_id);
-    expect((await verifyWebhook(got.body, headers, hook!.secret, { scheme: 'tolem' })).type).toBe('payment.completed');
-    expect((await verifyWebhook(got.body, new Headers(headers), hook!.secret, { scheme: 'standard' })).type).toBe(
-      'payment.completed',
-    );
-    await expect(verifyWebhook(got.body.replace('900', '901'), headers, hook!.secret)).rejects.toBeInstanceOf(
-      WebhookVerificationError,
-    );
-    await expect(
-      verifyWebhook(got.body, headers, hook!.secret, { scheme: 'tolem', now: Date.now() + 3600_000 }),
-    ).rejects.toThrow(/tolerance/);
-    const other = (
-      await jwt.POST('/me/webhooks', {
+  it(
+    'a real delivery verifies in both schemes; a changed body, another ' + 'secret or an old timestamp does not',
+    async () => {
+      const m = await merchant();
+      const jwt = createTolem({ baseUrl: base, accessToken: m.access });
+      const { data: hook } = await jwt.POST('/me/webhooks', {
         params: { query: { mode: 'test' } },
-        body: { url: receiver.url, events: ['payment.refunded'] },
-      })
-    ).data!.secret;
-    await expect(verifyWebhook(got.body, headers, other)).rejects.toBeInstanceOf(WebhookVerificationError);
-  });
+        body: { url: receiver.url, events: ['payment.completed'] },
+      });
+      const tolem = createTolem({ baseUrl: base, apiKey: m.testKey });
+      const { data: qr } = await tolem.POST('/v2/qr', { body: { amount: 900 } });
+      const before = receiver.received.length;
+      await tolem.POST('/v2/test/payments/{op_id}/pay', { params: { path: { op_id: qr!.operation_id } }, body: {} });
+      await deliverAllDue(t.runtime.deps);
+      const got = (await receiver.waitFor(before + 1)).at(-1)!;
+      const headers = got.headers as Record<string, string>;
+      const event: WebhookEvent = await verifyWebhook(got.body, headers, hook!.secret);
+      expect(event.type).toBe('payment.completed');
+      expect(JSON.stringify(event)).toContain(qr!.operation_id);
+      expect((await verifyWebhook(got.body, headers, hook!.secret, { scheme: 'tolem' })).type).toBe(
+        'payment.completed',
+      );
+      expect((await verifyWebhook(got.body, new Headers(headers), hook!.secret, { scheme: 'standard' })).type).toBe(
+        'payment.completed',
+      );
+      await expect(verifyWebhook(got.body.replace('900', '901'), headers, hook!.secret)).rejects.toBeInstanceOf(
+        WebhookVerificationError,
+      );
+      await expect(
+        verifyWebhook(got.body, headers, hook!.secret, { scheme: 'tolem', now: Date.now() + 3600_000 }),
+      ).rejects.toThrow(/tolerance/);
+      const other = (
+        await jwt.POST('/me/webhooks', {
+          params: { query: { mode: 'test' } },
+          body: { url: receiver.url, events: ['payment.refunded'] },
+        })
+      ).data!.secret;
+      await expect(verifyWebhook(got.body, headers, other)).rejects.toBeInstanceOf(WebhookVerificationError);
+    },
+  );
 
   it('signWebhook signs as the server does (the CLI forwards with it)', async () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

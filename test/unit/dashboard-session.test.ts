@@ -43,19 +43,23 @@ const json = (status: number, body: unknown) => () =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('the dashboard session', () => {
-  it("a form sign-in after a token was asked for with no session still refreshes past the access token's lifetime, twice", async () => {
-    const s = await import('../../packages/dashboard/src/api/session.ts');
-    expect(await s.accessToken()).toBeNull(); // the SDK asks before anyone signed in
-    s.storePair(pair(1)); // the sign-in form
-    expect(await s.accessToken()).toBe('at_1');
-    for (const n of [2, 3]) {
-      vi.advanceTimersByTime(16 * 60_000); // past the 15-minute access token
-      answers.push(json(200, pair(n)));
-      expect(await s.accessToken()).toBe(`at_${n}`);
-    }
-    expect(calls).toEqual(['rt_1', 'rt_2']);
-    expect(s.hasSession()).toBe(true);
-  });
+  it(
+    'a form sign-in after a token was asked for with no session still ' +
+      "refreshes past the access token's lifetime, twice",
+    async () => {
+      const s = await import('../../packages/dashboard/src/api/session.ts');
+      expect(await s.accessToken()).toBeNull(); // the SDK asks before anyone signed in
+      s.storePair(pair(1)); // the sign-in form
+      expect(await s.accessToken()).toBe('at_1');
+      for (const n of [2, 3]) {
+        vi.advanceTimersByTime(16 * 60_000); // past the 15-minute access token
+        answers.push(json(200, pair(n)));
+        expect(await s.accessToken()).toBe(`at_${n}`);
+      }
+      expect(calls).toEqual(['rt_1', 'rt_2']);
+      expect(s.hasSession()).toBe(true);
+    },
+  );
 
   it('only a 401 signs out: a 429 or a 503 keeps the session for the next try', async () => {
     const s = await import('../../packages/dashboard/src/api/session.ts');

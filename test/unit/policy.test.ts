@@ -133,21 +133,24 @@ describe('policy table', () => {
     expect(code(partnerInside, 'metrics.read')).toBe('forbidden_role');
   });
 
-  it('partner keys act on the partner API only, never inside a client account; an admin acts on the admin API only', () => {
-    const partnerKey: Principal = {
-      kind: 'partner_key',
-      partnerId: 1,
-      partnerClientId: 1,
-      mode: 'test',
-      apiKeyId: 1,
-      keyPrefix: 'pk_test_x',
-    };
-    const admin: Principal = { kind: 'admin', userId: 1, email: 'ops@example.kz' };
-    for (const action of Object.keys(ACTIONS) as Action[]) {
-      expect(code(partnerKey, action), action).toBe(action.startsWith('partner_api.') ? 'ok' : 'forbidden_role');
-      expect(code(admin, action), action).toBe(action.startsWith('admin.') ? 'ok' : 'forbidden_role');
-    }
-  });
+  it(
+    'partner keys act on the partner API only, never inside a client ' + 'account; an admin acts on the admin API only',
+    () => {
+      const partnerKey: Principal = {
+        kind: 'partner_key',
+        partnerId: 1,
+        partnerClientId: 1,
+        mode: 'test',
+        apiKeyId: 1,
+        keyPrefix: 'pk_test_x',
+      };
+      const admin: Principal = { kind: 'admin', userId: 1, email: 'ops@example.kz' };
+      for (const action of Object.keys(ACTIONS) as Action[]) {
+        expect(code(partnerKey, action), action).toBe(action.startsWith('partner_api.') ? 'ok' : 'forbidden_role');
+        expect(code(admin, action), action).toBe(action.startsWith('admin.') ? 'ok' : 'forbidden_role');
+      }
+    },
+  );
 
   it('the partner API refuses every team role, an API key and a partner inside an account', () => {
     for (const action of (Object.keys(ACTIONS) as Action[]).filter((a) => a.startsWith('partner_api.'))) {
@@ -156,10 +159,14 @@ describe('policy table', () => {
     }
   });
 
-  it('the admin API refuses every team role, the owner too, and a partner inside an account (as blocked under impersonation)', () => {
-    for (const action of (Object.keys(ACTIONS) as Action[]).filter((a) => a.startsWith('admin.'))) {
-      for (const role of ROLES) expect(code(user(role), action), `${action} ${role}`).toBe('forbidden_role');
-      expect(code(partnerInside, action)).toBe('impersonation_blocked_action');
-    }
-  });
+  it(
+    'the admin API refuses every team role, the owner too, and a partner ' +
+      'inside an account (as blocked under impersonation)',
+    () => {
+      for (const action of (Object.keys(ACTIONS) as Action[]).filter((a) => a.startsWith('admin.'))) {
+        for (const role of ROLES) expect(code(user(role), action), `${action} ${role}`).toBe('forbidden_role');
+        expect(code(partnerInside, action)).toBe('impersonation_blocked_action');
+      }
+    },
+  );
 });

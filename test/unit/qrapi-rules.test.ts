@@ -1,5 +1,6 @@
 // The qrapi driver's pure rules: StatusCodes call by call to errors (either sign and width of the 99...
-// codes), the provider's dates, phones, status words to the port's, and the per-account circuit breaker (5 failures, 30 s, one trial call).
+// codes), the provider's dates, phones, status words to the port's, and the per-account circuit breaker
+// (5 failures, 30 s, one trial call).
 import { describe, expect, it } from 'vitest';
 import { CODES, errorForCode, normalizeCode, type Call } from '../../src/providers/qrapi/codes.ts';
 import { callOf } from '../../src/providers/qrapi/client.ts';

@@ -1,7 +1,8 @@
 // POST /v1/history, GET /v1/client/{phone}, GET /v1/status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { idsOf, newMerchant } from '../helpers/factories.ts';
+import { api } from '../helpers/api.ts';
+import { idsOf, newAdmin, newMerchant } from '../helpers/factories.ts';
 import { connectLive, createQr, pay, payAtProvider } from '../helpers/payments.ts';
 import { buildV1App, dataOf, expectV1Error, expectV1Headers, v1, v1Idem, v2OpOf } from './helpers.ts';
 
@@ -145,10 +146,11 @@ describe('GET /v1/status', () => {
   it('shows 999999 for an unlimited plan', async () => {
     const m = await newMerchant(t.app);
     const { clientId } = await idsOf(t.runtime.deps.db, m);
-    await t.runtime.deps.db.query(
-      `UPDATE clients SET plan = 'enterprise', plan_expires_at = now() + interval '30 days' WHERE id = $1`,
-      [clientId],
-    );
+    const admin = await newAdmin(t.app, t.runtime.deps.db);
+    const set = await api(t.app, admin).patch(`/admin/clients/${clientId}`, {
+      body: { plan: 'enterprise', plan_expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+    });
+    if (set.status !== 200) throw new Error(`PATCH /admin/clients: ${set.status} ${set.raw.body}`);
     expect(dataOf(await v1(t.app, 'GET', '/v1/status', m.testKey))).toMatchObject({
       plan: 'enterprise',
       payments_limit: 999999,

@@ -27,26 +27,29 @@ const ENDPOINTS: ['GET' | 'POST', string, string, unknown?][] = [
 ];
 
 describe('authentication', () => {
-  it('-401 on every endpoint without a key, with a malformed, unknown or revoked key, or with a JWT instead', async () => {
-    const unknownKey = `kp_test_${'A'.repeat(40)}`;
-    const victim = await newMerchant(t.app);
-    await t.app.inject({
-      method: 'POST',
-      url: '/me/api-key/regenerate',
-      headers: bearer(victim),
-      payload: { mode: 'test' },
-    });
-    for (const [method, url, successor, body] of ENDPOINTS) {
-      const cases: Record<string, string>[] = [{}, key('nope'), key(unknownKey), key(victim.testKey), bearer(victim)];
-      for (const headers of cases) {
-        const res = await v1(t.app, method, url, null, body, { ...headers, ...idem() });
-        expectV1Error(res, 401, -401);
-        expectV1Headers(res, successor);
-        expect(res.headers['x-request-id']).toMatch(/^req_/);
-        expect(res.headers['x-ratelimit-limit']).toBeDefined();
+  it(
+    '-401 on every endpoint without a key, with a malformed, unknown ' + 'or revoked key, or with a JWT instead',
+    async () => {
+      const unknownKey = `kp_test_${'A'.repeat(40)}`;
+      const victim = await newMerchant(t.app);
+      await t.app.inject({
+        method: 'POST',
+        url: '/me/api-key/regenerate',
+        headers: bearer(victim),
+        payload: { mode: 'test' },
+      });
+      for (const [method, url, successor, body] of ENDPOINTS) {
+        const cases: Record<string, string>[] = [{}, key('nope'), key(unknownKey), key(victim.testKey), bearer(victim)];
+        for (const headers of cases) {
+          const res = await v1(t.app, method, url, null, body, { ...headers, ...idem() });
+          expectV1Error(res, 401, -401);
+          expectV1Headers(res, successor);
+          expect(res.headers['x-request-id']).toMatch(/^req_/);
+          expect(res.headers['x-ratelimit-limit']).toBeDefined();
+        }
       }
-    }
-  });
+    },
+  );
 
   it('v2 keeps its own envelope next to v1', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v2/payments' });
@@ -108,7 +111,8 @@ describe('provider failures (live mode)', () => {
     expectV1Error(await v1Idem(t.app, '/v1/qr/create', m.liveKey, { amount: 100 }), 409, -409);
     await connectLive(t, m);
     await t.runtime.deps.db.query(
-      `UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE id = (SELECT client_id FROM users WHERE email = $1)`,
+      `UPDATE clients SET trial_ends_at = now() - interval '1 day' WHERE ` +
+        `id = (SELECT client_id FROM users WHERE email = $1)`,
       [m.email],
     );
     expectV1Error(await v1Idem(t.app, '/v1/qr/create', m.liveKey, { amount: 100 }), 403, -403);

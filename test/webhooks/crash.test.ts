@@ -152,7 +152,8 @@ it('a worker killed with SIGKILL mid-batch and restarted delivers every one of 5
   const between = await bootstrap(loadConfig(env(), { logLevel: 'silent' }), { migrate: false });
   const pending = (
     await between.deps.db.query<{ message_id: string; leased: boolean }>(
-      `SELECT message_id, locked_until > now() AS leased FROM webhook_deliveries WHERE client_id = $1 AND status = 'pending'`,
+      `SELECT message_id, locked_until > now() AS leased FROM webhook_deliveries ` +
+        `WHERE client_id = $1 AND status = 'pending'`,
       [clientId],
     )
   ).rows;

@@ -1,8 +1,9 @@
 // Webhook subscriptions through HTTP: create/read/list/edit/delete, validation, tenants, roles, rotation.
+import { newMember } from '../helpers/actors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { bearer, errorOf, impersonationToken, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { bearer, errorOf, impersonationToken, newMerchant } from '../helpers/factories.ts';
 import { decryptSecret } from '../../src/crypto.ts';
 import { createHook } from './helpers.ts';
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const URL_OK = 'https://hooks.example.kz/tolem';
-const inject = (m: Merchant, method: string, url: string, payload?: unknown) =>
+const inject = (m: { access: string }, method: string, url: string, payload?: unknown) =>
   t.app.inject({
     method: method as 'GET',
     url,
@@ -284,18 +285,14 @@ describe('GET, PATCH, DELETE /me/webhooks/{id}', () => {
 });
 
 describe('roles and impersonation', () => {
-  async function withRole(m: Merchant, role: string): Promise<void> {
-    await t.runtime.deps.db.query('UPDATE users SET role = $2 WHERE lower(email) = lower($1)', [m.email, role]);
-  }
-
   it('viewer, support and accountant read but cannot change (403 forbidden_role); admin manages', async () => {
     const m = await newMerchant(t.app);
     const w = await createHook(t.app, m, { url: URL_OK, events: ['payment.completed'] });
-    for (const role of ['viewer', 'support', 'accountant']) {
-      await withRole(m, role);
-      expect((await inject(m, 'GET', '/me/webhooks')).statusCode, role).toBe(200);
-      expect((await inject(m, 'GET', `/me/webhooks/${w.id}`)).statusCode, role).toBe(200);
-      expect((await inject(m, 'GET', `/me/webhooks/${w.id}/deliveries`)).statusCode, role).toBe(200);
+    for (const role of ['viewer', 'support', 'accountant'] as const) {
+      const member = await newMember(t.app, m, role);
+      expect((await inject(member, 'GET', '/me/webhooks')).statusCode, role).toBe(200);
+      expect((await inject(member, 'GET', `/me/webhooks/${w.id}`)).statusCode, role).toBe(200);
+      expect((await inject(member, 'GET', `/me/webhooks/${w.id}/deliveries`)).statusCode, role).toBe(200);
       const changes: [string, string, unknown?][] = [
         ['POST', '/me/webhooks', { url: URL_OK, events: ['webhook.test'] }],
         ['PATCH', `/me/webhooks/${w.id}`, { description: 'x' }],
@@ -307,14 +304,14 @@ describe('roles and impersonation', () => {
         ['POST', `/me/webhooks/${w.id}/deliveries/1/retry`],
       ];
       for (const [method, url, payload] of changes) {
-        const res = await inject(m, method, url, payload);
+        const res = await inject(member, method, url, payload);
         expect(res.statusCode, `${role} ${method} ${url}`).toBe(403);
         expect(errorOf(res).code).toBe('forbidden_role');
       }
     }
-    await withRole(m, 'admin');
-    expect((await inject(m, 'PATCH', `/me/webhooks/${w.id}`, { description: 'by admin' })).statusCode).toBe(200);
-    expect((await inject(m, 'POST', `/me/webhooks/${w.id}/rotate-secret`, {})).statusCode).toBe(200);
+    const admin = await newMember(t.app, m, 'admin');
+    expect((await inject(admin, 'PATCH', `/me/webhooks/${w.id}`, { description: 'by admin' })).statusCode).toBe(200);
+    expect((await inject(admin, 'POST', `/me/webhooks/${w.id}/rotate-secret`, {})).statusCode).toBe(200);
   });
 
   it('rotate-secret is blocked under partner impersonation; other changes are not', async () => {

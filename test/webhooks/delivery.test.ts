@@ -48,35 +48,38 @@ async function settle(clientId: number, ms = 20_000): Promise<void> {
 }
 
 describe('outbox', () => {
-  it('writes one delivery per active, subscribed webhook of the client and mode, in the event’s transaction', async () => {
-    const { m, clientId, hook } = await setup(['payment.completed', 'payment.refunded']);
-    const other = await createHook(t.app, m, { url: rx.url, events: ['payment.cancelled'] });
-    const off = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] });
-    await t.app.inject({ method: 'POST', url: `/me/webhooks/${off.id}/disable`, headers: bearer(m) });
-    const testMode = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] }, '?mode=test');
-    const e = await emit(t, clientId, 'payment.completed');
-    expect((await deliveriesOf(t, hook.id)).map((d) => d.event_id)).toEqual([e.id]);
-    for (const w of [other, off, testMode]) expect(await deliveriesOf(t, w.id)).toEqual([]);
-    // Non-subscribable journal types enqueue nothing, whatever the subscription.
-    await emit(t, clientId, 'webhook.delivery_failed', { webhook_id: hook.id });
-    await emit(t, clientId, 'payment_link.created', { token: 'pl_x' });
-    expect(await deliveriesOf(t, hook.id)).toHaveLength(1);
-    // A rolled-back event leaves no delivery behind.
-    await expect(
-      t.runtime.deps.db.tx(async (tx) => {
-        const { appendEvent } = await import('../../src/domain/events/append.ts');
-        await appendEvent(tx, { clientId, mode: 'live', type: 'payment.refunded', data: {} });
-        throw new Error('rollback');
-      }),
-    ).rejects.toThrow('rollback');
-    expect(await deliveriesOf(t, hook.id)).toHaveLength(1);
-    const d = (await deliveriesOf(t, hook.id))[0];
-    expect(d).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(d.message_id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
-    // Test-mode events go to test-mode webhooks only.
-    await emit(t, clientId, 'payment.completed', { operation_id: 'op_t' }, 'test');
-    expect(await deliveriesOf(t, testMode.id)).toHaveLength(1);
-  });
+  it(
+    'writes one delivery per active, subscribed webhook of the client ' + 'and mode, in the event’s transaction',
+    async () => {
+      const { m, clientId, hook } = await setup(['payment.completed', 'payment.refunded']);
+      const other = await createHook(t.app, m, { url: rx.url, events: ['payment.cancelled'] });
+      const off = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] });
+      await t.app.inject({ method: 'POST', url: `/me/webhooks/${off.id}/disable`, headers: bearer(m) });
+      const testMode = await createHook(t.app, m, { url: rx.url, events: ['payment.completed'] }, '?mode=test');
+      const e = await emit(t, clientId, 'payment.completed');
+      expect((await deliveriesOf(t, hook.id)).map((d) => d.event_id)).toEqual([e.id]);
+      for (const w of [other, off, testMode]) expect(await deliveriesOf(t, w.id)).toEqual([]);
+      // Non-subscribable journal types enqueue nothing, whatever the subscription.
+      await emit(t, clientId, 'webhook.delivery_failed', { webhook_id: hook.id });
+      await emit(t, clientId, 'payment_link.created', { token: 'pl_x' });
+      expect(await deliveriesOf(t, hook.id)).toHaveLength(1);
+      // A rolled-back event leaves no delivery behind.
+      await expect(
+        t.runtime.deps.db.tx(async (tx) => {
+          const { appendEvent } = await import('../../src/domain/events/append.ts');
+          await appendEvent(tx, { clientId, mode: 'live', type: 'payment.refunded', data: {} });
+          throw new Error('rollback');
+        }),
+      ).rejects.toThrow('rollback');
+      expect(await deliveriesOf(t, hook.id)).toHaveLength(1);
+      const d = (await deliveriesOf(t, hook.id))[0];
+      expect(d).toMatchObject({ status: 'pending', attempts: 0 });
+      expect(d.message_id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
+      // Test-mode events go to test-mode webhooks only.
+      await emit(t, clientId, 'payment.completed', { operation_id: 'op_t' }, 'test');
+      expect(await deliveriesOf(t, testMode.id)).toHaveLength(1);
+    },
+  );
 });
 
 describe('a real delivery', () => {

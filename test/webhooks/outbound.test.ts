@@ -123,18 +123,21 @@ describe('resolveChecked and the guarded connector', () => {
     });
   });
 
-  it("a name that does not resolve is refused like a private one; the resolver's answer is in the detail only", async () => {
-    const dns = fakeDns({ 'internal.example': ['10.0.0.7'] });
-    const missing = await resolveChecked('missing.example', false, dns).catch((e: AddressRefusedError) => e);
-    const internal = await resolveChecked('internal.example', false, dns).catch((e: AddressRefusedError) => e);
-    expect(missing).toBeInstanceOf(AddressRefusedError);
-    expect(internal).toBeInstanceOf(AddressRefusedError);
-    expect((missing as AddressRefusedError).message).toBe((internal as AddressRefusedError).message);
-    expect((missing as AddressRefusedError).detail).toMatch(/missing\.example did not resolve: ENOTFOUND/);
-    expect((internal as AddressRefusedError).detail).toBe(
-      'internal.example resolves to 10.0.0.7 (private), which webhooks may not reach',
-    );
-  });
+  it(
+    'a name that does not resolve is refused like a private one; the ' + "resolver's answer is in the detail only",
+    async () => {
+      const dns = fakeDns({ 'internal.example': ['10.0.0.7'] });
+      const missing = await resolveChecked('missing.example', false, dns).catch((e: AddressRefusedError) => e);
+      const internal = await resolveChecked('internal.example', false, dns).catch((e: AddressRefusedError) => e);
+      expect(missing).toBeInstanceOf(AddressRefusedError);
+      expect(internal).toBeInstanceOf(AddressRefusedError);
+      expect((missing as AddressRefusedError).message).toBe((internal as AddressRefusedError).message);
+      expect((missing as AddressRefusedError).detail).toMatch(/missing\.example did not resolve: ENOTFOUND/);
+      expect((internal as AddressRefusedError).detail).toBe(
+        'internal.example resolves to 10.0.0.7 (private), which webhooks may not reach',
+      );
+    },
+  );
 
   it('connects to the checked address, not to a second answer (no rebinding window)', async () => {
     // The first lookup answers loopback: refused before any socket is opened.
