@@ -122,7 +122,14 @@ async function refundFromPage(page: Page, opId: string, amount: number): Promise
     page.waitForResponse(
       (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === `/me/payments/${opId}/refund`,
     ),
-    page.getByRole('button', { name: 'Вернуть' }).click(),
+    (async () => {
+      await page.getByRole('button', { name: 'Вернуть', exact: true }).click();
+      // The confirmation names the amount before anything is sent.
+      await page
+        .getByRole('dialog')
+        .getByRole('button', { name: /^Вернуть \d/ })
+        .click();
+    })(),
   ]);
   expect(res.status()).toBe(201);
   return res.json();

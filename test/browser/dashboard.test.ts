@@ -116,8 +116,28 @@ describe.each([390, 1280])('the merchant at %i px', (width) => {
       await accessible(page, 'payments');
       await shot(page, `${tag}-payments`);
       await row.getByRole('link').click();
-      await page.getByRole('button', { name: 'Вернуть' }).click();
+      // No amount and no "whole remaining amount": nothing is sent, the field says what it needs.
+      const refunds: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().includes('/refund')) refunds.push(r.url());
+      });
+      await page.getByRole('button', { name: 'Вернуть', exact: true }).click();
+      await page.getByText(/Введите сумму от 1 до 15\s000\s₸/).waitFor();
+      // The whole amount, confirmed: the dialog names the amount and the payment; Cancel sends nothing.
+      await page.getByLabel(/Вернуть весь остаток \(15\s000\s₸\)/).check();
+      await page.getByRole('button', { name: 'Вернуть', exact: true }).click();
+      const confirm = page.getByRole('dialog', { name: 'Подтвердите возврат' });
+      expect(await confirm.textContent()).toMatch(
+        /Вернуть 15\u00a0000\u00a0₸ покупателю по платежу op_\w+ на 15\u00a0000\u00a0₸/,
+      );
+      await accessible(page, 'refund confirmation');
+      await confirm.getByRole('button', { name: 'Отмена' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      expect(refunds).toEqual([]);
+      await page.getByRole('button', { name: 'Вернуть', exact: true }).click();
+      await confirm.getByRole('button', { name: /^Вернуть 15\s000\s₸$/ }).click();
       await page.getByText('Возвращён').first().waitFor();
+      expect(refunds).toHaveLength(1);
       await expect.poll(() => page.getByText('payment.refunded').count()).toBe(1);
       await accessible(page, 'payment detail');
       await shot(page, `${tag}-payment-detail`);
