@@ -152,6 +152,17 @@ describe.each([390, 1280])('the merchant at %i px', (width) => {
       expect(await log.textContent()).toContain('HTTP 200');
       await accessible(page, 'webhook deliveries');
       await shot(page, `${tag}-webhook-deliveries`);
+      // A new secret is confirmed first, saying how long the old one still verifies (a day unless chosen).
+      await page.getByRole('button', { name: 'Новый секрет' }).click();
+      const rotation = page.getByRole('dialog', { name: 'Создать новый секрет?' });
+      expect(await rotation.textContent()).toContain('Доставки будут подписаны обоими секретами');
+      await accessible(page, 'secret rotation');
+      const [rotated] = await Promise.all([
+        page.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/rotate-secret')),
+        rotation.getByRole('button', { name: 'Создать секрет' }).click(),
+      ]);
+      expect(rotated.postDataJSON()).toEqual({ grace_period_seconds: 86400 });
+      await expect.poll(() => page.getByTestId('shown-once').count()).toBe(1);
 
       await nav(page, 'API-ключи', width);
       await page.getByRole('heading', { name: 'API-ключи' }).waitFor();

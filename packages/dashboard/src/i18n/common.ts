@@ -145,6 +145,19 @@ export const common = {
     'webhooks.retry': 'Повторить',
     'webhooks.test': 'Тест',
     'webhooks.rotate': 'Новый секрет',
+    'webhooks.rotateTitle': 'Создать новый секрет?',
+    'webhooks.rotateGrace': 'Старый секрет ещё проверяется',
+    'webhooks.graceNone': 'нет, сразу перестаёт',
+    'webhooks.graceHour': '1 час',
+    'webhooks.graceDay': '24 часа',
+    'webhooks.graceWeek': '7 дней',
+    'webhooks.rotateText':
+      'Доставки будут подписаны обоими секретами до конца этого срока. Обновите секрет на своём сервере раньше: ' +
+      'потом доставки со старым секретом не пройдут проверку.',
+    'webhooks.rotateNow':
+      'Старый секрет перестанет действовать сразу: доставки не пройдут проверку, пока вы не обновите секрет на ' +
+      'своём сервере.',
+    'webhooks.rotateConfirm': 'Создать секрет',
     'webhooks.response': 'Ответ',
     'webhooks.attempts': 'Попыток',
     'webhooks.enabled': 'Включён',
@@ -306,6 +319,18 @@ export const common = {
     'webhooks.retry': 'Қайталау',
     'webhooks.test': 'Тест',
     'webhooks.rotate': 'Жаңа құпия',
+    'webhooks.rotateTitle': 'Жаңа құпия жасау керек пе?',
+    'webhooks.rotateGrace': 'Ескі құпия әлі тексеріледі',
+    'webhooks.graceNone': 'жоқ, бірден тоқтайды',
+    'webhooks.graceHour': '1 сағат',
+    'webhooks.graceDay': '24 сағат',
+    'webhooks.graceWeek': '7 күн',
+    'webhooks.rotateText':
+      'Осы мерзім біткенше жеткізулерге екі құпиямен де қол қойылады. Құпияны өз серверіңізде одан бұрын ' +
+      'жаңартыңыз: кейін ескі құпиямен тексеру өтпейді.',
+    'webhooks.rotateNow':
+      'Ескі құпия бірден жарамсыз болады: серверіңіздегі құпияны жаңартқанша жеткізулер тексеруден өтпейді.',
+    'webhooks.rotateConfirm': 'Құпия жасау',
     'webhooks.response': 'Жауап',
     'webhooks.attempts': 'Әрекеттер',
     'webhooks.enabled': 'Қосулы',
@@ -466,6 +491,18 @@ export const common = {
     'webhooks.retry': 'Retry',
     'webhooks.test': 'Test',
     'webhooks.rotate': 'New secret',
+    'webhooks.rotateTitle': 'Create a new secret?',
+    'webhooks.rotateGrace': 'The old secret still verifies for',
+    'webhooks.graceNone': 'no time: it stops at once',
+    'webhooks.graceHour': '1 hour',
+    'webhooks.graceDay': '24 hours',
+    'webhooks.graceWeek': '7 days',
+    'webhooks.rotateText':
+      'Deliveries are signed with both secrets until then. Update the secret on your server before: after that, ' +
+      'deliveries fail verification with the old one.',
+    'webhooks.rotateNow':
+      'The old secret stops at once: deliveries fail verification until you update the secret on your server.',
+    'webhooks.rotateConfirm': 'Create the secret',
     'webhooks.response': 'Response',
     'webhooks.attempts': 'Attempts',
     'webhooks.enabled': 'On',

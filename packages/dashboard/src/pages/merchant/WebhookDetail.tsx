@@ -1,6 +1,10 @@
 // One webhook: its delivery log (the answer of each: HTTP status and, for failures, the start of the
 // receiver's body), retry of one delivery, a test event, switching it on or off, a new secret shown once.
-import { Table, Button, Group, Stack, Card, Text, Code, ScrollArea, Anchor } from '@mantine/core';
+// A new secret is confirmed first, with how long the old one still verifies: a receiver not updated by then
+// rejects every delivery.
+import { Table, Button, Group, Stack, Card, Text, Code, ScrollArea, Anchor, Select } from '@mantine/core';
+import { useState } from 'react';
+import { Dialog } from '../../components/Dialog.tsx';
 import { notify } from '../../components/notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -51,8 +55,11 @@ export default function WebhookDetail() {
       ),
     onSuccess: refresh,
   });
+  // Seconds the previous secret still signs (the API's default is a day).
+  const [grace, setGrace] = useState<string | null>(null);
   const rotate = useMutation({
-    mutationFn: () => unwrap(api.POST('/me/webhooks/{id}/rotate-secret', { params: path, body: {} })),
+    mutationFn: (seconds: number) =>
+      unwrap(api.POST('/me/webhooks/{id}/rotate-secret', { params: path, body: { grace_period_seconds: seconds } })),
   });
   const toggle = useMutation({
     mutationFn: (on: boolean) =>
@@ -86,11 +93,42 @@ export default function WebhookDetail() {
               <Button variant="default" onClick={() => toggle.mutate(!h.is_active)}>
                 {h.is_active ? t('webhooks.disable') : t('webhooks.enable')}
               </Button>
-              <Button variant="default" onClick={() => rotate.mutate()} loading={rotate.isPending}>
+              <Button variant="default" onClick={() => setGrace('86400')} loading={rotate.isPending}>
                 {t('webhooks.rotate')}
               </Button>
             </Group>
             {rotate.data && <ShownOnce label={t('webhooks.secret')} value={rotate.data.secret} />}
+            <Dialog opened={grace !== null} onClose={() => setGrace(null)} title={t('webhooks.rotateTitle')}>
+              <Stack>
+                <Select
+                  label={t('webhooks.rotateGrace')}
+                  value={grace}
+                  onChange={setGrace}
+                  allowDeselect={false}
+                  data={[
+                    { value: '0', label: t('webhooks.graceNone') },
+                    { value: '3600', label: t('webhooks.graceHour') },
+                    { value: '86400', label: t('webhooks.graceDay') },
+                    { value: '604800', label: t('webhooks.graceWeek') },
+                  ]}
+                />
+                <Text size="sm">{grace === '0' ? t('webhooks.rotateNow') : t('webhooks.rotateText')}</Text>
+                <Group justify="flex-end">
+                  <Button variant="default" onClick={() => setGrace(null)}>
+                    {t('common.cancel')}
+                  </Button>
+                  <Button
+                    onClick={() => {
+                      const seconds = Number(grace);
+                      setGrace(null);
+                      rotate.mutate(seconds);
+                    }}
+                  >
+                    {t('webhooks.rotateConfirm')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Dialog>
           </Stack>
         </Card>
       )}
