@@ -242,8 +242,8 @@ describe('the return QR of an r2 refund, at 390 px', () => {
       // The payment's own data, fetched again: partly refunded, 2 000 ₸ back; the form offers the rest.
       await expect.poll(() => page.getByText('Частично возвращён').count()).toBeGreaterThan(0);
       await expect.poll(() => page.getByText('Возвращено: 2\u00a0000\u00a0₸').count()).toBe(1);
-      await page.getByRole('button', { name: 'Вернуть' }).waitFor();
-      expect(await page.getByLabel('Сумма возврата').getAttribute('placeholder')).toBe('4000');
+      await page.getByRole('button', { name: 'Вернуть', exact: true }).waitFor();
+      await page.getByLabel(/Вернуть весь остаток \(4\s000\s₸\)/).waitFor();
       expect(await page.evaluate(() => (window as unknown as { mark?: number }).mark)).toBe(42);
       await accessible(page, 'return QR panel, refunded');
       await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-refunded.png`, fullPage: true });
@@ -280,8 +280,8 @@ describe('the return QR of an r2 refund, at 390 px', () => {
         .poll(() => status.textContent(), { timeout: 10_000 })
         .toContain('Покупатель не отсканировал QR-код вовремя');
       expect(await panel.getByRole('img').count()).toBe(0);
-      await page.getByRole('button', { name: 'Вернуть' }).waitFor();
-      expect(await page.getByLabel('Сумма возврата').getAttribute('placeholder')).toBe('3000');
+      await page.getByRole('button', { name: 'Вернуть', exact: true }).waitFor();
+      await page.getByLabel(/Вернуть весь остаток \(3\s000\s₸\)/).waitFor();
       expect(await page.getByText('Оплачен', { exact: true }).count()).toBeGreaterThan(0);
       await accessible(page, 'return QR panel, failed');
       await page.screenshot({ path: `${SHOTS}/${WIDTH}-return-qr-expired.png`, fullPage: true });
