@@ -177,7 +177,5 @@ describe.each([390, 1280])('the merchant at %i px', (width) => {
     await shot(page, `${tag}-api-keys`);
     expect(problems).toEqual([]);
     await context.close();
-  }, // The whole first day in one flow (register to refund, webhooks and a secret rotation): longer than
-  // the suite's 60 s on a loaded 2-core host.
-  150_000);
+  }, 150_000); // the suite's 60 s on a loaded 2-core host. // The whole first day in one flow (register to refund, webhooks and a secret rotation): longer than
 });
