@@ -30,9 +30,12 @@ const EXPECTED: Record<string, Permission> = {
   'POST /auth/login': 'public',
   'POST /auth/refresh': 'public',
   'POST /auth/magic-exchange': 'public',
+  'POST /auth/password/forgot': 'public',
+  'POST /auth/password/reset': 'public',
   'GET /me': 'account.read',
   'POST /me/accept-terms': 'account.accept_terms',
   'POST /me/api-key/regenerate': 'api_keys.manage',
+  'POST /me/password': 'account.password',
   'GET /me/logs': 'logs.read',
   'GET /me/usage': 'account.read',
   'GET /me/notifications': 'account.read',
@@ -199,9 +202,11 @@ const EXPECTED: Record<string, Permission> = {
 };
 
 // decisions 12 and 21: what a partner acting in a client's account may not do (403
-// impersonation_blocked_action), route by route, besides the whole partner cabinet and admin API.
+// impersonation_blocked_action), route by route, besides the whole partner cabinet and admin API; decisions 30
+// adds the password change.
 const BLOCKED_UNDER_IMPERSONATION = new Set([
   'POST /me/api-key/regenerate',
+  'POST /me/password',
   'POST /me/team/invite',
   'PATCH /me/team/:member_id',
   'DELETE /me/team/:member_id',
