@@ -28,10 +28,14 @@ const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
 });
 
-// Mantine's dimmed text (gray 6) is below WCAG AA contrast on white; gray 7 is well above it.
+// Mantine's dimmed text (gray 6) is below WCAG AA contrast on white; gray 7 is well above it. So is a
+// field's error text and invalid input (red 6): red 8 is above it.
 const cssVariables = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-8)',
+  },
   dark: {},
 });
 
