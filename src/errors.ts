@@ -21,6 +21,10 @@ export const ERROR_STATUS = {
   provider_not_enabled: 400,
   /** added (decisions 17): an invite token that is unknown, used, expired or revoked */
   invite_invalid: 400,
+  /** added (decisions 30): a password-reset token that is unknown or was already used */
+  reset_token_invalid: 400,
+  /** added (decisions 30): a password-reset token past its 30 minutes */
+  reset_token_expired: 400,
   // 401
   invalid_api_key: 401,
   invalid_token: 401,
@@ -42,6 +46,8 @@ export const ERROR_STATUS = {
   partner_not_active: 403,
   /** decisions 22: key rotation and login links are for clients of origin api */
   client_not_managed: 403,
+  /** added (decisions 30): POST /me/password with a wrong current password (not 401: the session stands) */
+  current_password_wrong: 403,
   // 404
   not_found: 404,
   payment_link_not_found: 404,

@@ -33,6 +33,10 @@ const PUBLIC: { routes: RegExp; why: string }[] = [
   },
   { routes: /^GET \/metrics$/, why: 'open unless METRICS_TOKEN is set (then it takes metrics_token, metrics.read)' },
   { routes: /^POST \/auth\/(register|login|refresh|magic-exchange)$/, why: 'signing in: no credential yet' },
+  {
+    routes: /^POST \/auth\/password\/(forgot|reset)$/,
+    why: 'a forgotten password: the e-mailed token is the credential',
+  },
   { routes: /^(GET|POST) \/(v2\/)?checkout\//, why: "the payer's checkout: the link's token is its credential" },
   { routes: /^(GET|POST) \/sandbox\/qr\/:ref/, why: "the sandbox provider's payer side (test mode)" },
   { routes: /^GET \/pay\//, why: "the payer's receipt and status pages: the operation's id is its credential" },
@@ -51,6 +55,7 @@ const WRITES_FOR_EVERYONE: Record<string, string> = {
   'POST /me/accept-terms': 'each user accepts the offer (the first acceptance counts)',
   'POST /me/notifications/read-all': "marks the user's own notifications read, nothing else",
   'POST /me/messenger-link': 'each user binds its own messenger chat',
+  'POST /me/password': 'each user changes its own password (knowing the current one)',
   'POST /v1/history': 'v1 reads history with a POST (the provider API it mirrors)',
 };
 
@@ -64,9 +69,11 @@ const AUDIENCE: Record<DeclaredRoute['config']['auth'][number], Principal> = {
 };
 
 // decisions 12 and 21: what a partner acting in a client's account may not do (403
-// impersonation_blocked_action), route by route, besides the whole partner cabinet and admin API.
+// impersonation_blocked_action), route by route, besides the whole partner cabinet and admin API; decisions 30
+// adds the password change.
 const BLOCKED_UNDER_IMPERSONATION = new Set([
   'POST /me/api-key/regenerate',
+  'POST /me/password',
   'POST /me/team/invite',
   'PATCH /me/team/:member_id',
   'DELETE /me/team/:member_id',

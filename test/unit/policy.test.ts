@@ -45,6 +45,7 @@ const EXPECTED: Record<string, Role[]> = {
   'tickets.read': [...ROLES],
   'tickets.write': ['owner', 'admin', 'accountant', 'support'],
   'messenger.link': [...ROLES],
+  'account.password': [...ROLES],
   'organization.write': ['owner', 'admin'],
   'team.manage': ['owner'],
   'impersonation.manage': ['owner'],
@@ -96,7 +97,8 @@ describe('policy table', () => {
 
   it('blocks under impersonation exactly what decisions 12 and 21 list', () => {
     // decisions 12: API keys, team, webhook secret rotation, provider-account deletion, the setting,
-    // withdrawals (the partner cabinet's); decisions 21 adds messenger-link, /partner/* and /admin/*.
+    // withdrawals (the partner cabinet's); decisions 21 adds messenger-link, /partner/* and /admin/*;
+    // decisions 30 the password change.
     const listed = (a: string) =>
       a.startsWith('partner.') ||
       a.startsWith('admin.') ||
@@ -107,6 +109,7 @@ describe('policy table', () => {
         'provider_accounts.delete',
         'impersonation.manage',
         'messenger.link',
+        'account.password',
       ].includes(a);
     for (const action of Object.keys(ACTIONS) as Action[]) {
       expect(blockedUnderImpersonation(action), action).toBe(listed(action));

@@ -1,6 +1,6 @@
-// Providers and routes. Pages load lazily (each its own chunk); sign-in, registration and the magic-link
-// exchange are public, everything else needs a session.
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+// Providers and routes. Pages load lazily (each its own chunk); sign-in, registration, the magic-link
+// exchange and the password-reset pages are public, everything else needs a session.
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { MantineProvider, Loader, Center, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -17,6 +17,9 @@ import { partnerRoutes } from './pages/partner/routes.ts';
 import { adminRoutes } from './pages/admin/routes.ts';
 import type { PageRoute } from './pages/types.ts';
 
+const ForgotPassword = lazy(() => import('./pages/auth/ForgotPassword.tsx'));
+const ResetPassword = lazy(() => import('./pages/auth/ResetPassword.tsx'));
+
 // Shade 8 of blue keeps links and buttons above WCAG AA contrast (4.5:1) on white.
 const theme = createTheme({
   primaryColor: 'blue',
@@ -25,10 +28,14 @@ const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
 });
 
-// Mantine's dimmed text (gray 6) is below WCAG AA contrast on white; gray 7 is well above it.
+// Mantine's dimmed text (gray 6) is below WCAG AA contrast on white; gray 7 is well above it. So is a
+// field's error text and invalid input (red 6): red 8 is above it.
 const cssVariables = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-8)',
+  },
   dark: {},
 });
 
@@ -71,6 +78,22 @@ const router = createBrowserRouter(
     { path: '/login', element: <SignIn /> },
     { path: '/register', element: <Register /> },
     { path: '/magic', element: <Magic /> },
+    {
+      path: '/forgot-password',
+      element: (
+        <Suspense fallback={pending}>
+          <ForgotPassword />
+        </Suspense>
+      ),
+    },
+    {
+      path: '/reset-password',
+      element: (
+        <Suspense fallback={pending}>
+          <ResetPassword />
+        </Suspense>
+      ),
+    },
     {
       path: '/',
       element: (

@@ -42,6 +42,9 @@ export const ACTIONS = {
   // Each user binds its own messenger chat. Never a partner inside the account (decisions 21): the chat
   // would be bound to the user it acts as, and that user's notifications would reach the partner.
   'messenger.link': { grant: 'everyone', blockedUnderImpersonation: true },
+  // Each user changes its own password (decisions 30); never a partner inside the account, whose token
+  // acts as a user it does not know the password of.
+  'account.password': { grant: 'everyone', blockedUnderImpersonation: true },
   // Tickets: create and message.
   'tickets.write': { grant: 'staff' },
   // /me/logs, CSV export, refunds from the cabinet.

@@ -1,5 +1,6 @@
-// /auth/*: register, login (password or OpenID Connect id_token), refresh, magic-link exchange.
-// Rate-limited per IP (bucket `auth`), refresh per token family (`refresh`); password logins also per e-mail.
+// /auth/*: register, login (password or OpenID Connect id_token), refresh, magic-link exchange, password
+// reset. Rate-limited per IP (bucket `auth`), refresh per token family (`refresh`); password logins and
+// reset requests also per e-mail.
 import type { FastifyReply } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { Type } from 'typebox';
@@ -9,16 +10,11 @@ import { AppError } from '../../errors.ts';
 import { register } from '../../domain/accounts/register.ts';
 import { login } from '../../domain/accounts/login.ts';
 import { exchangeMagicToken, refreshFamilyOf, refreshTokens } from '../../domain/accounts/tokens.ts';
+import { requestPasswordReset, resetPassword } from '../../domain/accounts/password-reset.ts';
 import { route, type App } from '../route.ts';
-import { Body } from '../schemas.ts';
+import { Body, Timestamp } from '../schemas.ts';
+import { TokenPair as TokenResponse } from '../shapes/token-pair.ts';
 import { consumeRate, setRateHeaders } from '../plugins/auth.ts';
-
-const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  refresh_token: Type.String({ description: 'single use, 7 days' }),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'seconds (900)' }),
-});
 
 const Registered = Type.Object({
   ...TokenResponse.properties,
@@ -182,5 +178,42 @@ export function authRoutes(app: App, deps: Deps): void {
       response: { 200: TokenResponse },
     },
     handler: async (req) => exchangeMagicToken(deps, req.body.token),
+  });
+  route(app, {
+    method: 'POST',
+    url: '/auth/password/forgot',
+    auth: [],
+    rateBucket: 'auth',
+    schema: {
+      tags: ['auth'],
+      summary: 'Ask for a password-reset link by e-mail (single use, 30 min)',
+      description:
+        'Always 202, whether the e-mail has an account or not. An active user with a password is e-mailed ' +
+        "a link to the dashboard's /reset-password page. Limited per address and per e-mail like POST /auth/login " +
+        '(the same counters).',
+      body: Body({ email: Email }),
+      response: { 202: Type.Object({ status: Type.Literal('accepted') }) },
+    },
+    handler: async (req, reply) => {
+      await limitLogin(deps, reply, req.body.email, req.ip);
+      await requestPasswordReset(deps, req.body);
+      return reply.status(202).send({ status: 'accepted' });
+    },
+  });
+  route(app, {
+    method: 'POST',
+    url: '/auth/password/reset',
+    auth: [],
+    rateBucket: 'auth',
+    schema: {
+      tags: ['auth'],
+      summary: 'Set a new password with a reset link token; every session of the user ends',
+      description:
+        'The token is spent; every refresh token of the user is revoked. An unknown or used token is 400 ' +
+        '`reset_token_invalid`, an expired one 400 `reset_token_expired`.',
+      body: Body({ token: Type.String({ minLength: 1, maxLength: 512 }), password: Password }),
+      response: { 200: Type.Object({ password_changed_at: Timestamp }) },
+    },
+    handler: async (req) => resetPassword(deps, req.body),
   });
 }

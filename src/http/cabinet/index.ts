@@ -1,6 +1,7 @@
 // The cabinet surface (/me/...): what a signed-in team member (or a partner acting in the account) manages.
 import { surface } from '../surface.ts';
 import { meRoutes } from './me.ts';
+import { passwordRoutes } from './password.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { notificationRoutes } from './notifications.ts';
 import { cabinetPaymentRoutes } from './payments.ts';
@@ -13,6 +14,7 @@ import { providerAccountRoutes } from './provider-accounts.ts';
 
 export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => {
   meRoutes(app, deps, requestLog);
+  passwordRoutes(app, deps);
   webhookRoutes(app, deps);
   notificationRoutes(app, deps);
   cabinetPaymentRoutes(app, deps);

@@ -47,8 +47,13 @@ export function SignIn() {
           required
           value={password}
           onChange={(e) => setPassword(e.currentTarget.value)}
-          mb="md"
+          mb="xs"
         />
+        <Text size="sm" ta="right" mb="md">
+          <Anchor component={Link} to="/forgot-password" data-testid="forgot-password">
+            {t('auth.forgotLink')}
+          </Anchor>
+        </Text>
         <ErrorAlert error={login.error} />
         <Button type="submit" fullWidth mt="md" loading={login.isPending}>
           {t('auth.submitSignIn')}

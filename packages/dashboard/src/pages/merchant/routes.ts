@@ -19,4 +19,5 @@ export const merchantRoutes: PageRoute[] = [
   { path: 'provider', nav: 'nav.provider', Component: lazy(() => import('./Provider.tsx')) },
   { path: 'subscription', nav: 'nav.subscription', Component: lazy(() => import('./Subscription.tsx')) },
   { path: 'logs', nav: 'nav.logs', Component: lazy(() => import('./Logs.tsx')) },
+  { path: 'profile', nav: 'nav.profile', Component: lazy(() => import('./Profile.tsx')) },
 ];
