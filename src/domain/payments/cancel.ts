@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { ProviderDeps } from '../../deps.ts';
 import type { Tenant } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
@@ -9,7 +9,7 @@ import { syncOperation } from './sync.ts';
 import { cancelledData, transition } from './transition.ts';
 
 export async function cancelInvoice(
-  deps: Deps,
+  deps: ProviderDeps,
   ctx: Tenant,
   opId: string,
   receipt?: Receipt<Operation>,

@@ -9,7 +9,7 @@ import { providerCall } from './provider-call.ts';
 import { providerFor, requireCapability, resolveProviderAccount } from './provider-accounts.ts';
 
 export async function lookupCustomer(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'secrets' | 'providers' | 'caches'>,
   clientId: number,
   mode: Mode,
   accountHeader: string | undefined,

@@ -2,7 +2,7 @@
 // formula (=, +, -, @, tab, CR at the start) are prefixed with a quote: merchant comments and payer
 // names come from outside.
 import { stringify } from 'csv-stringify/sync';
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { recentOperations } from './list.ts';
 
@@ -29,7 +29,7 @@ export function safeCell(v: unknown): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
-export async function exportCsv(deps: Deps, clientId: number, mode: Mode, status?: string): Promise<string> {
+export async function exportCsv(deps: DbSecretsDeps, clientId: number, mode: Mode, status?: string): Promise<string> {
   const ops = await recentOperations(deps, clientId, mode, status, EXPORT_MAX_ROWS);
   const rows = ops.map((op) =>
     [

@@ -1,5 +1,5 @@
 // The payments list of a client and mode: keyset pages, newest first, by status and type.
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { page, type PageResult } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from './operations.ts';
@@ -10,7 +10,7 @@ export interface PaymentFilters {
 }
 
 export async function listOperations(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: { clientId: number; mode: Mode; endpoint: string },
   filters: PaymentFilters,
   cursor: string | undefined,
@@ -43,7 +43,7 @@ export async function listOperations(
 
 /** The cabinet's list: no cursor, newest first. */
 export async function recentOperations(
-  deps: Deps,
+  deps: DbSecretsDeps,
   clientId: number,
   mode: Mode,
   status: string | undefined,

@@ -16,7 +16,7 @@ export type { RefundResult } from './refund-settle.ts';
 const FIRST_RETRY_S = 60;
 
 export async function refundPayment(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'providers' | 'caches'>,
   ctx: Tenant,
   input: { operation_id: string; amount?: number; reason?: string },
   receipt?: Receipt<RefundResult>,

@@ -8,7 +8,7 @@ import { findOperation, type Operation } from './operations.ts';
 import { applyProviderStatus } from './sync.ts';
 
 export async function simulate(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'clock' | 'providers'>,
   ctx: { clientId: number; mode: Mode },
   opId: string,
   action: 'pay' | 'expire' | 'decline',
