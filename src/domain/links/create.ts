@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import type { Mode, Tenant } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
 import { randomBase62 } from '../../crypto.ts';
@@ -22,7 +22,7 @@ export interface CreateLinkInput {
 }
 
 export async function createLink(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'caches'>,
   ctx: Tenant,
   input: CreateLinkInput,
   receipt?: Receipt<Link>,
@@ -69,7 +69,7 @@ export async function createLink(
 }
 
 export async function listLinks(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: { clientId: number; mode: Mode },
   filters: { status?: string },
   cursor: string | undefined,

@@ -1,7 +1,7 @@
 // Changing a link: PATCH (description, URLs, expiry, repeat flag), cancel, and the merchant's refresh-qr.
 // All of them need an active link (409 payment_link_immutable otherwise); the amount never changes.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { appendEvent } from '../events/append.ts';
@@ -32,7 +32,7 @@ const immutable = (link: Link) =>
  * expired and that flip is committed before the 409 is thrown (so it is not rolled back with it).
  */
 async function whileActive<T>(
-  deps: Deps,
+  deps: DbDeps,
   scope: Scope,
   rawToken: string,
   change: (tx: Queryable, link: Link) => Promise<T>,
@@ -46,7 +46,7 @@ async function whileActive<T>(
   return out.done as T;
 }
 
-export async function updateLink(deps: Deps, scope: Scope, rawToken: string, patch: LinkPatch): Promise<Link> {
+export async function updateLink(deps: DbDeps, scope: Scope, rawToken: string, patch: LinkPatch): Promise<Link> {
   if (patch.amount !== undefined)
     throw invalidParam('amount', 'the amount of a payment link cannot be changed; create a new link');
   // Column -> new value; expires_in_minutes counts from now and is stored as expires_at.
@@ -85,7 +85,7 @@ export async function updateLink(deps: Deps, scope: Scope, rawToken: string, pat
   });
 }
 
-export async function cancelLink(deps: Deps, scope: Scope, rawToken: string): Promise<Link> {
+export async function cancelLink(deps: DbDeps, scope: Scope, rawToken: string): Promise<Link> {
   return whileActive(deps, scope, rawToken, async (tx, link) => {
     const r = await tx.query<Link>(
       `UPDATE payment_links SET status = 'cancelled', updated_at = now() WHERE token = $1 RETURNING ${LINK_COLUMNS}`,
@@ -123,7 +123,7 @@ export async function lockActive(tx: Queryable, token: string, refuse: (status: 
  * reused (their next opening gets a fresh one), and a fresh QR is returned for the merchant to show.
  */
 export async function refreshLinkQr(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   scope: Scope,
   rawToken: string,
   receipt?: Receipt<{ link: Link; op: Operation }>,
