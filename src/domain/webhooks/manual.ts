@@ -1,6 +1,6 @@
 // What a merchant does by hand with deliveries: read the log, retry one delivery, send a test event.
 // Retry and test are synchronous: the answer reports what the receiver said.
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken } from '../../crypto.ts';
 import { newId } from '../ids.ts';
@@ -26,7 +26,7 @@ import { DELIVERY_COLUMNS, findWebhook, type DeliveryRow } from './store.ts';
 export const leaseSecondsFor = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 5;
 
 export async function listDeliveries(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: Tenant,
   webhookId: number,
   q: { cursor?: string; limit: number; status?: string },
@@ -69,7 +69,7 @@ export async function listDeliveries(
  * holds the delivery the answer is 409 delivery_in_progress.
  */
 export async function retryDelivery(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
   scope: Tenant,
   webhookId: number,
   deliveryId: number,
@@ -117,7 +117,7 @@ export interface TestResult {
  * can be retried by hand like any delivery.
  */
 export async function testWebhook(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
   scope: Tenant,
   webhookId: number,
   log?: OperatorLog,
