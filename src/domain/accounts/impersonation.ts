@@ -1,7 +1,7 @@
 // Partner impersonation as the client controls it (decisions 12, 17, 21): the setting, the sessions the
 // client sees, and the check each impersonated call passes. The partner cabinet opens the sessions.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor, Role } from '../access/principal.ts';
 import { rolesFor } from '../access/policy.ts';
@@ -54,7 +54,7 @@ const actorId = (act: Actor): number =>
  * session row), so the check costs no extra round trip, and a session whose authority ended a moment
  * ago refuses the next call rather than when its 15-minute token expires.
  */
-export async function touchImpersonation(deps: Deps, clientId: number, act: Actor): Promise<void> {
+export async function touchImpersonation(deps: DbDeps, clientId: number, act: Actor): Promise<void> {
   const sid = typeof act.sid === 'string' ? act.sid : '';
   const r = await deps.db.query(
     `UPDATE impersonation_sessions s SET requests = s.requests + 1
@@ -104,7 +104,7 @@ export async function endSessionsOpenedBy(tx: Queryable, userId: number): Promis
  * the messenger chats bound while a session was open (the partner may hold them).
  */
 export async function setImpersonationAllowed(
-  deps: Deps,
+  deps: DbDeps,
   clientId: number,
   allow: boolean,
 ): Promise<{ allow: boolean; ended_sessions: number }> {
@@ -122,7 +122,7 @@ export async function setImpersonationAllowed(
 }
 
 export async function listImpersonationSessions(
-  deps: Deps,
+  deps: DbSecretsDeps,
   clientId: number,
   q: { cursor?: string; limit: number },
 ): Promise<PageResult<ImpersonationSession & { created_at: Date }>> {

@@ -45,7 +45,10 @@ export interface Registered extends TokenPair {
   api_keys?: { live: string; test: string };
 }
 
-export async function register(deps: Deps, input: RegisterInput): Promise<Registered> {
+export async function register(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
+  input: RegisterInput,
+): Promise<Registered> {
   const partnerInvite = input.invite_token?.startsWith('pinv_') ? input.invite_token : undefined;
   if (input.invite_token !== undefined && !partnerInvite) {
     if (input.id_token !== undefined || input.provider !== undefined) {
