@@ -1,7 +1,7 @@
 // A partner's clients (decisions 21): each client has at most one partner, with the origin that brought it.
 // Status is derived on read: pending (no live provider account yet), active, or restricted with a reason
 // (the plan lapsed, or the live account's session did).
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbClockDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 import { planActiveSql } from '../plans.ts';
@@ -57,7 +57,7 @@ type Row = Omit<PartnerClient, 'status' | 'status_reason'> & {
  * 400 invalid_cursor on the other (decisions 7).
  */
 export async function listPartnerClients(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'secrets' | 'clock'>,
   partnerId: number,
   q: { status?: ClientStatus; cursor?: string; limit: number; endpoint: '/partner/clients' | '/partner/v1/clients' },
 ): Promise<PageResult<PartnerClient>> {
@@ -90,7 +90,7 @@ export async function listPartnerClients(
 }
 
 /** One client of the partner; another partner's is not found. */
-export async function partnerClient(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient> {
+export async function partnerClient(deps: DbClockDeps, partnerId: number, clientId: number): Promise<PartnerClient> {
   const r = await deps.db.query<Row>(
     `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason,
             d.plan, d.plan_active, d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone,
@@ -104,7 +104,7 @@ export async function partnerClient(deps: Deps, partnerId: number, clientId: num
 
 /** One client of the partner, with its last 20 live payments (commissions come with the balance). */
 export async function partnerClientDetail(
-  deps: Deps,
+  deps: DbClockDeps,
   partnerId: number,
   clientId: number,
 ): Promise<PartnerClient & { payments: Operation[] }> {

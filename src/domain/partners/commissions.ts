@@ -3,7 +3,7 @@
 // PARTNER_COMMISSION_HOLD_DAYS), then `available` (a job). A refund of that payment reverses a pending
 // commission, or takes the amount back from the available balance as an adjustment.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import type { Operation } from '../payments/operations.ts';
 import type { JournalEvent } from '../events/types.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
@@ -92,7 +92,7 @@ export async function reverseOnRefund(tx: Queryable, e: JournalEvent): Promise<v
 }
 
 /** The job: commissions past their hold become available. Returns how many. */
-export async function releaseDueCommissions(deps: Deps, limit = 500): Promise<number> {
+export async function releaseDueCommissions(deps: DbDeps, limit = 500): Promise<number> {
   return deps.db.tx(async (tx) => {
     const due = await tx.query<{ id: number; partner_id: number; amount: string }>(
       `UPDATE commissions SET status = 'available' WHERE id IN (
@@ -130,7 +130,7 @@ export interface Commission {
 }
 
 export async function listCommissions(
-  deps: Deps,
+  deps: DbSecretsDeps,
   partnerId: number,
   q: { status?: CommissionStatus; clientId?: number; cursor?: string; limit: number },
 ): Promise<PageResult<Commission>> {

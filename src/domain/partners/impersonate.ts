@@ -9,7 +9,7 @@ import { signAccessToken, ACCESS_TTL_S } from '../accounts/tokens.ts';
 import type { Partner } from './profile.ts';
 
 export async function impersonate(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
   partner: Partner,
   actor: { userId: number; ip: string },
   clientId: number,

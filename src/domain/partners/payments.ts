@@ -1,7 +1,7 @@
 // The payments of a partner's clients (decisions 22), in the key's mode: one keyset list over all of them
 // on operations_partner_page_idx (the operation carries its client's partner), or one client's on the
 // client's own index; each item names its client by both ids.
-import type { Deps } from '../../deps.ts';
+import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { page, type PageResult } from '../pagination.ts';
@@ -14,7 +14,7 @@ const COLUMNS = `${ITEM_COLUMNS.split(',')
   .join(', ')}, o.client_id, c.external_id`;
 
 export async function listPartnerPayments(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: { partnerId: number; mode: Mode },
   filters: { clientId?: number; status?: string; type?: string },
   cursor: string | undefined,
@@ -48,7 +48,7 @@ export async function listPartnerPayments(
 }
 
 export async function getPartnerPayment(
-  deps: Deps,
+  deps: DbDeps,
   scope: { partnerId: number; mode: Mode },
   operationId: string,
 ): Promise<PartnerPayment> {
