@@ -1,6 +1,6 @@
 // The admin audit log (decisions 23): every call of the admin API, who made it and how it ended.
 import type { Db } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 
 export interface AuditEntry {
@@ -22,7 +22,10 @@ export async function recordAudit(db: Db, e: Omit<AuditEntry, 'id' | 'created_at
   );
 }
 
-export async function listAudit(deps: Deps, q: { cursor?: string; limit: number }): Promise<PageResult<AuditEntry>> {
+export async function listAudit(
+  deps: DbSecretsDeps,
+  q: { cursor?: string; limit: number },
+): Promise<PageResult<AuditEntry>> {
   return page(
     { secret: deps.secrets.appSecret, endpoint: '/admin/audit', filters: {}, cursor: q.cursor, limit: q.limit },
     async (after: Position | undefined, take: number) => {

@@ -1,7 +1,7 @@
 // The operator's view of clients (decisions 23): search, and the plan and disabled switches. Disabling
 // takes effect at once: every instance forgets the client's cached keys, tokens are checked against the
 // client on each call, and its users' refresh tokens are revoked (enabling again needs a new login).
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { forgetClientKeys } from '../accounts/api-keys.ts';
 import { patchClient, searchClientRows, type AdminClient } from '../accounts/clients-store.ts';
@@ -13,7 +13,7 @@ export type { AdminClient };
 
 /** `q`: a client id, or a part of its name or e-mail (case-insensitive). */
 export async function searchClients(
-  deps: Deps,
+  deps: DbSecretsDeps,
   q: { q?: string; cursor?: string; limit: number },
 ): Promise<PageResult<AdminClient>> {
   const text = q.q?.trim() || undefined;
@@ -32,7 +32,7 @@ export async function searchClients(
 }
 
 export async function updateClient(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'caches'>,
   id: number,
   patch: { plan?: string; plan_expires_at?: Date | null; disabled?: boolean },
 ): Promise<AdminClient> {

@@ -1,6 +1,6 @@
 // GET /v2/events: the journal of one client and mode, newest first, by type (several, comma-separated)
 // and by time (`since`/`until`, inclusive; a bare date as `until` includes that whole UTC day).
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { page, type PageResult } from '../pagination.ts';
@@ -42,7 +42,7 @@ export function parseTypes(value: string | undefined): string[] | undefined {
 }
 
 export async function listEvents(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: { clientId: number; mode: Mode },
   q: { type?: string; since?: string; until?: string; operation_id?: string; cursor?: string },
   limit: number,

@@ -2,7 +2,7 @@
 // limit, a trial ending). One read state per client, shared by its users: the notifications describe the
 // account, not a person.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
 import { page, type PageResult, type Position } from '../pagination.ts';
 
 export interface NotificationRecord {
@@ -38,7 +38,7 @@ export async function notify(
 const COLUMNS = 'id, type, title, body, read_at, created_at';
 
 export async function listNotifications(
-  deps: Deps,
+  deps: DbSecretsDeps,
   clientId: number,
   q: { cursor?: string; limit: number; unread?: boolean },
 ): Promise<PageResult<NotificationRecord>> {
@@ -63,7 +63,7 @@ export async function listNotifications(
   );
 }
 
-export async function unreadCount(deps: Deps, clientId: number): Promise<{ count: number }> {
+export async function unreadCount(deps: DbDeps, clientId: number): Promise<{ count: number }> {
   const r = await deps.db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM notifications WHERE client_id = $1 AND read_at IS NULL',
     [clientId],
@@ -71,7 +71,7 @@ export async function unreadCount(deps: Deps, clientId: number): Promise<{ count
   return { count: r.rows[0].count };
 }
 
-export async function markAllRead(deps: Deps, clientId: number): Promise<{ updated: number }> {
+export async function markAllRead(deps: DbDeps, clientId: number): Promise<{ updated: number }> {
   const r = await deps.db.query('UPDATE notifications SET read_at = now() WHERE client_id = $1 AND read_at IS NULL', [
     clientId,
   ]);

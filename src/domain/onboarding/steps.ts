@@ -18,7 +18,12 @@ function required<T>(value: T | undefined, param: string, what: string): T {
   return value;
 }
 
-export async function startOnboarding(deps: Deps, clientId: number, mode: Mode, b: StartInput) {
+export async function startOnboarding(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers'>,
+  clientId: number,
+  mode: Mode,
+  b: StartInput,
+) {
   if (mechanismFor(deps, mode) === 'sandbox') {
     const phone = required(b.phone, 'phone', 'for the one-time-code mechanism');
     if (b.credentials)
@@ -44,7 +49,7 @@ export async function startOnboarding(deps: Deps, clientId: number, mode: Mode, 
 }
 
 export async function verifyOnboarding(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   clientId: number,
   mode: Mode,
   b: { code?: string; trade_point_id?: number },
