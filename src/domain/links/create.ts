@@ -35,7 +35,7 @@ export async function createLink(
   const metadata = checkMetadata(input.metadata);
   // A live link must be payable: like live payments it needs a connected provider account (409
   // provider_not_connected). Plan limits are checked when a payer opens it (that creates the payment).
-  if (ctx.mode === 'live') await resolveProviderAccount(deps, ctx.clientId, ctx.mode, undefined);
+  if (ctx.mode === 'live') await resolveProviderAccount(deps, ctx, undefined);
   return deps.db.tx(async (tx) => {
     const r = await tx.query<Link>(
       `INSERT INTO payment_links (token, client_id, mode, amount, description, success_url, cancel_url, expires_at,

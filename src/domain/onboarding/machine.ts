@@ -89,7 +89,7 @@ async function load(db: Queryable, clientId: number, mode: Mode, lock = false): 
   return r.rows[0];
 }
 
-const hasAccount = (db: Queryable, clientId: number, mode: Mode) => defaultAccountId(db, clientId, mode);
+const hasAccount = (db: Queryable, clientId: number, mode: Mode) => defaultAccountId(db, { clientId, mode });
 
 /** The state as the client sees it: a code past its time is `expired`, a lock past its time ends. */
 export async function onboardingStatus(

@@ -126,8 +126,8 @@ export async function createQr(
   const lifetimeS = ctx.lifetimeS ?? QR_LIFETIME_S;
   checkAmount(input.amount, deps.config.amountMax);
   const items = checkItems(input.items, input.amount, deps.config.amountMax);
-  await assertPlanAllowsCreate(deps, ctx.clientId, ctx.mode);
-  const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
+  await assertPlanAllowsCreate(deps, ctx);
+  const account = await resolveProviderAccount(deps, ctx, ctx.account);
   const provider = await providerFor(deps, ctx.mode, account.id);
   const qr = await providerCall(deps, ctx.mode, account.id, () =>
     provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS, requestId: receipt?.requestId }),
@@ -178,8 +178,8 @@ export async function createInvoice(
 ): Promise<Operation> {
   checkAmount(input.amount, deps.config.amountMax);
   const phone = normalizePhone(input.phone);
-  await assertPlanAllowsCreate(deps, ctx.clientId, ctx.mode);
-  const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
+  await assertPlanAllowsCreate(deps, ctx);
+  const account = await resolveProviderAccount(deps, ctx, ctx.account);
   const provider = await providerFor(deps, ctx.mode, account.id);
   requireCapability(provider, 'invoice', 'send invoices to a phone');
   const customer = await providerCall(deps, ctx.mode, account.id, () => provider.findCustomer(phone));

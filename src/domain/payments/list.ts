@@ -1,6 +1,6 @@
 // The payments list of a client and mode: keyset pages, newest first, by status and type.
 import type { DbSecretsDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { page, type PageResult } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from './operations.ts';
 
@@ -44,10 +44,10 @@ export async function listOperations(
 /** The cabinet's list: no cursor, newest first. */
 export async function recentOperations(
   deps: DbSecretsDeps,
-  clientId: number,
-  mode: Mode,
+  tenant: Tenant,
   status: string | undefined,
   limit: number,
 ): Promise<ListedOperation[]> {
+  const { clientId, mode } = tenant;
   return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, undefined, limit)).data;
 }

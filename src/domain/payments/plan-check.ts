@@ -1,7 +1,7 @@
 // Live creates are allowed while the plan is active and under its monthly limit of live paid payments
 // (UTC calendar month). Test mode never counts and is never limited.
 import type { DbClockDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { monthStart, planActive, PLAN_LIMITS } from '../plans.ts';
 
@@ -13,7 +13,8 @@ export async function paidThisMonth(deps: DbClockDeps, clientId: number): Promis
   return r.rows[0].n;
 }
 
-export async function assertPlanAllowsCreate(deps: DbClockDeps, clientId: number, mode: Mode): Promise<void> {
+export async function assertPlanAllowsCreate(deps: DbClockDeps, tenant: Tenant): Promise<void> {
+  const { clientId, mode } = tenant;
   if (mode === 'test') return;
   const r = await deps.db.query<{ plan: string; trial_ends_at: Date; plan_expires_at: Date | null }>(
     'SELECT plan, trial_ends_at, plan_expires_at FROM clients WHERE id = $1',

@@ -3,7 +3,7 @@
 // certificate read, its trade point looked up and its device registered again (idempotent at the
 // provider: the same token means the device is where it should be), through the port's onboarding calls.
 import type { Deps, DbDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { invalidate } from '../../infra/cache.ts';
 import { afterSessionLost } from './provider-call.ts';
@@ -77,7 +77,8 @@ const toRecord = (r: Row): AccountRecord => ({
   created_at: r.created_at,
 });
 
-export async function listAccounts(deps: DbDeps, clientId: number, mode: Mode): Promise<AccountRecord[]> {
+export async function listAccounts(deps: DbDeps, tenant: Tenant): Promise<AccountRecord[]> {
+  const { clientId, mode } = tenant;
   const r = await deps.db.query<Row>(
     `SELECT * FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL
       ORDER BY is_default DESC, id LIMIT 100`,

@@ -2,7 +2,7 @@
 // for test mode from registration; live mode needs a connected account (onboarding), else 409.
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import type { Capability, PaymentProvider } from '../../providers/types.ts';
 import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
@@ -24,7 +24,7 @@ export async function createProviderAccount(
   tx: Queryable,
   a: { clientId: number; mode: Mode; driver: string; displayName: string; isDefault?: boolean; orgBin?: string | null },
 ): Promise<number> {
-  const isDefault = a.isDefault ?? !(await defaultAccountId(tx, a.clientId, a.mode, { onlyDefault: true }));
+  const isDefault = a.isDefault ?? !(await defaultAccountId(tx, a, { onlyDefault: true }));
   const r = await tx.query<{ id: number }>(
     `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default, org_bin)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -40,10 +40,10 @@ export async function createProviderAccount(
  */
 export async function defaultAccountId(
   db: Queryable,
-  clientId: number,
-  mode: Mode,
+  tenant: Tenant,
   opts: { onlyDefault?: boolean } = {},
 ): Promise<number | null> {
+  const { clientId, mode } = tenant;
   const r = await db.query<{ id: number }>(
     opts.onlyDefault
       ? 'SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL'
@@ -65,10 +65,10 @@ export async function setAccountOrgBin(tx: Queryable, accountId: number, orgBin:
  */
 export async function resolveProviderAccount(
   deps: Pick<Deps, 'db' | 'caches'>,
-  clientId: number,
-  mode: Mode,
+  tenant: Tenant,
   header: string | undefined,
 ): Promise<ProviderAccount> {
+  const { clientId, mode } = tenant;
   if (header !== undefined) {
     const id = Number(header);
     const r =
@@ -203,7 +203,8 @@ export async function liveAccountOfDriver(db: Queryable, clientId: number, drive
 }
 
 /** Whether the session of the client's default account of this mode is alive; false when it has none. */
-export async function defaultAccountSession(db: Queryable, clientId: number, mode: Mode): Promise<boolean> {
+export async function defaultAccountSession(db: Queryable, tenant: Tenant): Promise<boolean> {
+  const { clientId, mode } = tenant;
   const r = await db.query<{ session_alive: boolean }>(
     `SELECT session_alive FROM provider_accounts
       WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,

@@ -122,7 +122,7 @@ export async function pollReturns(
 }
 
 async function followReturn(deps: ProviderDeps, row: ReturnRow): Promise<void> {
-  const op = await findOperation(deps.db, row.client_id, row.mode, row.operation_id);
+  const op = await findOperation(deps.db, { clientId: row.client_id, mode: row.mode }, row.operation_id);
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
   const returns = provider.returns;
   // The account was reconnected on a scheme without returns: this return cannot be followed; nothing was sent.

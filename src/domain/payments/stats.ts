@@ -1,7 +1,7 @@
 // Counters of paid payments for the cabinet: statistics (per mode) and usage (live, 14 days).
 // Days are UTC calendar days.
 import type { DbClockDeps, DbDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { monthStart } from '../plans.ts';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -42,7 +42,8 @@ export async function usage(deps: DbClockDeps, clientId: number) {
   };
 }
 
-export async function stats(deps: DbClockDeps, clientId: number, mode: Mode) {
+export async function stats(deps: DbClockDeps, tenant: Tenant) {
+  const { clientId, mode } = tenant;
   const now = deps.clock.now();
   const r = await deps.db.query<{
     month_count: number;

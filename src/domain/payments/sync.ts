@@ -109,7 +109,7 @@ export async function applyProviderStatus(deps: DbClockDeps, op: Operation, ps: 
     }
   });
   // null: someone else moved it first; read what they wrote.
-  return next ?? findOperation(deps.db, op.client_id, op.mode, op.id);
+  return next ?? findOperation(deps.db, { clientId: op.client_id, mode: op.mode }, op.id);
 }
 
 /**

@@ -21,7 +21,7 @@ export async function v1AccountStatus(deps: DbClockDeps, clientId: number, mode:
   const { plan } = await clientPlan(deps.db, clientId);
   // The session of the provider account this key's payments go through (the default one of its mode).
   // No connected account means nothing can be paid: reported as a dead session, the v1 reconnect signal.
-  const sessionAlive = await defaultAccountSession(deps.db, clientId, mode);
+  const sessionAlive = await defaultAccountSession(deps.db, { clientId, mode });
   return {
     session_alive: sessionAlive,
     plan,

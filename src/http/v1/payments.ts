@@ -124,12 +124,13 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       body: CancelBody,
     },
     handler: async (req, reply) => {
-      const { clientId, mode } = tenant(req);
+      const t = tenant(req);
+      const { clientId, mode } = t;
       const found = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
       setSuccessor(reply, `${v2Path(found)}/cancel`);
       const op = await cancelInvoice(
         deps,
-        { clientId, mode },
+        t,
         found.id,
         receiptFor(deps, req, 200, (o: Operation) => ok({ OperationId: o.seq, Status: 'Cancelled' })),
       );
@@ -148,7 +149,8 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       body: RefundBody,
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
+      const t = tenant(req);
+      const { clientId, mode } = t;
       const max = deps.config.amountMax;
       // v1 refunds by items; the amount is their sum (decisions 11). Each price is an amount on its own.
       const amount = req.body.items.reduce((sum, it, i) => sum + checkAmount(it.price, max, `items.${i}.price`), 0);
@@ -156,7 +158,7 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       const op = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
       const r = await refundPayment(
         deps,
-        { clientId, mode },
+        t,
         { operation_id: op.id, amount },
         receiptFor(deps, req, 200, (res: RefundOutcome) => ok(toRefund(res, op.seq))),
       );
