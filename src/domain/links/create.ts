@@ -1,9 +1,9 @@
 import type { Deps, DbSecretsDeps } from '../../deps.ts';
-import type { Mode, Tenant } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
 import { randomBase62 } from '../../crypto.ts';
 import { appendEvent } from '../events/append.ts';
-import { page, type PageResult } from '../pagination.ts';
+import { page, type PageResult, type Paging } from '../pagination.ts';
 import { checkAmount } from '../payments/input.ts';
 import { resolveProviderAccount } from '../payments/provider-accounts.ts';
 import { checkDescription, checkExpiresIn, checkMetadata, checkRedirectUrl, EXPIRES_DEFAULT } from './input.ts';
@@ -70,10 +70,9 @@ export async function createLink(
 
 export async function listLinks(
   deps: DbSecretsDeps,
-  scope: { clientId: number; mode: Mode },
+  scope: Tenant,
   filters: { status?: string },
-  cursor: string | undefined,
-  limit: number,
+  paging: Paging,
 ): Promise<PageResult<Link>> {
   // Expiry shows in lists too: the tenant's due links flip before the page is read, so a status filter
   // never lists an `active` link that is past its expiry.
@@ -87,8 +86,8 @@ export async function listLinks(
       secret: deps.secrets.appSecret,
       endpoint: 'v2.payment_links',
       filters: { mode: scope.mode, ...filters },
-      cursor,
-      limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];

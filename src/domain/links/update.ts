@@ -38,7 +38,7 @@ async function whileActive<T>(
   change: (tx: Queryable, link: Link) => Promise<T>,
 ): Promise<T> {
   const out = await deps.db.tx(async (tx) => {
-    const link = await findLink(tx, scope.clientId, scope.mode, rawToken, true);
+    const link = await findLink(tx, scope, rawToken, true);
     if (link.status !== 'active') return { refused: link };
     return { done: await change(tx, link) };
   });
@@ -128,11 +128,11 @@ export async function refreshLinkQr(
   rawToken: string,
   receipt?: Receipt<{ link: Link; op: Operation }>,
 ): Promise<{ link: Link; op: Operation }> {
-  let link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
+  let link = await findLink(deps.db, scope, rawToken);
   if (link.status !== 'active') throw immutable(link);
   // A one-time link whose QR was paid unseen is paid: a new QR for the counter would take a second payment.
   if (!link.allow_repeat && (await paidMeanwhile(deps, link, null))) {
-    link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
+    link = await findLink(deps.db, scope, rawToken);
     if (link.status !== 'active') throw immutable(link);
   }
   let cycled = link;

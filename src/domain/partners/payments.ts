@@ -4,7 +4,7 @@
 import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import { page, type PageResult } from '../pagination.ts';
+import { page, type PageResult, type Paging } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from '../payments/operations.ts';
 
 export type PartnerPayment = ListedOperation & { client_id: number; external_id: string | null };
@@ -17,16 +17,15 @@ export async function listPartnerPayments(
   deps: DbSecretsDeps,
   scope: { partnerId: number; mode: Mode },
   filters: { clientId?: number; status?: string; type?: string },
-  cursor: string | undefined,
-  limit: number,
+  paging: Paging,
 ): Promise<PageResult<PartnerPayment>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: 'partner.v1.payments',
       filters: { mode: scope.mode, client: filters.clientId, status: filters.status, type: filters.type },
-      cursor,
-      limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after, take) => {
       const params: unknown[] = [scope.partnerId, scope.mode];

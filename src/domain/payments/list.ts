@@ -1,7 +1,7 @@
 // The payments list of a client and mode: keyset pages, newest first, by status and type.
 import type { DbSecretsDeps } from '../../deps.ts';
-import type { Mode, Tenant } from '../tenant.ts';
-import { page, type PageResult } from '../pagination.ts';
+import type { Tenant } from '../tenant.ts';
+import { page, type PageResult, type Paging } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from './operations.ts';
 
 export interface PaymentFilters {
@@ -11,18 +11,17 @@ export interface PaymentFilters {
 
 export async function listOperations(
   deps: DbSecretsDeps,
-  scope: { clientId: number; mode: Mode; endpoint: string },
+  scope: Tenant & { endpoint: string },
   filters: PaymentFilters,
-  cursor: string | undefined,
-  limit: number,
+  paging: Paging,
 ): Promise<PageResult<ListedOperation>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: scope.endpoint,
       filters: { mode: scope.mode, ...filters },
-      cursor,
-      limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];
@@ -49,5 +48,5 @@ export async function recentOperations(
   limit: number,
 ): Promise<ListedOperation[]> {
   const { clientId, mode } = tenant;
-  return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, undefined, limit)).data;
+  return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, { limit })).data;
 }

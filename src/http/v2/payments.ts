@@ -200,8 +200,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
         deps,
         tenantWith(req, { endpoint: 'v2.payments' }),
         { status: q.status, type: q.type },
-        q.cursor,
-        parseLimit(q.limit),
+        { cursor: q.cursor, limit: parseLimit(q.limit) },
       );
       return { ...r, data: r.data.map(toPaymentItem) };
     },
