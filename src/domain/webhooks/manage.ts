@@ -3,7 +3,7 @@
 // mode, are 404 webhook_not_found.
 import { lockClient } from '../accounts/clients-store.ts';
 import type { Deps, DbSecretsDeps, DbDeps } from '../../deps.ts';
-import type { Mode, Tenant } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
 import { validateWebhookUrl } from './address-policy.ts';
@@ -56,10 +56,10 @@ export interface CreateWebhookInput {
 
 export async function createWebhook(
   deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
-  clientId: number,
-  mode: Mode,
+  tenant: Tenant,
   input: CreateWebhookInput,
 ): Promise<WebhookRow & { secret: string }> {
+  const { clientId, mode } = tenant;
   const url = validateWebhookUrl(input.url, deps.config.webhooksAllowPrivate);
   const events = validateEvents(input.events);
   const description = validateDescription(input.description);
@@ -85,7 +85,8 @@ export async function createWebhook(
 
 export type ListedWebhook = WebhookRow & { last_delivery_at: Date | null; last_delivery_status: string | null };
 
-export async function listWebhooks(deps: DbDeps, clientId: number, mode: Mode): Promise<ListedWebhook[]> {
+export async function listWebhooks(deps: DbDeps, tenant: Tenant): Promise<ListedWebhook[]> {
+  const { clientId, mode } = tenant;
   const r = await deps.db.query<ListedWebhook>(
     `SELECT w.*, l.last_attempt_at AS last_delivery_at, l.status AS last_delivery_status
        FROM webhooks w

@@ -4,7 +4,7 @@ import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken } from '../../crypto.ts';
 import { newId } from '../ids.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import type { Tenant } from '../tenant.ts';
 import {
   applyHealth,
@@ -29,22 +29,23 @@ export async function listDeliveries(
   deps: DbSecretsDeps,
   scope: Tenant,
   webhookId: number,
-  q: { cursor?: string; limit: number; status?: string },
+  filters: { status?: string },
+  paging: Paging,
 ): Promise<PageResult<DeliveryRow>> {
   await findWebhook(deps.db, scope, webhookId);
   const res = await page<DeliveryRow>(
     {
       secret: deps.secrets.appSecret,
       endpoint: `/me/webhooks/${webhookId}/deliveries`,
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [webhookId];
       let where = 'webhook_id = $1';
-      if (q.status) {
-        params.push(q.status);
+      if (filters.status) {
+        params.push(filters.status);
         where += ` AND status = $${params.length}`;
       }
       if (after) {
