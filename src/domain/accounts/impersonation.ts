@@ -5,7 +5,7 @@ import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor, Role } from '../access/principal.ts';
 import { rolesFor } from '../access/policy.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { unbindChatsBoundInSessions } from './messenger.ts';
 
 export const IMPERSONATION_MINUTES = 15;
@@ -124,15 +124,15 @@ export async function setImpersonationAllowed(
 export async function listImpersonationSessions(
   deps: DbSecretsDeps,
   clientId: number,
-  q: { cursor?: string; limit: number },
+  paging: Paging,
 ): Promise<PageResult<ImpersonationSession & { created_at: Date }>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/me/partner-impersonation/sessions',
       filters: {},
-      cursor: q.cursor,
-      limit: q.limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [clientId];

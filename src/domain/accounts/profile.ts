@@ -1,6 +1,6 @@
 // GET /me and the small account actions around it.
 import type { Deps, DbDeps, DbClockDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { planActive } from '../plans.ts';
 import { issueApiKey, type IssuedKey } from './api-keys.ts';
@@ -53,12 +53,8 @@ export async function acceptTerms(deps: DbDeps, clientId: number): Promise<{ acc
   return { accepted_at: r.rows[0].terms_accepted_at };
 }
 
-export async function regenerateApiKey(
-  deps: Pick<Deps, 'db' | 'caches'>,
-  clientId: number,
-  mode: Mode,
-): Promise<IssuedKey> {
-  return deps.db.tx((tx) => issueApiKey(tx, clientId, mode, deps.caches));
+export async function regenerateApiKey(deps: Pick<Deps, 'db' | 'caches'>, tenant: Tenant): Promise<IssuedKey> {
+  return deps.db.tx((tx) => issueApiKey(tx, tenant, deps.caches));
 }
 
 export interface LogItem {

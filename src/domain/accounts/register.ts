@@ -131,8 +131,8 @@ export async function openClient(
         throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
       throw err;
     });
-  const live = await issueApiKey(tx, clientId, 'live');
-  const test = await issueApiKey(tx, clientId, 'test');
+  const live = await issueApiKey(tx, { clientId, mode: 'live' });
+  const test = await issueApiKey(tx, { clientId, mode: 'test' });
   // Test mode works from the first minute: its sandbox provider account exists from registration.
   await createProviderAccount(tx, {
     clientId,

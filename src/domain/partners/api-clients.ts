@@ -103,7 +103,7 @@ export async function rotateClientKey(
   mode: Mode,
 ): Promise<IssuedKey & { client_id: number }> {
   const clientId = await managedClient(deps.db, partnerId, ref);
-  const issued = await deps.db.tx((tx) => issueApiKey(tx, clientId, mode, deps.caches));
+  const issued = await deps.db.tx((tx) => issueApiKey(tx, { clientId, mode }, deps.caches));
   return { ...issued, client_id: clientId };
 }
 
