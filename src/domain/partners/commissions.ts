@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import type { Operation } from '../payments/operations.ts';
 import type { JournalEvent } from '../events/types.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { post } from './ledger.ts';
 
 export const COMMISSION_STATUSES = ['pending', 'available', 'reversed', 'paid_out'] as const;
@@ -132,21 +132,22 @@ export interface Commission {
 export async function listCommissions(
   deps: DbSecretsDeps,
   partnerId: number,
-  q: { status?: CommissionStatus; clientId?: number; cursor?: string; limit: number },
+  filters: { status?: CommissionStatus; clientId?: number },
+  paging: Paging,
 ): Promise<PageResult<Commission>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/partner/commissions',
-      filters: { status: q.status, client: q.clientId },
-      cursor: q.cursor,
-      limit: q.limit,
+      filters: { status: filters.status, client: filters.clientId },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];
       const where = ['m.partner_id = $1'];
-      if (q.status) where.push(`m.status = $${params.push(q.status)}`);
-      if (q.clientId) where.push(`m.client_id = $${params.push(q.clientId)}`);
+      if (filters.status) where.push(`m.status = $${params.push(filters.status)}`);
+      if (filters.clientId) where.push(`m.client_id = $${params.push(filters.clientId)}`);
       if (after)
         where.push(`(m.created_at, m.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (

@@ -3,7 +3,7 @@
 // checks it after every scenario). The row is locked for each entry, so concurrent entries queue.
 import type { Queryable } from '../../db/db.ts';
 import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export type EntryType =
   | 'commission'
@@ -75,15 +75,15 @@ export async function ledgerMismatch(db: Queryable, partnerId: number): Promise<
 export async function listLedger(
   deps: DbSecretsDeps,
   partnerId: number,
-  q: { cursor?: string; limit: number },
+  paging: Paging,
 ): Promise<PageResult<LedgerEntry>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/partner/balance/transactions',
       filters: {},
-      cursor: q.cursor,
-      limit: q.limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];

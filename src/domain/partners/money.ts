@@ -13,7 +13,7 @@ import { enqueueMessage } from '../channels/outbox.ts';
 import { checkBik, checkBin, checkIban, checkKbe } from '../organization/requisites.ts';
 import { applyPlan } from '../subscriptions/activate.ts';
 import { purchasablePrice } from '../subscriptions/subscriptions.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { post } from './ledger.ts';
 
 export const WITHDRAWAL_MIN = 30_000;
@@ -33,14 +33,14 @@ async function lockBalance(tx: Queryable, partnerId: number): Promise<number> {
 export async function payClientPlan(
   deps: Pick<Deps, 'config' | 'db' | 'clock'>,
   partnerId: number,
-  clientId: number,
+  targetClientId: number,
   plan: string,
   save?: (tx: Queryable, answer: object) => Promise<void>,
 ) {
   const price = purchasablePrice(deps, plan);
   return deps.db.tx(async (tx) => {
-    if (!(await isClientOfPartner(tx, clientId, partnerId)))
-      throw new AppError('client_not_found', `client ${clientId} not found`);
+    if (!(await isClientOfPartner(tx, targetClientId, partnerId)))
+      throw new AppError('client_not_found', `client ${targetClientId} not found`);
     const available = await lockBalance(tx, partnerId);
     if (available < price)
       throw new AppError('insufficient_balance', `the plan costs ${price} tenge; ${available} are available`);
@@ -49,10 +49,10 @@ export async function payClientPlan(
       amount: -price,
       available: -price,
       pending: 0,
-      ref: `client:${clientId}:${plan}`,
+      ref: `client:${targetClientId}:${plan}`,
     });
-    const { expires_at } = await applyPlan(tx, clientId, plan, deps.clock.now(), { paid_by_partner: partnerId });
-    const answer = { client_id: clientId, plan, amount: price, plan_expires_at: expires_at };
+    const { expires_at } = await applyPlan(tx, targetClientId, plan, deps.clock.now(), { paid_by_partner: partnerId });
+    const answer = { client_id: targetClientId, plan, amount: price, plan_expires_at: expires_at };
     await save?.(tx, answer);
     return answer;
   });
@@ -316,34 +316,38 @@ export async function getWithdrawal(deps: DbDeps, partnerId: number | null, id: 
 /** Every partner's withdrawals, newest first, each with its partner's name (the admin's payouts). */
 export function listAllWithdrawals(
   deps: DbSecretsDeps,
-  q: { status?: string; cursor?: string; limit: number; endpoint: string },
+  scope: { endpoint: string },
+  filters: { status?: string },
+  paging: Paging,
 ) {
-  return listWithdrawals(deps, q) as Promise<PageResult<Withdrawal & { partner_name: string }>>;
+  return listWithdrawals(deps, scope, filters, paging) as Promise<PageResult<Withdrawal & { partner_name: string }>>;
 }
 
 /** Withdrawals, newest first: one partner's, or (no partnerId) everyone's with the partner's name. */
 export async function listWithdrawals(
   deps: DbSecretsDeps,
-  q: { partnerId?: number; status?: string; cursor?: string; limit: number; endpoint: string },
+  scope: { partnerId?: number; endpoint: string },
+  filters: { status?: string },
+  paging: Paging,
 ): Promise<PageResult<Withdrawal>> {
   return page(
     {
       secret: deps.secrets.appSecret,
-      endpoint: q.endpoint,
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      endpoint: scope.endpoint,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.partnerId !== undefined) where.push(`partner_id = $${params.push(q.partnerId)}`);
-      if (q.status) where.push(`status = $${params.push(q.status)}`);
+      if (scope.partnerId !== undefined) where.push(`partner_id = $${params.push(scope.partnerId)}`);
+      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (
         await deps.db.query<Withdrawal>(
           `SELECT ${W}${
-            q.partnerId === undefined
+            scope.partnerId === undefined
               ? ', (SELECT company_name FROM partners p WHERE p.id = withdrawals.partner_id) AS partner_name'
               : ''
           }

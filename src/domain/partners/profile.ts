@@ -5,7 +5,7 @@ import type { Deps, DbDeps, DbSecretsDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { checkWebsite } from '../addresses.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { endPartnerSessions } from '../accounts/impersonation.ts';
 import { forgetPartnerKeys } from './keys.ts';
 
@@ -57,20 +57,21 @@ export async function activePartner(deps: DbDeps, clientId: number): Promise<Par
 // The admin's side (decisions 23).
 export async function listPartners(
   deps: DbSecretsDeps,
-  q: { status?: PartnerStatus; cursor?: string; limit: number },
+  filters: { status?: PartnerStatus },
+  paging: Paging,
 ): Promise<PageResult<Partner>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/admin/partners',
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.status) where.push(`status = $${params.push(q.status)}`);
+      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (
         await deps.db.query<Partner>(

@@ -9,7 +9,7 @@ import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export const INVITE_DAYS = 7;
 
@@ -47,10 +47,16 @@ export async function createLink(
 export async function listLinks(
   deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
   partnerId: number,
-  q: { cursor?: string; limit: number },
+  paging: Paging,
 ): Promise<PageResult<ReferralLink>> {
   const p = await page(
-    { secret: deps.secrets.appSecret, endpoint: '/partner/links', filters: {}, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/partner/links',
+      filters: {},
+      cursor: paging.cursor,
+      limit: paging.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];
       const more = after
