@@ -7,23 +7,24 @@ import { forgetClientKeys } from '../accounts/api-keys.ts';
 import { patchClient, searchClientRows, type AdminClient } from '../accounts/clients-store.ts';
 import { revokeClientRefreshTokens } from '../accounts/tokens.ts';
 import { forgetPartnerKeys } from '../partners/keys.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export type { AdminClient };
 
 /** `q`: a client id, or a part of its name or e-mail (case-insensitive). */
 export async function searchClients(
   deps: DbSecretsDeps,
-  q: { q?: string; cursor?: string; limit: number },
+  filters: { q?: string },
+  paging: Paging,
 ): Promise<PageResult<AdminClient>> {
-  const text = q.q?.trim() || undefined;
+  const text = filters.q?.trim() || undefined;
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/admin/clients',
       filters: { q: text },
-      cursor: q.cursor,
-      limit: q.limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     (after: Position | undefined, take: number) =>
       searchClientRows(deps.db, text, after && { createdAt: after.createdAt, id: Number(after.id) }, take),

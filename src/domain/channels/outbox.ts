@@ -12,7 +12,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { Deps, DbSecretsDeps, DbDeps } from '../../deps.ts';
 import type { Sealer } from '../../secrets.ts';
 import { ChannelError, type Channel } from '../../channels/types.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export interface NewMessage {
   channel: Channel;
@@ -182,16 +182,23 @@ export interface OutboxRecord {
  */
 export async function listOutbox(
   deps: DbSecretsDeps,
-  q: { cursor?: string; limit: number; channel?: Channel; status?: string },
+  filters: { channel?: Channel; status?: string },
+  paging: Paging,
 ): Promise<PageResult<OutboxRecord>> {
-  const filters = { channel: q.channel, status: q.status };
+  const bound = { channel: filters.channel, status: filters.status };
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/admin/outbox', filters, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/admin/outbox',
+      filters: bound,
+      cursor: paging.cursor,
+      limit: paging.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.channel) where.push(`channel = $${params.push(q.channel)}`);
-      if (q.status) where.push(`status = $${params.push(q.status)}`);
+      if (filters.channel) where.push(`channel = $${params.push(filters.channel)}`);
+      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const hidden = `CASE WHEN body_sealed IS NULL
                             AND purpose = ANY($${params.push(LEGACY_CREDENTIAL_PURPOSES)}::text[])

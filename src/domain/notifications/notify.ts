@@ -3,7 +3,7 @@
 // account, not a person.
 import type { Queryable } from '../../db/db.ts';
 import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export interface NotificationRecord {
   id: number;
@@ -40,15 +40,22 @@ const COLUMNS = 'id, type, title, body, read_at, created_at';
 export async function listNotifications(
   deps: DbSecretsDeps,
   clientId: number,
-  q: { cursor?: string; limit: number; unread?: boolean },
+  filters: { unread?: boolean },
+  paging: Paging,
 ): Promise<PageResult<NotificationRecord>> {
-  const filters = { unread: q.unread ? 1 : undefined };
+  const bound = { unread: filters.unread ? 1 : undefined };
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/me/notifications', filters, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/me/notifications',
+      filters: bound,
+      cursor: paging.cursor,
+      limit: paging.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [clientId];
       let where = 'client_id = $1';
-      if (q.unread) where += ' AND read_at IS NULL';
+      if (filters.unread) where += ' AND read_at IS NULL';
       if (after) {
         params.push(after.createdAt, Number(after.id));
         where += ` AND (created_at, id) < ($2, $3)`;

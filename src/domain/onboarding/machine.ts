@@ -8,7 +8,7 @@
 //     verify registers the device on the chosen one; resend reads the trade points again.
 // A connected machine makes the new account the default when the client has none in that mode.
 import type { Deps, DbSecretsDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { sha256Hex, safeEqual } from '../../crypto.ts';
@@ -92,11 +92,8 @@ async function load(db: Queryable, clientId: number, mode: Mode, lock = false): 
 const hasAccount = (db: Queryable, clientId: number, mode: Mode) => defaultAccountId(db, { clientId, mode });
 
 /** The state as the client sees it: a code past its time is `expired`, a lock past its time ends. */
-export async function onboardingStatus(
-  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
-  clientId: number,
-  mode: Mode,
-): Promise<Status> {
+export async function onboardingStatus(deps: Pick<Deps, 'config' | 'db' | 'clock'>, tenant: Tenant): Promise<Status> {
+  const { clientId, mode } = tenant;
   const row = await load(deps.db, clientId, mode);
   const now = deps.clock.now().getTime();
   if (!row) {
@@ -174,7 +171,7 @@ async function refuseIfConnected(
   force: boolean | undefined,
 ): Promise<void> {
   if (force) return;
-  const s = await onboardingStatus(deps, clientId, mode);
+  const s = await onboardingStatus(deps, { clientId, mode });
   if (s.state === 'connected')
     throw new AppError(
       'already_connected',
@@ -191,10 +188,10 @@ export interface SandboxStart {
 
 export async function startSandbox(
   deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
-  clientId: number,
-  mode: Mode,
+  tenant: Tenant,
   input: SandboxStart,
 ) {
+  const { clientId, mode } = tenant;
   await refuseIfConnected(deps, clientId, mode, input.force);
   const phone = normalizePhone(input.phone);
   const orgBin = input.org_bin ? binOrThrow(input.org_bin) : null;
@@ -260,12 +257,8 @@ function binOrThrow(raw: string): string {
   return c.value;
 }
 
-export async function verifySandbox(
-  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
-  clientId: number,
-  mode: Mode,
-  code: string,
-) {
+export async function verifySandbox(deps: Pick<Deps, 'config' | 'db' | 'clock'>, tenant: Tenant, code: string) {
+  const { clientId, mode } = tenant;
   const now = deps.clock.now();
   // The attempt is counted in its own transaction, committed whatever the answer, so the count holds.
   const outcome = await deps.db.tx(async (tx) => {
@@ -346,14 +339,15 @@ async function connectedAnswer(
   accountId: number,
 ) {
   return {
-    ...(await onboardingStatus(deps, clientId, mode)),
+    ...(await onboardingStatus(deps, { clientId, mode })),
     state: 'connected' as const,
     next_step: null,
     account_id: accountId,
   };
 }
 
-export async function resendSandbox(deps: Pick<Deps, 'db' | 'secrets' | 'clock'>, clientId: number, mode: Mode) {
+export async function resendSandbox(deps: Pick<Deps, 'db' | 'secrets' | 'clock'>, tenant: Tenant) {
+  const { clientId, mode } = tenant;
   const now = deps.clock.now();
   return deps.db.tx(async (tx) => {
     const row = await load(tx, clientId, mode, true);

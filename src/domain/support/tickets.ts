@@ -7,7 +7,7 @@ import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
 import { notify } from '../notifications/notify.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export const CATEGORIES = ['payments', 'technical', 'billing', 'other'] as const;
 export const TICKET_STATUSES = ['open', 'answered', 'closed'] as const;
@@ -197,21 +197,23 @@ export async function closeIdleTickets(deps: DbDeps, limit = 500): Promise<numbe
 /** Cursor pages, newest first: one client's (the cabinet) or everyone's (the admin API, by status). */
 export async function listTickets(
   deps: DbSecretsDeps,
-  q: { clientId?: number; status?: TicketStatus; cursor?: string; limit: number; endpoint: string },
+  scope: { clientId?: number; endpoint: string },
+  filters: { status?: TicketStatus },
+  paging: Paging,
 ): Promise<PageResult<Ticket>> {
   return page(
     {
       secret: deps.secrets.appSecret,
-      endpoint: q.endpoint,
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      endpoint: scope.endpoint,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.clientId !== undefined) where.push(`t.client_id = $${params.push(q.clientId)}`);
-      if (q.status) where.push(`t.status = $${params.push(q.status)}`);
+      if (scope.clientId !== undefined) where.push(`t.client_id = $${params.push(scope.clientId)}`);
+      if (filters.status) where.push(`t.status = $${params.push(filters.status)}`);
       if (after)
         where.push(`(t.created_at, t.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Ticket>(
