@@ -24,3 +24,14 @@ export interface Deps {
   /** e-mail, messenger, SMS: used by the outbox job only (domain/channels/outbox.ts) */
   channels: ChannelDrivers;
 }
+
+/*
+ * The parts of Deps a domain function takes: a function names what it reads (or what its callees read),
+ * so a test or a job passes only those. Pick<Deps, ...> inline for the rarer sets.
+ */
+export type DbDeps = Pick<Deps, 'db'>;
+export type DbClockDeps = Pick<Deps, 'db' | 'clock'>;
+/** A read or write of sealed credentials or secrets. */
+export type DbSecretsDeps = Pick<Deps, 'db' | 'secrets'>;
+/** A call to a payment provider: the account's sealed credentials, the provider, its cached session. */
+export type ProviderDeps = Pick<Deps, 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>;

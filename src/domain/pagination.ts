@@ -18,6 +18,12 @@ export function parseLimit(value: unknown, dflt = DEFAULT_LIMIT, max = MAX_LIMIT
   return n;
 }
 
+/** Which page of a list: the cursor of the page before (none for the first) and the page size. */
+export interface Paging {
+  cursor?: string;
+  limit: number;
+}
+
 export interface Position {
   createdAt: Date;
   id: string;

@@ -17,7 +17,7 @@ export async function retryPendingRefunds(
   for (const r of due) {
     if (stopping()) break; // the rest are due again at their next attempt
     try {
-      const op = await findOperation(deps.db, r.client_id, r.mode, r.operation_id);
+      const op = await findOperation(deps.db, { clientId: r.client_id, mode: r.mode }, r.operation_id);
       // An r2 refund here has its payer identified already (one still waiting for the scan has no next
       // attempt: the return watcher follows it); it is sent again naming the same return.
       await sendRefund(deps, op, r.id, Number(r.amount), { first: false, returnRef: r.return_qr_id });

@@ -1,7 +1,7 @@
 // API keys: kp_live_/kp_test_ + 40 base62 characters (~238 bits). Only the SHA-256 is stored; the key
 // is shown once. Regenerating revokes the previous key of that mode in the same transaction.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { randomBase62, sha256Hex } from '../../crypto.ts';
 import { invalidate, type Caches } from '../../infra/cache.ts';
 
@@ -14,7 +14,8 @@ export interface IssuedKey {
   created_at: Date;
 }
 
-export async function issueApiKey(tx: Queryable, clientId: number, mode: Mode, caches?: Caches): Promise<IssuedKey> {
+export async function issueApiKey(tx: Queryable, tenant: Tenant, caches?: Caches): Promise<IssuedKey> {
+  const { clientId, mode } = tenant;
   const key = `kp_${mode}_${randomBase62(40)}`;
   const prefix = key.slice(0, PREFIX_LENGTH);
   // Two regenerations at once queue here: otherwise the second revokes nothing (the first's revoke is

@@ -1,11 +1,11 @@
 // Partner impersonation as the client controls it (decisions 12, 17, 21): the setting, the sessions the
 // client sees, and the check each impersonated call passes. The partner cabinet opens the sessions.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor, Role } from '../access/principal.ts';
 import { rolesFor } from '../access/policy.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { unbindChatsBoundInSessions } from './messenger.ts';
 
 export const IMPERSONATION_MINUTES = 15;
@@ -54,7 +54,7 @@ const actorId = (act: Actor): number =>
  * session row), so the check costs no extra round trip, and a session whose authority ended a moment
  * ago refuses the next call rather than when its 15-minute token expires.
  */
-export async function touchImpersonation(deps: Deps, clientId: number, act: Actor): Promise<void> {
+export async function touchImpersonation(deps: DbDeps, clientId: number, act: Actor): Promise<void> {
   const sid = typeof act.sid === 'string' ? act.sid : '';
   const r = await deps.db.query(
     `UPDATE impersonation_sessions s SET requests = s.requests + 1
@@ -104,7 +104,7 @@ export async function endSessionsOpenedBy(tx: Queryable, userId: number): Promis
  * the messenger chats bound while a session was open (the partner may hold them).
  */
 export async function setImpersonationAllowed(
-  deps: Deps,
+  deps: DbDeps,
   clientId: number,
   allow: boolean,
 ): Promise<{ allow: boolean; ended_sessions: number }> {
@@ -122,17 +122,17 @@ export async function setImpersonationAllowed(
 }
 
 export async function listImpersonationSessions(
-  deps: Deps,
+  deps: DbSecretsDeps,
   clientId: number,
-  q: { cursor?: string; limit: number },
+  paging: Paging,
 ): Promise<PageResult<ImpersonationSession & { created_at: Date }>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/me/partner-impersonation/sessions',
       filters: {},
-      cursor: q.cursor,
-      limit: q.limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [clientId];

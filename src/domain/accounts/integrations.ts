@@ -1,6 +1,6 @@
 // GET /me/integrations (decisions 17): a status board derived on read from what is stored, nothing kept.
 // Status: connected (working), attention (set up, but something needs the client), off (not set up).
-import type { Deps } from '../../deps.ts';
+import type { DbDeps } from '../../deps.ts';
 
 export type IntegrationStatus = 'connected' | 'attention' | 'off';
 export interface Integration {
@@ -9,7 +9,7 @@ export interface Integration {
   details: Record<string, unknown>;
 }
 
-export async function integrationsOf(deps: Deps, clientId: number, userId: number): Promise<Integration[]> {
+export async function integrationsOf(deps: DbDeps, clientId: number, userId: number): Promise<Integration[]> {
   const db = deps.db;
   const [accounts, hooks, messenger, keys, client] = await Promise.all([
     db.query<{ mode: string; accounts: number; alive: number; drivers: string[] }>(

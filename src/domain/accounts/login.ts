@@ -16,7 +16,10 @@ type UserRow = TokenUser & { password_hash: string | null; email: string; is_adm
 
 const USER_COLUMNS = 'id, client_id, role, password_hash, email, is_admin';
 
-export async function login(deps: Deps, input: LoginInput): Promise<TokenPair> {
+export async function login(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
+  input: LoginInput,
+): Promise<TokenPair> {
   let user: UserRow | undefined;
   if (input.id_token !== undefined || input.provider !== undefined) {
     if (!input.provider || !input.id_token) {

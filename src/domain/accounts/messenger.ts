@@ -2,7 +2,7 @@
 // minutes, single use, one live token per user; only its SHA-256 is kept) inside a deep link; the bot's
 // inbound update `/start <token>` binds the chat that sent it, `/stop` unbinds it. Replies go through
 // the outbox like every other message.
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
@@ -10,7 +10,10 @@ import { enqueueMessage } from '../channels/outbox.ts';
 export const LINK_MINUTES = 15;
 const PURPOSE = 'messenger_link';
 
-export async function issueMessengerLink(deps: Deps, userId: number): Promise<{ url: string; expires_at: Date }> {
+export async function issueMessengerLink(
+  deps: Pick<Deps, 'config' | 'db'>,
+  userId: number,
+): Promise<{ url: string; expires_at: Date }> {
   // The start parameter of a deep link allows letters, digits, _ and -, at most 64 characters.
   const token = randomToken(24);
   return deps.db.tx(async (tx) => {
@@ -35,7 +38,7 @@ const reply = (tx: Queryable, chatId: string, body: string, clientId: number | n
 
 /** An inbound bot update, already authenticated by its secret token. Unknown updates change nothing. */
 export async function handleBotUpdate(
-  deps: Deps,
+  deps: DbDeps,
   update: { chatId: string; text: string },
 ): Promise<'bound' | 'unbound' | 'refused' | 'ignored'> {
   const [command, arg] = update.text.trim().split(/\s+/, 2);

@@ -1,6 +1,6 @@
 // GET /me and the small account actions around it.
-import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Deps, DbDeps, DbClockDeps } from '../../deps.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { planActive } from '../plans.ts';
 import { issueApiKey, type IssuedKey } from './api-keys.ts';
@@ -23,7 +23,7 @@ export interface Profile {
   messenger_linked: boolean;
 }
 
-export async function getProfile(deps: Deps, clientId: number, userId: number): Promise<Profile> {
+export async function getProfile(deps: DbClockDeps, clientId: number, userId: number): Promise<Profile> {
   const r = await deps.db.query<Omit<Profile, 'plan_active'>>(
     `SELECT c.id, c.name, c.email, c.plan, c.trial_ends_at, c.plan_expires_at, c.terms_accepted_at,
             u.is_admin, u.role, u.messenger_chat_id IS NOT NULL AS messenger_linked,
@@ -43,7 +43,7 @@ export async function getProfile(deps: Deps, clientId: number, userId: number): 
   return Object.assign(row, { plan_active: planActive(row, deps.clock.now()) });
 }
 
-export async function acceptTerms(deps: Deps, clientId: number): Promise<{ accepted_at: Date }> {
+export async function acceptTerms(deps: DbDeps, clientId: number): Promise<{ accepted_at: Date }> {
   // The first acceptance is the one that counts; accepting again keeps its date.
   const r = await deps.db.query<{ terms_accepted_at: Date }>(
     `UPDATE clients SET terms_accepted_at = COALESCE(terms_accepted_at, now())
@@ -53,8 +53,8 @@ export async function acceptTerms(deps: Deps, clientId: number): Promise<{ accep
   return { accepted_at: r.rows[0].terms_accepted_at };
 }
 
-export async function regenerateApiKey(deps: Deps, clientId: number, mode: Mode): Promise<IssuedKey> {
-  return deps.db.tx((tx) => issueApiKey(tx, clientId, mode, deps.caches));
+export async function regenerateApiKey(deps: Pick<Deps, 'db' | 'caches'>, tenant: Tenant): Promise<IssuedKey> {
+  return deps.db.tx((tx) => issueApiKey(tx, tenant, deps.caches));
 }
 
 export interface LogItem {
@@ -70,7 +70,7 @@ export interface LogItem {
   created_at: Date;
 }
 
-export async function listRequestLogs(deps: Deps, clientId: number, limit: number): Promise<LogItem[]> {
+export async function listRequestLogs(deps: DbDeps, clientId: number, limit: number): Promise<LogItem[]> {
   const r = await deps.db.query<Omit<LogItem, 'actor'> & { actor: string | null }>(
     `SELECT id, request_id, method, path, status, duration_ms, api_key_prefix, actor, created_at
        FROM request_logs WHERE client_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,

@@ -45,7 +45,10 @@ export interface Registered extends TokenPair {
   api_keys?: { live: string; test: string };
 }
 
-export async function register(deps: Deps, input: RegisterInput): Promise<Registered> {
+export async function register(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
+  input: RegisterInput,
+): Promise<Registered> {
   const partnerInvite = input.invite_token?.startsWith('pinv_') ? input.invite_token : undefined;
   if (input.invite_token !== undefined && !partnerInvite) {
     if (input.id_token !== undefined || input.provider !== undefined) {
@@ -128,8 +131,8 @@ export async function openClient(
         throw new AppError('email_taken', 'an account with this e-mail exists', { param: 'email' });
       throw err;
     });
-  const live = await issueApiKey(tx, clientId, 'live');
-  const test = await issueApiKey(tx, clientId, 'test');
+  const live = await issueApiKey(tx, { clientId, mode: 'live' });
+  const test = await issueApiKey(tx, { clientId, mode: 'test' });
   // Test mode works from the first minute: its sandbox provider account exists from registration.
   await createProviderAccount(tx, {
     clientId,

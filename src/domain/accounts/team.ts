@@ -2,7 +2,7 @@
 // user holding the SHA-256 of a one-time token (7 days) and e-mails the link through the outbox; the
 // invitee registers with the token and becomes `active`. Revoking ends the member's sessions at once: its
 // refresh tokens are revoked and every access token is checked against the user's status on each call.
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
@@ -28,7 +28,7 @@ export interface Member {
 
 const MEMBER = 'id, email, name, role, status, created_at';
 
-export async function listTeam(deps: Deps, clientId: number): Promise<Member[]> {
+export async function listTeam(deps: DbDeps, clientId: number): Promise<Member[]> {
   const r = await deps.db.query<Member>(
     `SELECT ${MEMBER} FROM users WHERE client_id = $1 ORDER BY (status = 'revoked'), id LIMIT ${LIST_MAX}`,
     [clientId],
@@ -40,7 +40,7 @@ export const inviteUrl = (dashboardUrl: string, token: string) =>
   `${dashboardUrl}/register?invite_token=${encodeURIComponent(token)}`;
 
 export async function inviteMember(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
   clientId: number,
   input: { email: string; role: Exclude<Role, 'owner'>; name?: string },
 ): Promise<Member & { invite_token: string; invite_url: string; invite_expires_at: Date }> {
@@ -98,7 +98,7 @@ async function memberOf(tx: Queryable, clientId: number, memberId: number): Prom
 }
 
 export async function changeRole(
-  deps: Deps,
+  deps: DbDeps,
   clientId: number,
   memberId: number,
   role: Exclude<Role, 'owner'>,
@@ -115,7 +115,7 @@ export async function changeRole(
   });
 }
 
-export async function revokeMember(deps: Deps, clientId: number, memberId: number): Promise<void> {
+export async function revokeMember(deps: DbDeps, clientId: number, memberId: number): Promise<void> {
   await deps.db.tx(async (tx) => {
     const m = await memberOf(tx, clientId, memberId);
     if (m.role === 'owner') throw new AppError('owner_immutable', 'the owner cannot be revoked');
@@ -135,7 +135,7 @@ export async function revokeMember(deps: Deps, clientId: number, memberId: numbe
 
 /** POST /auth/register with invite_token: the invited user sets its name and password and is signed in. */
 export async function acceptInvite(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
   input: { token: string; name: string; password?: string; email?: string },
 ): Promise<TokenPair> {
   if (input.password === undefined)

@@ -26,7 +26,11 @@ export interface AccessClaims {
   act?: Record<string, unknown>;
 }
 
-export async function signAccessToken(deps: Deps, claims: AccessClaims, ttlS = ACCESS_TTL_S): Promise<string> {
+export async function signAccessToken(
+  deps: Pick<Deps, 'config' | 'secrets' | 'clock'>,
+  claims: AccessClaims,
+  ttlS = ACCESS_TTL_S,
+): Promise<string> {
   const { privateKey, kid } = deps.secrets.jwt;
   const now = Math.floor(deps.clock.now().getTime() / 1000);
   return new SignJWT({ cid: claims.cid, role: claims.role, ...(claims.act ? { act: claims.act } : {}) })
@@ -60,7 +64,10 @@ function checkClaims(p: JWTPayload, nowS: number): void {
   if (typeof cid !== 'number' || !Number.isSafeInteger(cid) || cid < 1) throw bad('client');
 }
 
-export async function verifyAccessToken(deps: Deps, token: string): Promise<JWTPayload & AccessClaims> {
+export async function verifyAccessToken(
+  deps: Pick<Deps, 'config' | 'secrets' | 'clock'>,
+  token: string,
+): Promise<JWTPayload & AccessClaims> {
   const { publicJwk, kid } = deps.secrets.jwt;
   if (verifyKey?.kid !== kid) verifyKey = { kid, key: await importJWK(publicJwk, 'RS256') };
   try {
@@ -100,7 +107,7 @@ export interface TokenUser {
 }
 
 export async function issueTokenPair(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'secrets' | 'clock'>,
   tx: Queryable,
   user: TokenUser,
   familyId = ulid(),
@@ -124,7 +131,10 @@ const accountDisabled = async (tx: Queryable, familyId: string) => {
  * a disabled client answers account_disabled, fresh, spent or revoked alike (disabling revokes them all),
  * since that is what its holder must be told.
  */
-export async function refreshTokens(deps: Deps, token: string): Promise<TokenPair> {
+export async function refreshTokens(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
+  token: string,
+): Promise<TokenPair> {
   const hash = sha256Hex(token);
   const outcome = await deps.db.tx(async (tx) => {
     const spent = await tx.query<{ user_id: number; family_id: string; expired: boolean }>(
@@ -193,7 +203,10 @@ export async function issueMagicToken(
   return { token, expires_at: r.rows[0].expires_at };
 }
 
-export async function exchangeMagicToken(deps: Deps, token: string): Promise<TokenPair> {
+export async function exchangeMagicToken(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
+  token: string,
+): Promise<TokenPair> {
   const hash = sha256Hex(token);
   return deps.db.tx(async (tx) => {
     const r = await tx.query<TokenUser & { expired: boolean }>(

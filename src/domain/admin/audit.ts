@@ -1,7 +1,7 @@
 // The admin audit log (decisions 23): every call of the admin API, who made it and how it ended.
 import type { Db } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export interface AuditEntry {
   id: number;
@@ -22,9 +22,15 @@ export async function recordAudit(db: Db, e: Omit<AuditEntry, 'id' | 'created_at
   );
 }
 
-export async function listAudit(deps: Deps, q: { cursor?: string; limit: number }): Promise<PageResult<AuditEntry>> {
+export async function listAudit(deps: DbSecretsDeps, paging: Paging): Promise<PageResult<AuditEntry>> {
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/admin/audit', filters: {}, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/admin/audit',
+      filters: {},
+      cursor: paging.cursor,
+      limit: paging.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where = after

@@ -1,29 +1,30 @@
 // The operator's view of clients (decisions 23): search, and the plan and disabled switches. Disabling
 // takes effect at once: every instance forgets the client's cached keys, tokens are checked against the
 // client on each call, and its users' refresh tokens are revoked (enabling again needs a new login).
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { forgetClientKeys } from '../accounts/api-keys.ts';
 import { patchClient, searchClientRows, type AdminClient } from '../accounts/clients-store.ts';
 import { revokeClientRefreshTokens } from '../accounts/tokens.ts';
 import { forgetPartnerKeys } from '../partners/keys.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export type { AdminClient };
 
 /** `q`: a client id, or a part of its name or e-mail (case-insensitive). */
 export async function searchClients(
-  deps: Deps,
-  q: { q?: string; cursor?: string; limit: number },
+  deps: DbSecretsDeps,
+  filters: { q?: string },
+  paging: Paging,
 ): Promise<PageResult<AdminClient>> {
-  const text = q.q?.trim() || undefined;
+  const text = filters.q?.trim() || undefined;
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/admin/clients',
       filters: { q: text },
-      cursor: q.cursor,
-      limit: q.limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     (after: Position | undefined, take: number) =>
       searchClientRows(deps.db, text, after && { createdAt: after.createdAt, id: Number(after.id) }, take),
@@ -32,7 +33,7 @@ export async function searchClients(
 }
 
 export async function updateClient(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'caches'>,
   id: number,
   patch: { plan?: string; plan_expires_at?: Date | null; disabled?: boolean },
 ): Promise<AdminClient> {

@@ -9,10 +9,10 @@
 // APP_SECRET for the driver alone, and `body` holds the operator's copy with each secret masked. A day
 // after such a message is settled, retention replaces both with a note (purgeCredentialBodies).
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbSecretsDeps, DbDeps } from '../../deps.ts';
 import type { Sealer } from '../../secrets.ts';
 import { ChannelError, type Channel } from '../../channels/types.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export interface NewMessage {
   channel: Channel;
@@ -87,7 +87,7 @@ interface Claimed {
 }
 
 /** Sends up to `limit` due messages; returns how many were claimed. */
-export async function sendDueMessages(deps: Deps, limit = 50): Promise<number> {
+export async function sendDueMessages(deps: Pick<Deps, 'db' | 'secrets' | 'channels'>, limit = 50): Promise<number> {
   const claimed = await deps.db.query<Claimed>(
     `UPDATE outbox_messages SET locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
       WHERE id IN (SELECT id FROM outbox_messages
@@ -102,7 +102,7 @@ export async function sendDueMessages(deps: Deps, limit = 50): Promise<number> {
   return claimed.rows.length;
 }
 
-async function sendOne(deps: Deps, m: Claimed): Promise<void> {
+async function sendOne(deps: Pick<Deps, 'db' | 'secrets' | 'channels'>, m: Claimed): Promise<void> {
   const driver = deps.channels[m.channel];
   try {
     await driver.send({ recipient: m.recipient, subject: m.subject ?? undefined, body: textOf(deps, m) });
@@ -133,7 +133,7 @@ async function sendOne(deps: Deps, m: Claimed): Promise<void> {
 class SealedElsewhere extends Error {}
 
 /** The text the driver sends: opened here, at send time, and never written back. */
-function textOf(deps: Deps, m: Claimed): string {
+function textOf(deps: Pick<Deps, 'secrets'>, m: Claimed): string {
   if (m.body_sealed === null) return m.body;
   try {
     return deps.secrets.sealer.open(m.body_sealed);
@@ -147,7 +147,7 @@ function textOf(deps: Deps, m: Claimed): string {
  * masked copy give way to OUTBOX_PURGED (the row stays for its 30 days: recipient, purpose, status).
  * Those written in clear before sealing are found by purpose.
  */
-export async function purgeCredentialBodies(deps: Deps, limit: number): Promise<number> {
+export async function purgeCredentialBodies(deps: DbDeps, limit: number): Promise<number> {
   const r = await deps.db.query(
     `UPDATE outbox_messages SET body = $1, body_sealed = NULL WHERE id IN (
        SELECT id FROM outbox_messages
@@ -181,17 +181,24 @@ export interface OutboxRecord {
  * in clear before sealing (a legacy credential purpose with no sealed text) shows a note instead.
  */
 export async function listOutbox(
-  deps: Deps,
-  q: { cursor?: string; limit: number; channel?: Channel; status?: string },
+  deps: DbSecretsDeps,
+  filters: { channel?: Channel; status?: string },
+  paging: Paging,
 ): Promise<PageResult<OutboxRecord>> {
-  const filters = { channel: q.channel, status: q.status };
+  const bound = { channel: filters.channel, status: filters.status };
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/admin/outbox', filters, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/admin/outbox',
+      filters: bound,
+      cursor: paging.cursor,
+      limit: paging.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.channel) where.push(`channel = $${params.push(q.channel)}`);
-      if (q.status) where.push(`status = $${params.push(q.status)}`);
+      if (filters.channel) where.push(`channel = $${params.push(filters.channel)}`);
+      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const hidden = `CASE WHEN body_sealed IS NULL
                             AND purpose = ANY($${params.push(LEGACY_CREDENTIAL_PURPOSES)}::text[])

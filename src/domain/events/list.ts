@@ -1,9 +1,9 @@
 // GET /v2/events: the journal of one client and mode, newest first, by type (several, comma-separated)
 // and by time (`since`/`until`, inclusive; a bare date as `until` includes that whole UTC day).
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import { page, type PageResult } from '../pagination.ts';
+import { page, type PageResult, type Paging } from '../pagination.ts';
 import { JOURNAL_EVENT_TYPES } from './types.ts';
 import type { JournalEvent } from './types.ts';
 
@@ -42,26 +42,26 @@ export function parseTypes(value: string | undefined): string[] | undefined {
 }
 
 export async function listEvents(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: { clientId: number; mode: Mode },
-  q: { type?: string; since?: string; until?: string; operation_id?: string; cursor?: string },
-  limit: number,
+  filters: { type?: string; since?: string; until?: string; operation_id?: string },
+  paging: Paging,
 ): Promise<PageResult<JournalEvent>> {
-  const types = parseTypes(q.type);
-  const since = q.since ? parseInstant(q.since, 'since') : undefined;
-  const until = q.until ? parseInstant(q.until, 'until') : undefined;
+  const types = parseTypes(filters.type);
+  const since = filters.since ? parseInstant(filters.since, 'since') : undefined;
+  const until = filters.until ? parseInstant(filters.until, 'until') : undefined;
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: 'v2.events',
-      cursor: q.cursor,
-      limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
       filters: {
         mode: scope.mode,
         type: types?.join(','),
         since: since?.toISOString(),
         until: until?.toISOString(),
-        op: q.operation_id,
+        op: filters.operation_id,
       },
     },
     async (after, take) => {
@@ -72,8 +72,8 @@ export async function listEvents(
       if (types)
         where.push(types.length === 1 ? `type = $${params.push(types[0])}` : `type = ANY($${params.push(types)})`);
       // events_operation_idx: its predicate (data ? 'operation_id') is implied by the equality.
-      if (q.operation_id)
-        where.push(`data ? 'operation_id' AND data->>'operation_id' = $${params.push(q.operation_id)}`);
+      if (filters.operation_id)
+        where.push(`data ? 'operation_id' AND data->>'operation_id' = $${params.push(filters.operation_id)}`);
       if (since) where.push(`created_at >= $${params.push(since)}`);
       if (until) where.push(`created_at <= $${params.push(until)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);

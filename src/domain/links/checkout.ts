@@ -1,7 +1,7 @@
 // The public checkout of a link (no authentication). A visitor is one browser, known by an httpOnly
 // cookie: each opening reuses that visitor's newest QR while it has at least a minute to live, else
 // issues a fresh one. With email_required no QR is issued before the visitor's e-mail is stored.
-import type { Deps } from '../../deps.ts';
+import type { Deps, ProviderDeps, DbDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { OP_COLUMNS, OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
 import { syncOperation } from '../payments/sync.ts';
@@ -48,7 +48,11 @@ function unprefix<T>(row: Record<string, unknown>, pairs: readonly (readonly [st
   return out as T;
 }
 
-async function loadCheckout(deps: Deps, token: string, visitorId: string): Promise<CheckoutState> {
+async function loadCheckout(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  token: string,
+  visitorId: string,
+): Promise<CheckoutState> {
   if (!isToken(token)) throw notFound(token);
   const r = await deps.db.query<Record<string, unknown>>(LOAD_SQL, [token, visitorId]);
   const row = r.rows[0];
@@ -104,7 +108,7 @@ export function publicError(err: unknown): unknown {
 }
 
 /** The visitor's newest QR of the link's current QR cycle, whatever its status. */
-export async function visitorOperation(deps: Deps, link: Link, visitorId: string): Promise<Operation | null> {
+export async function visitorOperation(deps: DbDeps, link: Link, visitorId: string): Promise<Operation | null> {
   const r = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS_O} FROM checkout_operations c JOIN operations o ON o.id = c.operation_id
       WHERE c.link_token = $1 AND c.visitor_id = $2 AND c.created_at >= $3
@@ -115,7 +119,12 @@ export async function visitorOperation(deps: Deps, link: Link, visitorId: string
 }
 
 /** One of this visitor's own operations of the link, or null (any other id, someone else's included). */
-export async function ownOperation(deps: Deps, link: Link, visitorId: string, opId: string): Promise<Operation | null> {
+export async function ownOperation(
+  deps: DbDeps,
+  link: Link,
+  visitorId: string,
+  opId: string,
+): Promise<Operation | null> {
   const r = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS_O} FROM checkout_operations c JOIN operations o ON o.id = c.operation_id
       WHERE c.operation_id = $1 AND c.link_token = $2 AND c.visitor_id = $3`,
@@ -125,7 +134,7 @@ export async function ownOperation(deps: Deps, link: Link, visitorId: string, op
 }
 
 /** An operation of this link (404 payment_not_found for any other id). */
-export async function linkOperation(deps: Deps, link: Link, opId: string): Promise<Operation> {
+export async function linkOperation(deps: DbDeps, link: Link, opId: string): Promise<Operation> {
   const r = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND link_token = $2 AND client_id = $3 AND mode = $4`,
     [opId, link.token, link.client_id, link.mode],
@@ -134,7 +143,12 @@ export async function linkOperation(deps: Deps, link: Link, opId: string): Promi
   return r.rows[0];
 }
 
-async function issueFor(deps: Deps, link: Link, visitorId: string, email: string | null): Promise<Operation> {
+async function issueFor(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
+  link: Link,
+  visitorId: string,
+  email: string | null,
+): Promise<Operation> {
   try {
     // The link may have been paid, cancelled or expired while the provider was asked.
     const stillActive = alsoWriting<Operation>(undefined, async (tx) => {
@@ -155,7 +169,7 @@ async function issueFor(deps: Deps, link: Link, visitorId: string, email: string
  * Paid links are 409 payment_link_already_paid; expired or cancelled ones 409 payment_link_not_active.
  */
 export async function openCheckout(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   token: string,
   visitorId: string,
   opts: { fresh?: boolean } = {},
@@ -184,7 +198,7 @@ export async function openCheckout(
 
 /** Stores the payer's e-mail for this visitor (400 bad_email, param email), then opens the checkout. */
 export async function setVisitorEmail(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   token: string,
   visitorId: string,
   raw: unknown,
@@ -221,7 +235,7 @@ export interface CheckoutStatus {
  * A one-time link's current payment: the one that paid it, else its newest QR of the current cycle,
  * whichever visitor it was issued to.
  */
-async function currentOperation(deps: Deps, link: Link): Promise<Operation | null> {
+async function currentOperation(deps: DbDeps, link: Link): Promise<Operation | null> {
   const r = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS_O} FROM checkout_operations c JOIN operations o ON o.id = c.operation_id
       WHERE c.link_token = $1 AND (o.paid_at IS NOT NULL OR c.created_at >= $2)
@@ -239,7 +253,11 @@ async function currentOperation(deps: Deps, link: Link): Promise<Operation | nul
  * yet: `waiting`. A waiting operation is synchronized with the provider, so polling is how a payment
  * is learned.
  */
-export async function checkoutStatus(deps: Deps, token: string, opId: string | undefined): Promise<CheckoutStatus> {
+export async function checkoutStatus(
+  deps: ProviderDeps,
+  token: string,
+  opId: string | undefined,
+): Promise<CheckoutStatus> {
   const link = await findPublicLink(deps.db, token);
   let op: Operation | null;
   if (opId) op = await linkOperation(deps, link, opId);
@@ -262,7 +280,7 @@ export async function checkoutStatus(deps: Deps, token: string, opId: string | u
  * test helpers, so the link, journal and webhooks behave exactly as with a real payment.
  */
 export async function simulateCheckoutPayment(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'clock' | 'providers'>,
   token: string,
   visitorId: string,
   opId: string | undefined,

@@ -1,9 +1,9 @@
-import type { Deps } from '../../deps.ts';
-import type { Mode, Tenant } from '../tenant.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
+import type { Tenant } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
 import { randomBase62 } from '../../crypto.ts';
 import { appendEvent } from '../events/append.ts';
-import { page, type PageResult } from '../pagination.ts';
+import { page, type PageResult, type Paging } from '../pagination.ts';
 import { checkAmount } from '../payments/input.ts';
 import { resolveProviderAccount } from '../payments/provider-accounts.ts';
 import { checkDescription, checkExpiresIn, checkMetadata, checkRedirectUrl, EXPIRES_DEFAULT } from './input.ts';
@@ -22,7 +22,7 @@ export interface CreateLinkInput {
 }
 
 export async function createLink(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'caches'>,
   ctx: Tenant,
   input: CreateLinkInput,
   receipt?: Receipt<Link>,
@@ -35,7 +35,7 @@ export async function createLink(
   const metadata = checkMetadata(input.metadata);
   // A live link must be payable: like live payments it needs a connected provider account (409
   // provider_not_connected). Plan limits are checked when a payer opens it (that creates the payment).
-  if (ctx.mode === 'live') await resolveProviderAccount(deps, ctx.clientId, ctx.mode, undefined);
+  if (ctx.mode === 'live') await resolveProviderAccount(deps, ctx, undefined);
   return deps.db.tx(async (tx) => {
     const r = await tx.query<Link>(
       `INSERT INTO payment_links (token, client_id, mode, amount, description, success_url, cancel_url, expires_at,
@@ -69,11 +69,10 @@ export async function createLink(
 }
 
 export async function listLinks(
-  deps: Deps,
-  scope: { clientId: number; mode: Mode },
+  deps: DbSecretsDeps,
+  scope: Tenant,
   filters: { status?: string },
-  cursor: string | undefined,
-  limit: number,
+  paging: Paging,
 ): Promise<PageResult<Link>> {
   // Expiry shows in lists too: the tenant's due links flip before the page is read, so a status filter
   // never lists an `active` link that is past its expiry.
@@ -87,8 +86,8 @@ export async function listLinks(
       secret: deps.secrets.appSecret,
       endpoint: 'v2.payment_links',
       filters: { mode: scope.mode, ...filters },
-      cursor,
-      limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];

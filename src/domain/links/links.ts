@@ -1,7 +1,7 @@
 // The payment-link record (decisions 9) and its reads. Merchant reads take the tenant (client and mode):
 // another tenant's token is simply not found. The public checkout reads by token alone.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 
 export type LinkStatus = 'active' | 'paid' | 'expired' | 'cancelled';
@@ -65,13 +65,8 @@ export async function expireIfDue(db: Queryable, link: Link): Promise<Link> {
 }
 
 /** A link of this tenant, flipped to expired when due. `lock` takes a row lock (use inside a tx). */
-export async function findLink(
-  db: Queryable,
-  clientId: number,
-  mode: Mode,
-  rawToken: string,
-  lock = false,
-): Promise<Link> {
+export async function findLink(db: Queryable, tenant: Tenant, rawToken: string, lock = false): Promise<Link> {
+  const { clientId, mode } = tenant;
   const token = normalizeToken(rawToken);
   if (!token) throw notFound(rawToken);
   const r = await db.query<Link>(

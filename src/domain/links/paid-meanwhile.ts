@@ -2,7 +2,7 @@
 // out are asked about: a payment nobody has told Tolem of yet (the payer closed the page before its poll
 // saw it; only the poll and the expiry sweeper ask the provider) is recorded first, so a one-time link is
 // not paid twice.
-import type { Deps } from '../../deps.ts';
+import type { ProviderDeps } from '../../deps.ts';
 import { OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
 import { isPaid } from '../payments/state.ts';
 import { syncOperation } from '../payments/sync.ts';
@@ -16,7 +16,7 @@ const OUTSTANDING_MAX = 5;
  * link (any of them paid makes the link paid), else this visitor's own. True when one of them turned out
  * paid. A provider that does not answer holds nothing up: the poll and the sweeper ask again.
  */
-export async function paidMeanwhile(deps: Deps, link: Link, visitorId: string | null): Promise<boolean> {
+export async function paidMeanwhile(deps: ProviderDeps, link: Link, visitorId: string | null): Promise<boolean> {
   // Each by its own index: a one-time link's operations (few), or this visitor's QRs of a link that may
   // have taken thousands of payments.
   const r = link.allow_repeat

@@ -18,7 +18,7 @@ export interface IssueOptions {
 
 /** `receipt` is saved after the record of whom the QR was issued to, in the operation's transaction. */
 export async function issueLinkQr(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   link: Link,
   opts: IssueOptions,
   receipt?: Receipt<Operation>,

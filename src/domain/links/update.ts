@@ -1,7 +1,7 @@
 // Changing a link: PATCH (description, URLs, expiry, repeat flag), cancel, and the merchant's refresh-qr.
 // All of them need an active link (409 payment_link_immutable otherwise); the amount never changes.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { appendEvent } from '../events/append.ts';
@@ -32,13 +32,13 @@ const immutable = (link: Link) =>
  * expired and that flip is committed before the 409 is thrown (so it is not rolled back with it).
  */
 async function whileActive<T>(
-  deps: Deps,
+  deps: DbDeps,
   scope: Scope,
   rawToken: string,
   change: (tx: Queryable, link: Link) => Promise<T>,
 ): Promise<T> {
   const out = await deps.db.tx(async (tx) => {
-    const link = await findLink(tx, scope.clientId, scope.mode, rawToken, true);
+    const link = await findLink(tx, scope, rawToken, true);
     if (link.status !== 'active') return { refused: link };
     return { done: await change(tx, link) };
   });
@@ -46,7 +46,7 @@ async function whileActive<T>(
   return out.done as T;
 }
 
-export async function updateLink(deps: Deps, scope: Scope, rawToken: string, patch: LinkPatch): Promise<Link> {
+export async function updateLink(deps: DbDeps, scope: Scope, rawToken: string, patch: LinkPatch): Promise<Link> {
   if (patch.amount !== undefined)
     throw invalidParam('amount', 'the amount of a payment link cannot be changed; create a new link');
   // Column -> new value; expires_in_minutes counts from now and is stored as expires_at.
@@ -85,7 +85,7 @@ export async function updateLink(deps: Deps, scope: Scope, rawToken: string, pat
   });
 }
 
-export async function cancelLink(deps: Deps, scope: Scope, rawToken: string): Promise<Link> {
+export async function cancelLink(deps: DbDeps, scope: Scope, rawToken: string): Promise<Link> {
   return whileActive(deps, scope, rawToken, async (tx, link) => {
     const r = await tx.query<Link>(
       `UPDATE payment_links SET status = 'cancelled', updated_at = now() WHERE token = $1 RETURNING ${LINK_COLUMNS}`,
@@ -123,16 +123,16 @@ export async function lockActive(tx: Queryable, token: string, refuse: (status: 
  * reused (their next opening gets a fresh one), and a fresh QR is returned for the merchant to show.
  */
 export async function refreshLinkQr(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   scope: Scope,
   rawToken: string,
   receipt?: Receipt<{ link: Link; op: Operation }>,
 ): Promise<{ link: Link; op: Operation }> {
-  let link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
+  let link = await findLink(deps.db, scope, rawToken);
   if (link.status !== 'active') throw immutable(link);
   // A one-time link whose QR was paid unseen is paid: a new QR for the counter would take a second payment.
   if (!link.allow_repeat && (await paidMeanwhile(deps, link, null))) {
-    link = await findLink(deps.db, scope.clientId, scope.mode, rawToken);
+    link = await findLink(deps.db, scope, rawToken);
     if (link.status !== 'active') throw immutable(link);
   }
   let cycled = link;

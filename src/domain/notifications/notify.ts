@@ -2,8 +2,8 @@
 // limit, a trial ending). One read state per client, shared by its users: the notifications describe the
 // account, not a person.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export interface NotificationRecord {
   id: number;
@@ -38,17 +38,24 @@ export async function notify(
 const COLUMNS = 'id, type, title, body, read_at, created_at';
 
 export async function listNotifications(
-  deps: Deps,
+  deps: DbSecretsDeps,
   clientId: number,
-  q: { cursor?: string; limit: number; unread?: boolean },
+  filters: { unread?: boolean },
+  paging: Paging,
 ): Promise<PageResult<NotificationRecord>> {
-  const filters = { unread: q.unread ? 1 : undefined };
+  const bound = { unread: filters.unread ? 1 : undefined };
   return page(
-    { secret: deps.secrets.appSecret, endpoint: '/me/notifications', filters, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/me/notifications',
+      filters: bound,
+      cursor: paging.cursor,
+      limit: paging.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [clientId];
       let where = 'client_id = $1';
-      if (q.unread) where += ' AND read_at IS NULL';
+      if (filters.unread) where += ' AND read_at IS NULL';
       if (after) {
         params.push(after.createdAt, Number(after.id));
         where += ` AND (created_at, id) < ($2, $3)`;
@@ -63,7 +70,7 @@ export async function listNotifications(
   );
 }
 
-export async function unreadCount(deps: Deps, clientId: number): Promise<{ count: number }> {
+export async function unreadCount(deps: DbDeps, clientId: number): Promise<{ count: number }> {
   const r = await deps.db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM notifications WHERE client_id = $1 AND read_at IS NULL',
     [clientId],
@@ -71,7 +78,7 @@ export async function unreadCount(deps: Deps, clientId: number): Promise<{ count
   return { count: r.rows[0].count };
 }
 
-export async function markAllRead(deps: Deps, clientId: number): Promise<{ updated: number }> {
+export async function markAllRead(deps: DbDeps, clientId: number): Promise<{ updated: number }> {
   const r = await deps.db.query('UPDATE notifications SET read_at = now() WHERE client_id = $1 AND read_at IS NULL', [
     clientId,
   ]);

@@ -7,8 +7,8 @@
 //   qrapi (live with PROVIDER_DRIVER=qrapi): start checks the credentials and reads the trade points;
 //     verify registers the device on the chosen one; resend reads the trade points again.
 // A connected machine makes the new account the default when the client has none in that mode.
-import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { sha256Hex, safeEqual } from '../../crypto.ts';
@@ -67,7 +67,7 @@ export interface Status {
   trade_points?: { id: number; name: string }[];
 }
 
-export function mechanismFor(deps: Deps, mode: Mode): 'sandbox' | 'qrapi' {
+export function mechanismFor(deps: Pick<Deps, 'config'>, mode: Mode): 'sandbox' | 'qrapi' {
   return mode === 'live' && deps.config.providerDriver === 'qrapi' ? 'qrapi' : 'sandbox';
 }
 
@@ -89,10 +89,11 @@ async function load(db: Queryable, clientId: number, mode: Mode, lock = false): 
   return r.rows[0];
 }
 
-const hasAccount = (db: Queryable, clientId: number, mode: Mode) => defaultAccountId(db, clientId, mode);
+const hasAccount = (db: Queryable, clientId: number, mode: Mode) => defaultAccountId(db, { clientId, mode });
 
 /** The state as the client sees it: a code past its time is `expired`, a lock past its time ends. */
-export async function onboardingStatus(deps: Deps, clientId: number, mode: Mode): Promise<Status> {
+export async function onboardingStatus(deps: Pick<Deps, 'config' | 'db' | 'clock'>, tenant: Tenant): Promise<Status> {
+  const { clientId, mode } = tenant;
   const row = await load(deps.db, clientId, mode);
   const now = deps.clock.now().getTime();
   if (!row) {
@@ -163,9 +164,14 @@ async function save(
 
 const masked = (phone: string) => `${phone.slice(0, 4)}*****${phone.slice(-2)}`;
 
-async function refuseIfConnected(deps: Deps, clientId: number, mode: Mode, force: boolean | undefined): Promise<void> {
+async function refuseIfConnected(
+  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
+  clientId: number,
+  mode: Mode,
+  force: boolean | undefined,
+): Promise<void> {
   if (force) return;
-  const s = await onboardingStatus(deps, clientId, mode);
+  const s = await onboardingStatus(deps, { clientId, mode });
   if (s.state === 'connected')
     throw new AppError(
       'already_connected',
@@ -180,7 +186,12 @@ export interface SandboxStart {
   force?: boolean;
 }
 
-export async function startSandbox(deps: Deps, clientId: number, mode: Mode, input: SandboxStart) {
+export async function startSandbox(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
+  tenant: Tenant,
+  input: SandboxStart,
+) {
+  const { clientId, mode } = tenant;
   await refuseIfConnected(deps, clientId, mode, input.force);
   const phone = normalizePhone(input.phone);
   const orgBin = input.org_bin ? binOrThrow(input.org_bin) : null;
@@ -224,7 +235,7 @@ export async function startSandbox(deps: Deps, clientId: number, mode: Mode, inp
   };
 }
 
-const sendCode = (tx: Queryable, deps: Deps, clientId: number, phone: string) =>
+const sendCode = (tx: Queryable, deps: Pick<Deps, 'secrets'>, clientId: number, phone: string) =>
   enqueueMessage(
     tx,
     {
@@ -246,7 +257,8 @@ function binOrThrow(raw: string): string {
   return c.value;
 }
 
-export async function verifySandbox(deps: Deps, clientId: number, mode: Mode, code: string) {
+export async function verifySandbox(deps: Pick<Deps, 'config' | 'db' | 'clock'>, tenant: Tenant, code: string) {
+  const { clientId, mode } = tenant;
   const now = deps.clock.now();
   // The attempt is counted in its own transaction, committed whatever the answer, so the count holds.
   const outcome = await deps.db.tx(async (tx) => {
@@ -320,16 +332,22 @@ async function connectAccount(
   });
 }
 
-async function connectedAnswer(deps: Deps, clientId: number, mode: Mode, accountId: number) {
+async function connectedAnswer(
+  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
+  clientId: number,
+  mode: Mode,
+  accountId: number,
+) {
   return {
-    ...(await onboardingStatus(deps, clientId, mode)),
+    ...(await onboardingStatus(deps, { clientId, mode })),
     state: 'connected' as const,
     next_step: null,
     account_id: accountId,
   };
 }
 
-export async function resendSandbox(deps: Deps, clientId: number, mode: Mode) {
+export async function resendSandbox(deps: Pick<Deps, 'db' | 'secrets' | 'clock'>, tenant: Tenant) {
+  const { clientId, mode } = tenant;
   const now = deps.clock.now();
   return deps.db.tx(async (tx) => {
     const row = await load(tx, clientId, mode, true);
@@ -373,7 +391,7 @@ export interface QrapiStart {
   force?: boolean;
 }
 
-function credentialsOf(deps: Deps, input: QrapiStart): QrapiCredentials {
+function credentialsOf(deps: Pick<Deps, 'config' | 'providers'>, input: QrapiStart): QrapiCredentials {
   const c = input.credentials;
   if (!c) {
     const pfx = deps.providers.qrapi?.operatorPfx;
@@ -392,7 +410,11 @@ function credentialsOf(deps: Deps, input: QrapiStart): QrapiCredentials {
   return { scheme: c.scheme, pfx, password: c.password };
 }
 
-export async function startQrapi(deps: Deps, clientId: number, input: QrapiStart) {
+export async function startQrapi(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers'>,
+  clientId: number,
+  input: QrapiStart,
+) {
   await refuseIfConnected(deps, clientId, 'live', input.force);
   const orgBin = binOrThrow(input.org_bin);
   const credentials = credentialsOf(deps, input);
@@ -413,7 +435,7 @@ export async function startQrapi(deps: Deps, clientId: number, input: QrapiStart
   return { state: 'trade_point_required' as const, next_step: 'choose_trade_point' as const, trade_points: points };
 }
 
-async function pendingQrapi(deps: Deps, clientId: number) {
+async function pendingQrapi(deps: DbSecretsDeps, clientId: number) {
   const row = await load(deps.db, clientId, 'live');
   if (
     !row ||
@@ -427,7 +449,11 @@ async function pendingQrapi(deps: Deps, clientId: number) {
   return { row, credentials: openCredentials(deps, row.credentials_sealed), orgBin: row.org_bin };
 }
 
-export async function verifyQrapi(deps: Deps, clientId: number, tradePointId: number) {
+export async function verifyQrapi(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
+  clientId: number,
+  tradePointId: number,
+) {
   const { row, credentials, orgBin } = await pendingQrapi(deps, clientId);
   const accountId = await qrapiConnect(deps, clientId, {
     credentials,
@@ -450,7 +476,7 @@ export async function verifyQrapi(deps: Deps, clientId: number, tradePointId: nu
   return connectedAnswer(deps, clientId, 'live', accountId);
 }
 
-export async function resendQrapi(deps: Deps, clientId: number) {
+export async function resendQrapi(deps: Pick<Deps, 'db' | 'secrets' | 'clock' | 'providers'>, clientId: number) {
   const { credentials, orgBin } = await pendingQrapi(deps, clientId);
   const points = await qrapiTradePoints(deps, { credentials, orgBin: credentials.scheme === 'r3' ? orgBin : null });
   await deps.db.tx((tx) =>

@@ -1,7 +1,7 @@
 // The onboarding machine's two steps as its callers take them (the cabinet's /onboarding/provider/* and
 // the partner API's white-label calls): one input, checked against the mechanism the mode uses.
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { mechanismFor, startQrapi, startSandbox, verifyQrapi, verifySandbox, type QrapiStart } from './machine.ts';
 
@@ -18,7 +18,12 @@ function required<T>(value: T | undefined, param: string, what: string): T {
   return value;
 }
 
-export async function startOnboarding(deps: Deps, clientId: number, mode: Mode, b: StartInput) {
+export async function startOnboarding(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers'>,
+  tenant: Tenant,
+  b: StartInput,
+) {
+  const { clientId, mode } = tenant;
   if (mechanismFor(deps, mode) === 'sandbox') {
     const phone = required(b.phone, 'phone', 'for the one-time-code mechanism');
     if (b.credentials)
@@ -27,7 +32,7 @@ export async function startOnboarding(deps: Deps, clientId: number, mode: Mode, 
         'credentials are for the official API (PROVIDER_DRIVER=qrapi, live mode)',
         { param: 'credentials' },
       );
-    return startSandbox(deps, clientId, mode, {
+    return startSandbox(deps, tenant, {
       phone,
       display_name: b.display_name,
       org_bin: b.org_bin,
@@ -44,12 +49,12 @@ export async function startOnboarding(deps: Deps, clientId: number, mode: Mode, 
 }
 
 export async function verifyOnboarding(
-  deps: Deps,
-  clientId: number,
-  mode: Mode,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
+  tenant: Tenant,
   b: { code?: string; trade_point_id?: number },
 ) {
+  const { clientId, mode } = tenant;
   if (mechanismFor(deps, mode) === 'sandbox')
-    return verifySandbox(deps, clientId, mode, required(b.code, 'code', 'for the one-time-code mechanism'));
+    return verifySandbox(deps, tenant, required(b.code, 'code', 'for the one-time-code mechanism'));
   return verifyQrapi(deps, clientId, required(b.trade_point_id, 'trade_point_id', 'by the official API'));
 }

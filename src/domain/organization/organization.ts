@@ -2,7 +2,7 @@
 // field is checked before anything is written, and a refusal names the field. The IBAN is sealed at rest
 // with APP_SECRET like the partner's bank details (issue 38); the owner's answers show it whole, since
 // the next PUT sends the record back. The BIK and bank name name a bank, not an account: kept plain.
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { checkBik, checkBin, checkIban, checkKbe, checkPhone, type Checked } from './requisites.ts';
 
@@ -77,10 +77,10 @@ const EMPTY: Row = {
 
 // A value in clear is the newer one when both are there: an older instance writes the clear column
 // during a rolling upgrade and leaves the sealed one as it was.
-const ibanOf = (deps: Deps, r: Row) =>
+const ibanOf = (deps: Pick<Deps, 'secrets'>, r: Row) =>
   r.bank_iban ?? (r.bank_iban_sealed === null ? null : deps.secrets.sealer.open(r.bank_iban_sealed));
 
-const toOrganization = (deps: Deps, r: Row): Organization => ({
+const toOrganization = (deps: Pick<Deps, 'secrets'>, r: Row): Organization => ({
   legal_name: r.legal_name,
   org_type: r.org_type,
   bin: r.bin,
@@ -95,7 +95,7 @@ const toOrganization = (deps: Deps, r: Row): Organization => ({
   updated_at: r.updated_at,
 });
 
-export async function getOrganization(deps: Deps, clientId: number): Promise<Organization> {
+export async function getOrganization(deps: DbSecretsDeps, clientId: number): Promise<Organization> {
   const r = await deps.db.query<Row>('SELECT * FROM organizations WHERE client_id = $1', [clientId]);
   return toOrganization(deps, r.rows[0] ?? EMPTY);
 }
@@ -110,11 +110,15 @@ function checked(value: string | null | undefined, param: string, check: (v: str
   return c.value;
 }
 
-const sealed = (deps: Deps, v: string | null) => (v === null ? null : deps.secrets.sealer.seal(v));
+const sealed = (deps: Pick<Deps, 'secrets'>, v: string | null) => (v === null ? null : deps.secrets.sealer.seal(v));
 
 const text = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
 
-export async function putOrganization(deps: Deps, clientId: number, input: OrganizationInput): Promise<Organization> {
+export async function putOrganization(
+  deps: DbSecretsDeps,
+  clientId: number,
+  input: OrganizationInput,
+): Promise<Organization> {
   const row = {
     legal_name: text(input.legal_name),
     org_type: input.org_type ?? null,

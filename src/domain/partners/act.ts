@@ -4,7 +4,7 @@
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 
-export async function actOf(deps: Deps, partnerId: number, withdrawalId: number) {
+export async function actOf(deps: Pick<Deps, 'config' | 'db' | 'secrets'>, partnerId: number, withdrawalId: number) {
   const w = (
     await deps.db.query<{
       id: number;

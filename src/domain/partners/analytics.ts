@@ -2,7 +2,7 @@
 // start of the UTC day N-1 days ago to now; `all` from the partner's first day. Each figure is one SQL
 // statement over indexed columns (the partner's clients, the platform's plan QRs by buyer, commissions
 // by partner), so it stays fast for a partner with many clients (bench/analytics.ts: 10,000 clients).
-import type { Deps } from '../../deps.ts';
+import type { DbClockDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { Partner } from './profile.ts';
 import { planActiveSql } from '../plans.ts';
@@ -42,7 +42,7 @@ export const SUMMARY_SQL = `SELECT
        (SELECT available_kzt FROM partner_balances WHERE partner_id = $1) AS available_kzt,
        (SELECT pending_kzt FROM partner_balances WHERE partner_id = $1) AS pending_kzt`;
 
-export async function summary(deps: Deps, partner: Partner, period: Period) {
+export async function summary(deps: DbClockDeps, partner: Partner, period: Period) {
   const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
   const r = await deps.db.query<Record<string, string>>(SUMMARY_SQL, [partner.id, from, to]);
   const n = (k: string) => Number(r.rows[0][k] ?? 0);
@@ -81,7 +81,7 @@ export const FUNNEL_SQL = `WITH reg AS (
             count(*) FILTER (WHERE connected AND paid_live AND paid_plan) AS paid_subscription
        FROM reg`;
 
-export async function funnel(deps: Deps, partner: Partner, period: Period) {
+export async function funnel(deps: DbClockDeps, partner: Partner, period: Period) {
   const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);
   const r = await deps.db.query<Record<string, string>>(FUNNEL_SQL, [partner.id, from, to]);
   return ['link_clicks', 'registered', 'provider_connected', 'first_live_payment', 'paid_subscription'].map((step) => ({
@@ -91,7 +91,7 @@ export async function funnel(deps: Deps, partner: Partner, period: Period) {
 }
 
 /** Commissions earned and plan revenue per UTC day, ISO week (from Monday) or month, zero-filled. */
-export async function incomeGraph(deps: Deps, partner: Partner, period: Period, interval: Interval) {
+export async function incomeGraph(deps: DbClockDeps, partner: Partner, period: Period, interval: Interval) {
   if (!INTERVALS.includes(interval))
     throw new AppError('invalid_parameter', 'interval is day, week or month', { param: 'interval' });
   const { from, to } = periodRange(period, deps.clock.now(), partner.created_at);

@@ -1,7 +1,7 @@
 // The partner API's clients (decisions 22): a platform upserts its merchants by its own external id, finds
 // them by that id (or by ours), and manages those it created: their API key and a one-time login link.
 import { activeOwnerId } from '../accounts/users-store.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
@@ -37,7 +37,7 @@ export const placeholderEmail = (partnerId: number, externalId: string) =>
  * metadata. Upserts of one partner queue on its row, so two at once for one external id make one client.
  */
 export async function upsertApiClient(
-  deps: Deps,
+  deps: DbDeps,
   partnerId: number,
   mode: Mode,
   input: UpsertInput,
@@ -97,19 +97,19 @@ async function managedClient(db: Queryable, partnerId: number, ref: string): Pro
 
 /** A new key of the mode; the old one stops at once (on every instance: the key cache is invalidated). */
 export async function rotateClientKey(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'caches'>,
   partnerId: number,
   ref: string,
   mode: Mode,
 ): Promise<IssuedKey & { client_id: number }> {
   const clientId = await managedClient(deps.db, partnerId, ref);
-  const issued = await deps.db.tx((tx) => issueApiKey(tx, clientId, mode, deps.caches));
+  const issued = await deps.db.tx((tx) => issueApiKey(tx, { clientId, mode }, deps.caches));
   return { ...issued, client_id: clientId };
 }
 
 /** A one-time sign-in of the client's owner: 10 minutes, single use, exchanged at /auth/magic-exchange. */
 export async function loginLink(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db'>,
   partnerId: number,
   ref: string,
 ): Promise<{ url: string; token: string; expires_at: Date }> {

@@ -1,9 +1,9 @@
 // A partner's clients (decisions 21): each client has at most one partner, with the origin that brought it.
 // Status is derived on read: pending (no live provider account yet), active, or restricted with a reason
 // (the plan lapsed, or the live account's session did).
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbClockDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { planActiveSql } from '../plans.ts';
 import { OP_COLUMNS_O, type Operation } from '../payments/operations.ts';
 
@@ -57,22 +57,23 @@ type Row = Omit<PartnerClient, 'status' | 'status_reason'> & {
  * 400 invalid_cursor on the other (decisions 7).
  */
 export async function listPartnerClients(
-  deps: Deps,
-  partnerId: number,
-  q: { status?: ClientStatus; cursor?: string; limit: number; endpoint: '/partner/clients' | '/partner/v1/clients' },
+  deps: Pick<Deps, 'db' | 'secrets' | 'clock'>,
+  scope: { partnerId: number; endpoint: '/partner/clients' | '/partner/v1/clients' },
+  filters: { status?: ClientStatus },
+  paging: Paging,
 ): Promise<PageResult<PartnerClient>> {
   return page(
     {
       secret: deps.secrets.appSecret,
-      endpoint: q.endpoint,
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      endpoint: scope.endpoint,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
-      const params: unknown[] = [deps.clock.now(), partnerId];
+      const params: unknown[] = [deps.clock.now(), scope.partnerId];
       const where = ['d.partner_id = $2'];
-      if (q.status) where.push(`(${STATUS}) = $${params.push(q.status)}`);
+      if (filters.status) where.push(`(${STATUS}) = $${params.push(filters.status)}`);
       if (after)
         where.push(`(d.created_at, d.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Row>(
@@ -90,29 +91,33 @@ export async function listPartnerClients(
 }
 
 /** One client of the partner; another partner's is not found. */
-export async function partnerClient(deps: Deps, partnerId: number, clientId: number): Promise<PartnerClient> {
+export async function partnerClient(
+  deps: DbClockDeps,
+  partnerId: number,
+  targetClientId: number,
+): Promise<PartnerClient> {
   const r = await deps.db.query<Row>(
     `SELECT d.id, d.name, d.email, d.external_id, d.origin, ${STATUS} AS status, ${REASON} AS status_reason,
             d.plan, d.plan_active, d.provider_connected, d.onboarding_state, d.impersonation_allowed, d.phone,
             d.metadata, d.created_at
        FROM (${DERIVED} WHERE c.id = $3 AND c.partner_id = $2) d`,
-    [deps.clock.now(), partnerId, clientId],
+    [deps.clock.now(), partnerId, targetClientId],
   );
-  if (!r.rows[0]) throw new AppError('client_not_found', `client ${clientId} not found`);
+  if (!r.rows[0]) throw new AppError('client_not_found', `client ${targetClientId} not found`);
   return r.rows[0];
 }
 
 /** One client of the partner, with its last 20 live payments (commissions come with the balance). */
 export async function partnerClientDetail(
-  deps: Deps,
+  deps: DbClockDeps,
   partnerId: number,
-  clientId: number,
+  targetClientId: number,
 ): Promise<PartnerClient & { payments: Operation[] }> {
-  const client = await partnerClient(deps, partnerId, clientId);
+  const client = await partnerClient(deps, partnerId, targetClientId);
   const payments = await deps.db.query<Operation>(
     `SELECT ${OP_COLUMNS_O} FROM operations o WHERE o.client_id = $1 AND o.mode = 'live'
       ORDER BY o.created_at DESC, o.id DESC LIMIT 20`,
-    [clientId],
+    [targetClientId],
   );
   return { ...client, payments: payments.rows };
 }

@@ -3,10 +3,10 @@
 // PARTNER_COMMISSION_HOLD_DAYS), then `available` (a job). A refund of that payment reverses a pending
 // commission, or takes the amount back from the available balance as an adjustment.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import type { Operation } from '../payments/operations.ts';
 import type { JournalEvent } from '../events/types.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { post } from './ledger.ts';
 
 export const COMMISSION_STATUSES = ['pending', 'available', 'reversed', 'paid_out'] as const;
@@ -92,7 +92,7 @@ export async function reverseOnRefund(tx: Queryable, e: JournalEvent): Promise<v
 }
 
 /** The job: commissions past their hold become available. Returns how many. */
-export async function releaseDueCommissions(deps: Deps, limit = 500): Promise<number> {
+export async function releaseDueCommissions(deps: DbDeps, limit = 500): Promise<number> {
   return deps.db.tx(async (tx) => {
     const due = await tx.query<{ id: number; partner_id: number; amount: string }>(
       `UPDATE commissions SET status = 'available' WHERE id IN (
@@ -130,23 +130,24 @@ export interface Commission {
 }
 
 export async function listCommissions(
-  deps: Deps,
+  deps: DbSecretsDeps,
   partnerId: number,
-  q: { status?: CommissionStatus; clientId?: number; cursor?: string; limit: number },
+  filters: { status?: CommissionStatus; clientId?: number },
+  paging: Paging,
 ): Promise<PageResult<Commission>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/partner/commissions',
-      filters: { status: q.status, client: q.clientId },
-      cursor: q.cursor,
-      limit: q.limit,
+      filters: { status: filters.status, client: filters.clientId },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];
       const where = ['m.partner_id = $1'];
-      if (q.status) where.push(`m.status = $${params.push(q.status)}`);
-      if (q.clientId) where.push(`m.client_id = $${params.push(q.clientId)}`);
+      if (filters.status) where.push(`m.status = $${params.push(filters.status)}`);
+      if (filters.clientId) where.push(`m.client_id = $${params.push(filters.clientId)}`);
       if (after)
         where.push(`(m.created_at, m.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (

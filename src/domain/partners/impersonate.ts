@@ -9,26 +9,26 @@ import { signAccessToken, ACCESS_TTL_S } from '../accounts/tokens.ts';
 import type { Partner } from './profile.ts';
 
 export async function impersonate(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
   partner: Partner,
   actor: { userId: number; ip: string },
-  clientId: number,
+  targetClientId: number,
 ) {
   const target = await deps.db.query<{ owner_id: number; allow: boolean; email: string }>(
     `SELECT u.id AS owner_id, c.allow_partner_impersonation AS allow, a.email
        FROM clients c JOIN users u ON u.client_id = c.id AND u.role = 'owner' AND u.status = 'active'
        JOIN users a ON a.id = $3
       WHERE c.id = $1 AND c.partner_id = $2 AND c.disabled_at IS NULL`,
-    [clientId, partner.id, actor.userId],
+    [targetClientId, partner.id, actor.userId],
   );
   const t = target.rows[0];
-  if (!t) throw new AppError('client_not_found', `client ${clientId} not found`);
+  if (!t) throw new AppError('client_not_found', `client ${targetClientId} not found`);
   if (!t.allow)
     throw new AppError('impersonation_blocked_action', 'this client does not allow its partner to enter its account');
   const sid = `ims_${randomUUID()}`;
   const session = await openImpersonationSession(deps.db, {
     sid,
-    clientId,
+    clientId: targetClientId,
     partnerId: partner.id,
     partnerName: partner.company_name,
     actorEmail: t.email,
@@ -40,7 +40,7 @@ export async function impersonate(
   });
   const access = await signAccessToken(deps, {
     sub: String(t.owner_id),
-    cid: clientId,
+    cid: targetClientId,
     role: 'admin',
     act: { partner_id: partner.id, sub: String(actor.userId), sid },
   });

@@ -9,7 +9,7 @@ import { randomBase62, sha256Hex } from '../../crypto.ts';
 import { invalidate, type Caches } from '../../infra/cache.ts';
 import { PREFIX_LENGTH } from '../accounts/api-keys.ts';
 
-export async function issuePartnerKey(deps: Deps, partnerId: number, mode: Mode) {
+export async function issuePartnerKey(deps: Pick<Deps, 'db' | 'caches'>, partnerId: number, mode: Mode) {
   const key = `pk_${mode}_${randomBase62(40)}`;
   const prefix = key.slice(0, PREFIX_LENGTH);
   return deps.db.tx(async (tx) => {
@@ -51,7 +51,10 @@ export interface PartnerKeyOwner {
 }
 
 /** The partner behind an integration key; a revoked key finds nothing. Cached as clients' API keys are. */
-export async function findPartnerKey(deps: Deps, key: string): Promise<PartnerKeyOwner | undefined> {
+export async function findPartnerKey(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  key: string,
+): Promise<PartnerKeyOwner | undefined> {
   const hash = sha256Hex(key);
   const cached = deps.caches.apiKeys.get(hash) as PartnerKeyOwner | undefined;
   if (cached) return cached;

@@ -2,8 +2,8 @@
 // ledger entry that says why, in one transaction; the balance is always the sum of the ledger (a test
 // checks it after every scenario). The row is locked for each entry, so concurrent entries queue.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export type EntryType =
   | 'commission'
@@ -46,7 +46,7 @@ export async function post(
   return after;
 }
 
-export async function balanceOf(deps: Deps, partnerId: number) {
+export async function balanceOf(deps: DbDeps, partnerId: number) {
   const r = await deps.db.query<{ available_kzt: string; pending_kzt: string; updated_at: Date }>(
     'SELECT available_kzt, pending_kzt, updated_at FROM partner_balances WHERE partner_id = $1',
     [partnerId],
@@ -73,17 +73,17 @@ export async function ledgerMismatch(db: Queryable, partnerId: number): Promise<
 }
 
 export async function listLedger(
-  deps: Deps,
+  deps: DbSecretsDeps,
   partnerId: number,
-  q: { cursor?: string; limit: number },
+  paging: Paging,
 ): Promise<PageResult<LedgerEntry>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/partner/balance/transactions',
       filters: {},
-      cursor: q.cursor,
-      limit: q.limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];

@@ -5,7 +5,7 @@
 import { userMessengerChat } from '../accounts/users-store.ts';
 import { isClientOfPartner } from '../accounts/clients-store.ts';
 import { randomInt } from 'node:crypto';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps, DbSecretsDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { sha256Hex, safeEqual } from '../../crypto.ts';
@@ -13,7 +13,7 @@ import { enqueueMessage } from '../channels/outbox.ts';
 import { checkBik, checkBin, checkIban, checkKbe } from '../organization/requisites.ts';
 import { applyPlan } from '../subscriptions/activate.ts';
 import { purchasablePrice } from '../subscriptions/subscriptions.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { post } from './ledger.ts';
 
 export const WITHDRAWAL_MIN = 30_000;
@@ -31,16 +31,16 @@ async function lockBalance(tx: Queryable, partnerId: number): Promise<number> {
 
 /** POST /partner/clients/{id}/pay-subscription: the plan from the available balance, no commission on it. */
 export async function payClientPlan(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'clock'>,
   partnerId: number,
-  clientId: number,
+  targetClientId: number,
   plan: string,
   save?: (tx: Queryable, answer: object) => Promise<void>,
 ) {
   const price = purchasablePrice(deps, plan);
   return deps.db.tx(async (tx) => {
-    if (!(await isClientOfPartner(tx, clientId, partnerId)))
-      throw new AppError('client_not_found', `client ${clientId} not found`);
+    if (!(await isClientOfPartner(tx, targetClientId, partnerId)))
+      throw new AppError('client_not_found', `client ${targetClientId} not found`);
     const available = await lockBalance(tx, partnerId);
     if (available < price)
       throw new AppError('insufficient_balance', `the plan costs ${price} tenge; ${available} are available`);
@@ -49,10 +49,10 @@ export async function payClientPlan(
       amount: -price,
       available: -price,
       pending: 0,
-      ref: `client:${clientId}:${plan}`,
+      ref: `client:${targetClientId}:${plan}`,
     });
-    const { expires_at } = await applyPlan(tx, clientId, plan, deps.clock.now(), { paid_by_partner: partnerId });
-    const answer = { client_id: clientId, plan, amount: price, plan_expires_at: expires_at };
+    const { expires_at } = await applyPlan(tx, targetClientId, plan, deps.clock.now(), { paid_by_partner: partnerId });
+    const answer = { client_id: targetClientId, plan, amount: price, plan_expires_at: expires_at };
     await save?.(tx, answer);
     return answer;
   });
@@ -72,7 +72,7 @@ const masked = (iban: string | null) =>
   iban ? `${iban.slice(0, 4)}${'*'.repeat(Math.max(0, iban.length - 8))}${iban.slice(-4)}` : null;
 
 async function bankOf(
-  deps: Deps,
+  deps: Pick<Deps, 'secrets'>,
   db: Queryable,
   partnerId: number,
 ): Promise<{ details: BankDetails; updated_at: Date | null }> {
@@ -85,17 +85,17 @@ async function bankOf(
 }
 
 /** The bank details a withdrawal needs (recipient and IBAN) are there: the profile's bank_details_set. */
-export async function bankDetailsSet(deps: Deps, partnerId: number): Promise<boolean> {
+export async function bankDetailsSet(deps: DbSecretsDeps, partnerId: number): Promise<boolean> {
   const { details } = await bankOf(deps, deps.db, partnerId);
   return Boolean(details.iban && details.recipient_name);
 }
 
-export async function getBank(deps: Deps, partnerId: number) {
+export async function getBank(deps: DbSecretsDeps, partnerId: number) {
   const b = await bankOf(deps, deps.db, partnerId);
   return { ...b.details, iban: masked(b.details.iban), updated_at: b.updated_at };
 }
 
-export async function patchBank(deps: Deps, partnerId: number, patch: Partial<BankDetails>) {
+export async function patchBank(deps: DbSecretsDeps, partnerId: number, patch: Partial<BankDetails>) {
   const check = (v: string | null | undefined, param: string, fn: typeof checkBin) => {
     if (v === undefined || v === null || v === '') return v === '' ? null : v;
     const c = fn(v);
@@ -146,7 +146,7 @@ const W = `id, partner_id, amount::float8 AS amount, status, code_expires_at, at
   created_at`;
 
 export async function requestWithdrawal(
-  deps: Deps,
+  deps: DbSecretsDeps,
   partnerId: number,
   userId: number,
   amount: number,
@@ -232,7 +232,12 @@ async function release(
   });
 }
 
-export async function confirmWithdrawal(deps: Deps, partnerId: number, id: number, code: string): Promise<Withdrawal> {
+export async function confirmWithdrawal(
+  deps: DbSecretsDeps,
+  partnerId: number,
+  id: number,
+  code: string,
+): Promise<Withdrawal> {
   const outcome = await deps.db.tx(async (tx) => {
     const w = (
       await tx.query<{
@@ -299,7 +304,7 @@ export async function confirmWithdrawal(deps: Deps, partnerId: number, id: numbe
   return getWithdrawal(deps, partnerId, id);
 }
 
-export async function getWithdrawal(deps: Deps, partnerId: number | null, id: number): Promise<Withdrawal> {
+export async function getWithdrawal(deps: DbDeps, partnerId: number | null, id: number): Promise<Withdrawal> {
   const r = await deps.db.query<Withdrawal>(
     `SELECT ${W} FROM withdrawals WHERE id = $1 ${partnerId === null ? '' : 'AND partner_id = $2'}`,
     partnerId === null ? [id] : [id, partnerId],
@@ -310,35 +315,39 @@ export async function getWithdrawal(deps: Deps, partnerId: number | null, id: nu
 
 /** Every partner's withdrawals, newest first, each with its partner's name (the admin's payouts). */
 export function listAllWithdrawals(
-  deps: Deps,
-  q: { status?: string; cursor?: string; limit: number; endpoint: string },
+  deps: DbSecretsDeps,
+  scope: { endpoint: string },
+  filters: { status?: string },
+  paging: Paging,
 ) {
-  return listWithdrawals(deps, q) as Promise<PageResult<Withdrawal & { partner_name: string }>>;
+  return listWithdrawals(deps, scope, filters, paging) as Promise<PageResult<Withdrawal & { partner_name: string }>>;
 }
 
 /** Withdrawals, newest first: one partner's, or (no partnerId) everyone's with the partner's name. */
 export async function listWithdrawals(
-  deps: Deps,
-  q: { partnerId?: number; status?: string; cursor?: string; limit: number; endpoint: string },
+  deps: DbSecretsDeps,
+  scope: { partnerId?: number; endpoint: string },
+  filters: { status?: string },
+  paging: Paging,
 ): Promise<PageResult<Withdrawal>> {
   return page(
     {
       secret: deps.secrets.appSecret,
-      endpoint: q.endpoint,
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      endpoint: scope.endpoint,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.partnerId !== undefined) where.push(`partner_id = $${params.push(q.partnerId)}`);
-      if (q.status) where.push(`status = $${params.push(q.status)}`);
+      if (scope.partnerId !== undefined) where.push(`partner_id = $${params.push(scope.partnerId)}`);
+      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (
         await deps.db.query<Withdrawal>(
           `SELECT ${W}${
-            q.partnerId === undefined
+            scope.partnerId === undefined
               ? ', (SELECT company_name FROM partners p WHERE p.id = withdrawals.partner_id) AS partner_name'
               : ''
           }
@@ -353,7 +362,7 @@ export async function listWithdrawals(
 }
 
 /** The admin pays it out: the commissions it covers (oldest available first) are marked paid out. */
-export async function markPaid(deps: Deps, id: number, reference: string): Promise<Withdrawal> {
+export async function markPaid(deps: DbDeps, id: number, reference: string): Promise<Withdrawal> {
   await deps.db.tx(async (tx) => {
     const w = (
       await tx.query<{ partner_id: number; amount: string; status: string }>(
@@ -384,7 +393,7 @@ export async function markPaid(deps: Deps, id: number, reference: string): Promi
   return getWithdrawal(deps, null, id);
 }
 
-export async function rejectWithdrawal(deps: Deps, id: number, reason: string): Promise<Withdrawal> {
+export async function rejectWithdrawal(deps: DbDeps, id: number, reason: string): Promise<Withdrawal> {
   await deps.db.tx(async (tx) => {
     const w = (
       await tx.query<{ id: number; partner_id: number; amount: number; status: string }>(
@@ -402,7 +411,7 @@ export async function rejectWithdrawal(deps: Deps, id: number, reason: string): 
 }
 
 /** The job: codes past their time cancel their withdrawal and release its amount. */
-export async function cancelExpiredWithdrawals(deps: Deps): Promise<number> {
+export async function cancelExpiredWithdrawals(deps: DbDeps): Promise<number> {
   return deps.db.tx(async (tx) => {
     const due = await tx.query<{ id: number; partner_id: number; amount: number }>(
       `SELECT id, partner_id, amount FROM withdrawals WHERE status = 'confirmation_required'

@@ -1,10 +1,10 @@
 // The payments of a partner's clients (decisions 22), in the key's mode: one keyset list over all of them
 // on operations_partner_page_idx (the operation carries its client's partner), or one client's on the
 // client's own index; each item names its client by both ids.
-import type { Deps } from '../../deps.ts';
+import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
-import { page, type PageResult } from '../pagination.ts';
+import { page, type PageResult, type Paging } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from '../payments/operations.ts';
 
 export type PartnerPayment = ListedOperation & { client_id: number; external_id: string | null };
@@ -14,19 +14,18 @@ const COLUMNS = `${ITEM_COLUMNS.split(',')
   .join(', ')}, o.client_id, c.external_id`;
 
 export async function listPartnerPayments(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: { partnerId: number; mode: Mode },
   filters: { clientId?: number; status?: string; type?: string },
-  cursor: string | undefined,
-  limit: number,
+  paging: Paging,
 ): Promise<PageResult<PartnerPayment>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: 'partner.v1.payments',
       filters: { mode: scope.mode, client: filters.clientId, status: filters.status, type: filters.type },
-      cursor,
-      limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after, take) => {
       const params: unknown[] = [scope.partnerId, scope.mode];
@@ -48,7 +47,7 @@ export async function listPartnerPayments(
 }
 
 export async function getPartnerPayment(
-  deps: Deps,
+  deps: DbDeps,
   scope: { partnerId: number; mode: Mode },
   operationId: string,
 ): Promise<PartnerPayment> {

@@ -1,11 +1,11 @@
 // Partner profiles (decisions 12, 21): a client applies to be a partner; an admin approves it (or
 // PARTNER_AUTO_APPROVE does); until it is active, every /partner/* call but its profile is 403
 // partner_not_active.
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps, DbSecretsDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { checkWebsite } from '../addresses.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { endPartnerSessions } from '../accounts/impersonation.ts';
 import { forgetPartnerKeys } from './keys.ts';
 
@@ -26,7 +26,7 @@ export interface Partner {
 const COLUMNS = 'id, client_id, company_name, website, contact_phone, status, commission_rate_bps, created_at';
 
 export async function registerPartner(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db'>,
   clientId: number,
   input: { company_name: string; website?: string; contact_phone?: string },
 ): Promise<Partner> {
@@ -46,7 +46,7 @@ export async function partnerOfClient(db: Queryable, clientId: number): Promise<
 }
 
 /** The caller's partner, active; anything else is 403 partner_not_active. */
-export async function activePartner(deps: Deps, clientId: number): Promise<Partner> {
+export async function activePartner(deps: DbDeps, clientId: number): Promise<Partner> {
   const p = await partnerOfClient(deps.db, clientId);
   if (!p)
     throw new AppError('partner_not_active', 'this account has no partner profile; POST /partner/auth/register first');
@@ -56,21 +56,22 @@ export async function activePartner(deps: Deps, clientId: number): Promise<Partn
 
 // The admin's side (decisions 23).
 export async function listPartners(
-  deps: Deps,
-  q: { status?: PartnerStatus; cursor?: string; limit: number },
+  deps: DbSecretsDeps,
+  filters: { status?: PartnerStatus },
+  paging: Paging,
 ): Promise<PageResult<Partner>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: '/admin/partners',
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.status) where.push(`status = $${params.push(q.status)}`);
+      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       return (
         await deps.db.query<Partner>(
@@ -90,7 +91,11 @@ const MOVES: Record<'approve' | 'reject' | 'suspend', { to: PartnerStatus; from:
   suspend: { to: 'suspended', from: ['active'] },
 };
 
-export async function movePartner(deps: Deps, id: number, action: keyof typeof MOVES): Promise<Partner> {
+export async function movePartner(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  id: number,
+  action: keyof typeof MOVES,
+): Promise<Partner> {
   const m = MOVES[action];
   const moved = await deps.db.tx(async (tx) => {
     const r = await tx.query<Partner>(
@@ -114,7 +119,7 @@ export async function movePartner(deps: Deps, id: number, action: keyof typeof M
   );
 }
 
-export async function setCommissionRate(deps: Deps, id: number, bps: number): Promise<Partner> {
+export async function setCommissionRate(deps: DbDeps, id: number, bps: number): Promise<Partner> {
   const r = await deps.db.query<Partner>(
     `UPDATE partners SET commission_rate_bps = $2 WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, bps],

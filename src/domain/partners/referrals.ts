@@ -4,12 +4,12 @@
 import { emailTaken } from '../accounts/users-store.ts';
 import type { ClientRegistered } from '../accounts/register.ts';
 import { attributeClientToPartner } from '../accounts/clients-store.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export const INVITE_DAYS = 7;
 
@@ -27,11 +27,15 @@ export interface ReferralLink {
 const LINK = 'id, code, name, is_active, clicks, registrations, created_at';
 export const referralUrl = (publicBaseUrl: string, code: string) => `${publicBaseUrl}/r/${code}`;
 const withUrl =
-  (deps: Deps) =>
+  (deps: Pick<Deps, 'config'>) =>
   (l: Omit<ReferralLink, 'url'>): ReferralLink =>
     Object.assign(l, { url: referralUrl(deps.config.publicBaseUrl, l.code) });
 
-export async function createLink(deps: Deps, partnerId: number, name?: string): Promise<ReferralLink> {
+export async function createLink(
+  deps: Pick<Deps, 'config' | 'db'>,
+  partnerId: number,
+  name?: string,
+): Promise<ReferralLink> {
   // Short enough to type, long enough not to guess: 10 characters of base64url.
   const r = await deps.db.query<Omit<ReferralLink, 'url'>>(
     `INSERT INTO referral_links (partner_id, code, name) VALUES ($1, $2, $3) RETURNING ${LINK}`,
@@ -41,12 +45,18 @@ export async function createLink(deps: Deps, partnerId: number, name?: string): 
 }
 
 export async function listLinks(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
   partnerId: number,
-  q: { cursor?: string; limit: number },
+  paging: Paging,
 ): Promise<PageResult<ReferralLink>> {
   const p = await page(
-    { secret: deps.secrets.appSecret, endpoint: '/partner/links', filters: {}, cursor: q.cursor, limit: q.limit },
+    {
+      secret: deps.secrets.appSecret,
+      endpoint: '/partner/links',
+      filters: {},
+      cursor: paging.cursor,
+      limit: paging.limit,
+    },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [partnerId];
       const more = after
@@ -65,7 +75,7 @@ export async function listLinks(
   return { ...p, data: p.data.map(withUrl(deps)) };
 }
 
-export async function getLink(deps: Deps, partnerId: number, id: number): Promise<ReferralLink> {
+export async function getLink(deps: Pick<Deps, 'config' | 'db'>, partnerId: number, id: number): Promise<ReferralLink> {
   const r = await deps.db.query<Omit<ReferralLink, 'url'>>(
     `SELECT ${LINK} FROM referral_links WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`,
     [id, partnerId],
@@ -75,7 +85,7 @@ export async function getLink(deps: Deps, partnerId: number, id: number): Promis
 }
 
 export async function patchLink(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db'>,
   partnerId: number,
   id: number,
   p: { name?: string | null; is_active?: boolean },
@@ -89,7 +99,7 @@ export async function patchLink(
   return getLink(deps, partnerId, id);
 }
 
-export async function deleteLink(deps: Deps, partnerId: number, id: number): Promise<void> {
+export async function deleteLink(deps: DbDeps, partnerId: number, id: number): Promise<void> {
   const r = await deps.db.query(
     `UPDATE referral_links SET deleted_at = now(), is_active = false
       WHERE id = $1 AND partner_id = $2 AND deleted_at IS NULL`,
@@ -99,7 +109,7 @@ export async function deleteLink(deps: Deps, partnerId: number, id: number): Pro
 }
 
 /** GET /r/{code}: counts the click of an active link; null when there is none (the page says so). */
-export async function clickLink(deps: Deps, code: string): Promise<string | null> {
+export async function clickLink(deps: DbDeps, code: string): Promise<string | null> {
   return deps.db.tx(async (tx) => {
     const r = await tx.query<{ code: string; id: number; partner_id: number }>(
       `UPDATE referral_links l SET clicks = clicks + 1 FROM partners p
@@ -115,7 +125,11 @@ export async function clickLink(deps: Deps, code: string): Promise<string | null
   });
 }
 
-export async function invitePartnerClient(deps: Deps, partnerId: number, input: { email: string; name?: string }) {
+export async function invitePartnerClient(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
+  partnerId: number,
+  input: { email: string; name?: string },
+) {
   const token = `pinv_${randomToken(32)}`;
   const email = input.email.trim().toLowerCase();
   return deps.db.tx(async (tx) => {

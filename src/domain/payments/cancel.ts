@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { ProviderDeps } from '../../deps.ts';
 import type { Tenant } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
@@ -9,12 +9,12 @@ import { syncOperation } from './sync.ts';
 import { cancelledData, transition } from './transition.ts';
 
 export async function cancelInvoice(
-  deps: Deps,
+  deps: ProviderDeps,
   ctx: Tenant,
   opId: string,
   receipt?: Receipt<Operation>,
 ): Promise<Operation> {
-  let op = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
+  let op = await findOperation(deps.db, ctx, opId);
   if (op.type !== 'invoice')
     throw new AppError('payment_not_cancellable', 'only invoices can be cancelled; a QR expires by itself');
   op = await syncOperation(deps, op);
@@ -42,7 +42,7 @@ export async function cancelInvoice(
     return next;
   });
   if (!done) {
-    const now = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
+    const now = await findOperation(deps.db, ctx, opId);
     if (now.status === 'cancelled') {
       // Our cancel went through, and a read that asked the provider meanwhile recorded it first: this
       // is still the merchant's success, not a 409 to be replayed for the key.

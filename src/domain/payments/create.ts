@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Mode, Tenant } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
@@ -98,7 +98,7 @@ function withAlsoText(insert: string, also: string): string {
 // Only the generated columns are returned: the rest is what we inserted (on the embedded store,
 // returning all 25 columns cost about a third of the statement). A receipt that can save in one
 // statement is written as a CTE of the insert: one round trip, no BEGIN/COMMIT.
-async function insertOperation(deps: Deps, row: NewOperation, receipt?: Receipt<Operation>): Promise<Operation> {
+async function insertOperation(deps: DbDeps, row: NewOperation, receipt?: Receipt<Operation>): Promise<Operation> {
   const cols = Object.keys(row) as (keyof NewOperation)[];
   const values = cols.map((c) => (JSON_COLUMNS.has(c) && row[c] != null ? JSON.stringify(row[c]) : row[c]));
   const insert = insertText(cols);
@@ -118,7 +118,7 @@ async function insertOperation(deps: Deps, row: NewOperation, receipt?: Receipt<
 }
 
 export async function createQr(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   ctx: CreateContext,
   input: { amount: number; items?: Item[]; comment?: string },
   receipt?: Receipt<Operation>,
@@ -126,8 +126,8 @@ export async function createQr(
   const lifetimeS = ctx.lifetimeS ?? QR_LIFETIME_S;
   checkAmount(input.amount, deps.config.amountMax);
   const items = checkItems(input.items, input.amount, deps.config.amountMax);
-  await assertPlanAllowsCreate(deps, ctx.clientId, ctx.mode);
-  const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
+  await assertPlanAllowsCreate(deps, ctx);
+  const account = await resolveProviderAccount(deps, ctx, ctx.account);
   const provider = await providerFor(deps, ctx.mode, account.id);
   const qr = await providerCall(deps, ctx.mode, account.id, () =>
     provider.createQr({ amount: input.amount, comment: input.comment, lifetimeS, requestId: receipt?.requestId }),
@@ -165,21 +165,21 @@ export async function createQr(
  * operation (the provider's token is what the QR encodes, a digit string, not a link), the sandbox's
  * payer page for a test one.
  */
-function deepLinkOf(deps: Deps, mode: Mode, opId: string, providerLink: string | undefined): string {
+function deepLinkOf(deps: Pick<Deps, 'config'>, mode: Mode, opId: string, providerLink: string | undefined): string {
   if (mode === 'test' && providerLink) return providerLink;
   return payerPageUrl(deps.config.publicBaseUrl, opId);
 }
 
 export async function createInvoice(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   ctx: CreateContext,
   input: { phone: string; amount: number; comment?: string },
   receipt?: Receipt<Operation>,
 ): Promise<Operation> {
   checkAmount(input.amount, deps.config.amountMax);
   const phone = normalizePhone(input.phone);
-  await assertPlanAllowsCreate(deps, ctx.clientId, ctx.mode);
-  const account = await resolveProviderAccount(deps, ctx.clientId, ctx.mode, ctx.account);
+  await assertPlanAllowsCreate(deps, ctx);
+  const account = await resolveProviderAccount(deps, ctx, ctx.account);
   const provider = await providerFor(deps, ctx.mode, account.id);
   requireCapability(provider, 'invoice', 'send invoices to a phone');
   const customer = await providerCall(deps, ctx.mode, account.id, () => provider.findCustomer(phone));

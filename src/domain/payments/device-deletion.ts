@@ -19,7 +19,11 @@ interface Due {
 }
 
 /** Claims up to `batch` due deletions (pushing each one's next attempt out first) and tries each once. */
-export async function deleteReleasedDevices(deps: Deps, batch = 20, onlyId?: number): Promise<number> {
+export async function deleteReleasedDevices(
+  deps: Pick<Deps, 'db' | 'secrets' | 'providers'>,
+  batch = 20,
+  onlyId?: number,
+): Promise<number> {
   const due = await deps.db.query<Due>(
     `UPDATE provider_accounts SET device_delete_attempts = device_delete_attempts + 1,
             device_delete_next_at =
@@ -34,7 +38,7 @@ export async function deleteReleasedDevices(deps: Deps, batch = 20, onlyId?: num
   return due.rows.length;
 }
 
-async function deleteOne(deps: Deps, row: Due): Promise<void> {
+async function deleteOne(deps: Pick<Deps, 'db' | 'secrets' | 'providers'>, row: Due): Promise<void> {
   const registry = deps.providers.qrapi;
   if (registry && row.credentials_sealed && row.device_token) {
     const credentials = openCredentials(deps, row.credentials_sealed);

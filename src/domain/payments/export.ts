@@ -2,8 +2,8 @@
 // formula (=, +, -, @, tab, CR at the start) are prefixed with a quote: merchant comments and payer
 // names come from outside.
 import { stringify } from 'csv-stringify/sync';
-import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
+import type { Tenant } from '../tenant.ts';
 import { recentOperations } from './list.ts';
 
 export const EXPORT_MAX_ROWS = 1000;
@@ -29,8 +29,8 @@ export function safeCell(v: unknown): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
 }
 
-export async function exportCsv(deps: Deps, clientId: number, mode: Mode, status?: string): Promise<string> {
-  const ops = await recentOperations(deps, clientId, mode, status, EXPORT_MAX_ROWS);
+export async function exportCsv(deps: DbSecretsDeps, tenant: Tenant, status?: string): Promise<string> {
+  const ops = await recentOperations(deps, tenant, status, EXPORT_MAX_ROWS);
   const rows = ops.map((op) =>
     [
       op.id,

@@ -1,7 +1,7 @@
 // The payments list of a client and mode: keyset pages, newest first, by status and type.
-import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
-import { page, type PageResult } from '../pagination.ts';
+import type { DbSecretsDeps } from '../../deps.ts';
+import type { Tenant } from '../tenant.ts';
+import { page, type PageResult, type Paging } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from './operations.ts';
 
 export interface PaymentFilters {
@@ -10,19 +10,18 @@ export interface PaymentFilters {
 }
 
 export async function listOperations(
-  deps: Deps,
-  scope: { clientId: number; mode: Mode; endpoint: string },
+  deps: DbSecretsDeps,
+  scope: Tenant & { endpoint: string },
   filters: PaymentFilters,
-  cursor: string | undefined,
-  limit: number,
+  paging: Paging,
 ): Promise<PageResult<ListedOperation>> {
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: scope.endpoint,
       filters: { mode: scope.mode, ...filters },
-      cursor,
-      limit,
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after, take) => {
       const where = ['client_id = $1', 'mode = $2'];
@@ -43,11 +42,11 @@ export async function listOperations(
 
 /** The cabinet's list: no cursor, newest first. */
 export async function recentOperations(
-  deps: Deps,
-  clientId: number,
-  mode: Mode,
+  deps: DbSecretsDeps,
+  tenant: Tenant,
   status: string | undefined,
   limit: number,
 ): Promise<ListedOperation[]> {
-  return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, undefined, limit)).data;
+  const { clientId, mode } = tenant;
+  return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, { limit })).data;
 }

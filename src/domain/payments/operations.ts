@@ -1,7 +1,7 @@
 // The operation record and its public shapes. Every read takes the tenant (architecture rule 3):
 // another client's operation, or the other mode's, is simply not found.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import type { OperationStatus, OperationType } from './state.ts';
 
@@ -41,13 +41,8 @@ export const OP_COLUMNS_O = OP_COLUMNS.split(',')
   .map((c) => `o.${c.trim()}`)
   .join(', ');
 
-export async function findOperation(
-  db: Queryable,
-  clientId: number,
-  mode: Mode,
-  id: string,
-  lock = false,
-): Promise<Operation> {
+export async function findOperation(db: Queryable, tenant: Tenant, id: string, lock = false): Promise<Operation> {
+  const { clientId, mode } = tenant;
   const r = await db.query<Operation>(
     `SELECT ${OP_COLUMNS} FROM operations WHERE id = $1 AND client_id = $2 AND mode = $3${lock ? ' FOR UPDATE' : ''}`,
     [id, clientId, mode],

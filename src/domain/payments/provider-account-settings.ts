@@ -2,8 +2,8 @@
 // flip, deletion and health checks. Health: the sandbox is always well; a qrapi account is pinged, its
 // certificate read, its trade point looked up and its device registered again (idempotent at the
 // provider: the same token means the device is where it should be), through the port's onboarding calls.
-import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { invalidate } from '../../infra/cache.ts';
 import { afterSessionLost } from './provider-call.ts';
@@ -77,7 +77,8 @@ const toRecord = (r: Row): AccountRecord => ({
   created_at: r.created_at,
 });
 
-export async function listAccounts(deps: Deps, clientId: number, mode: Mode): Promise<AccountRecord[]> {
+export async function listAccounts(deps: DbDeps, tenant: Tenant): Promise<AccountRecord[]> {
+  const { clientId, mode } = tenant;
   const r = await deps.db.query<Row>(
     `SELECT * FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND deleted_at IS NULL
       ORDER BY is_default DESC, id LIMIT 100`,
@@ -86,7 +87,7 @@ export async function listAccounts(deps: Deps, clientId: number, mode: Mode): Pr
   return r.rows.map(toRecord);
 }
 
-async function find(deps: Deps, clientId: number, id: number): Promise<Row> {
+async function find(deps: DbDeps, clientId: number, id: number): Promise<Row> {
   const r = await deps.db.query<Row>(
     'SELECT * FROM provider_accounts WHERE id = $1 AND client_id = $2 AND deleted_at IS NULL',
     [id, clientId],
@@ -95,10 +96,11 @@ async function find(deps: Deps, clientId: number, id: number): Promise<Row> {
   return r.rows[0];
 }
 
-export const getAccount = async (deps: Deps, clientId: number, id: number) => toRecord(await find(deps, clientId, id));
+export const getAccount = async (deps: DbDeps, clientId: number, id: number) =>
+  toRecord(await find(deps, clientId, id));
 
 export async function patchAccount(
-  deps: Deps,
+  deps: DbDeps,
   clientId: number,
   id: number,
   p: { display_name?: string; org_type?: string | null; org_bin?: string | null },
@@ -120,7 +122,11 @@ export async function patchAccount(
 }
 
 /** One default per client and mode, flipped in one transaction. */
-export async function setDefault(deps: Deps, clientId: number, id: number): Promise<AccountRecord> {
+export async function setDefault(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  clientId: number,
+  id: number,
+): Promise<AccountRecord> {
   const a = await find(deps, clientId, id);
   await deps.db.tx(async (tx) => {
     await tx.query('SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 FOR UPDATE', [
@@ -142,7 +148,11 @@ export async function setDefault(deps: Deps, clientId: number, id: number): Prom
  * only when it is the last of its mode. Credentials are wiped at once when no waiting payment or pending
  * refund still needs them, else by wipeReleasedCredentials later.
  */
-export async function deleteAccount(deps: Deps, clientId: number, id: number): Promise<void> {
+export async function deleteAccount(
+  deps: Pick<Deps, 'db' | 'secrets' | 'providers' | 'caches'>,
+  clientId: number,
+  id: number,
+): Promise<void> {
   const a = await find(deps, clientId, id);
   if (a.mode === 'test' && a.driver === 'sandbox')
     throw new AppError('sandbox_account_required', 'the test-mode sandbox account cannot be deleted');
@@ -165,7 +175,10 @@ export async function deleteAccount(deps: Deps, clientId: number, id: number): P
  * device at the provider, else after the device's deletion, which is scheduled here and tried once now
  * (device-deletion.ts retries it until the provider confirms).
  */
-export async function wipeReleasedCredentials(deps: Deps, onlyId?: number): Promise<number> {
+export async function wipeReleasedCredentials(
+  deps: Pick<Deps, 'db' | 'secrets' | 'providers'>,
+  onlyId?: number,
+): Promise<number> {
   const r = await deps.db.query<{ id: number; device: boolean }>(
     `SELECT a.id, (a.device_token IS NOT NULL) AS device FROM provider_accounts a
       WHERE a.deleted_at IS NOT NULL AND a.credentials_sealed IS NOT NULL
@@ -198,7 +211,11 @@ export interface Health {
   checks: { name: 'ping' | 'credentials' | 'certificate' | 'trade_point' | 'device'; ok: boolean; detail: string }[];
 }
 
-export async function healthCheck(deps: Deps, clientId: number, id: number): Promise<Health> {
+export async function healthCheck(
+  deps: Pick<Deps, 'db' | 'secrets' | 'clock' | 'limiter' | 'providers' | 'caches'>,
+  clientId: number,
+  id: number,
+): Promise<Health> {
   const a = await find(deps, clientId, id);
   const limit = await deps.limiter.consume('provider_health', HEALTH_CHECKS_PER_MINUTE, String(id));
   if (!limit.allowed)

@@ -2,7 +2,7 @@
 // for test mode from registration; live mode needs a connected account (onboarding), else 409.
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import type { Capability, PaymentProvider } from '../../providers/types.ts';
 import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
@@ -24,7 +24,7 @@ export async function createProviderAccount(
   tx: Queryable,
   a: { clientId: number; mode: Mode; driver: string; displayName: string; isDefault?: boolean; orgBin?: string | null },
 ): Promise<number> {
-  const isDefault = a.isDefault ?? !(await defaultAccountId(tx, a.clientId, a.mode, { onlyDefault: true }));
+  const isDefault = a.isDefault ?? !(await defaultAccountId(tx, a, { onlyDefault: true }));
   const r = await tx.query<{ id: number }>(
     `INSERT INTO provider_accounts (client_id, mode, driver, display_name, is_default, org_bin)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -40,10 +40,10 @@ export async function createProviderAccount(
  */
 export async function defaultAccountId(
   db: Queryable,
-  clientId: number,
-  mode: Mode,
+  tenant: Tenant,
   opts: { onlyDefault?: boolean } = {},
 ): Promise<number | null> {
+  const { clientId, mode } = tenant;
   const r = await db.query<{ id: number }>(
     opts.onlyDefault
       ? 'SELECT id FROM provider_accounts WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL'
@@ -64,11 +64,11 @@ export async function setAccountOrgBin(tx: Queryable, accountId: number, orgBin:
  * `header` is the raw header value (undefined when absent).
  */
 export async function resolveProviderAccount(
-  deps: Deps,
-  clientId: number,
-  mode: Mode,
+  deps: Pick<Deps, 'db' | 'caches'>,
+  tenant: Tenant,
   header: string | undefined,
 ): Promise<ProviderAccount> {
+  const { clientId, mode } = tenant;
   if (header !== undefined) {
     const id = Number(header);
     const r =
@@ -105,7 +105,7 @@ type StoredCredentials =
   | { scheme: 'r1'; api_key: string }
   | { scheme: 'r2' | 'r3'; pfx_base64: string; password: string };
 
-export function sealCredentials(deps: Deps, c: QrapiCredentials): string {
+export function sealCredentials(deps: Pick<Deps, 'secrets'>, c: QrapiCredentials): string {
   const stored: StoredCredentials =
     c.scheme === 'r1'
       ? { scheme: 'r1', api_key: c.apiKey }
@@ -113,7 +113,7 @@ export function sealCredentials(deps: Deps, c: QrapiCredentials): string {
   return deps.secrets.sealer.seal(JSON.stringify(stored));
 }
 
-export function openCredentials(deps: Deps, sealed: string): QrapiCredentials {
+export function openCredentials(deps: Pick<Deps, 'secrets'>, sealed: string): QrapiCredentials {
   const s = JSON.parse(deps.secrets.sealer.open(sealed)) as StoredCredentials;
   return s.scheme === 'r1'
     ? { scheme: 'r1', apiKey: s.api_key }
@@ -125,7 +125,11 @@ export function openCredentials(deps: Deps, sealed: string): QrapiCredentials {
  * through the official API gets its own qrapi driver (its credentials, BIN and device); other live
  * accounts use the configured live driver.
  */
-export async function providerFor(deps: Deps, mode: Mode, accountId: number): Promise<PaymentProvider> {
+export async function providerFor(
+  deps: Pick<Deps, 'db' | 'secrets' | 'providers'>,
+  mode: Mode,
+  accountId: number,
+): Promise<PaymentProvider> {
   if (mode === 'test') return deps.providers.sandbox;
   if (!deps.providers.qrapi) return deps.providers.live;
   const r = await deps.db.query<DriverRow>(`SELECT ${DRIVER_COLUMNS} FROM provider_accounts WHERE id = $1`, [
@@ -138,7 +142,10 @@ export async function providerFor(deps: Deps, mode: Mode, accountId: number): Pr
  * The live drivers of several accounts, read in one statement: the watcher's pass asks about up to a
  * thousand QRs of a few hundred accounts, and a read per status call was a quarter of its statements.
  */
-export async function liveProvidersFor(deps: Deps, accountIds: number[]): Promise<Map<number, PaymentProvider>> {
+export async function liveProvidersFor(
+  deps: Pick<Deps, 'db' | 'secrets' | 'providers'>,
+  accountIds: number[],
+): Promise<Map<number, PaymentProvider>> {
   const ids = [...new Set(accountIds)];
   const rows = new Map<number, DriverRow>();
   if (deps.providers.qrapi && ids.length) {
@@ -159,7 +166,11 @@ interface DriverRow {
 }
 const DRIVER_COLUMNS = 'driver, credentials_sealed, org_bin, device_token';
 
-function liveDriverOf(deps: Deps, accountId: number, row: DriverRow | undefined): PaymentProvider {
+function liveDriverOf(
+  deps: Pick<Deps, 'secrets' | 'providers'>,
+  accountId: number,
+  row: DriverRow | undefined,
+): PaymentProvider {
   const registry = deps.providers.qrapi;
   if (!registry || !row || row.driver !== 'qrapi' || !row.credentials_sealed) return deps.providers.live;
   const sealed = row.credentials_sealed;
@@ -192,7 +203,8 @@ export async function liveAccountOfDriver(db: Queryable, clientId: number, drive
 }
 
 /** Whether the session of the client's default account of this mode is alive; false when it has none. */
-export async function defaultAccountSession(db: Queryable, clientId: number, mode: Mode): Promise<boolean> {
+export async function defaultAccountSession(db: Queryable, tenant: Tenant): Promise<boolean> {
+  const { clientId, mode } = tenant;
   const r = await db.query<{ session_alive: boolean }>(
     `SELECT session_alive FROM provider_accounts
       WHERE client_id = $1 AND mode = $2 AND is_default AND deleted_at IS NULL`,

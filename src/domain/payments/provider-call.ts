@@ -22,7 +22,12 @@ export const afterSessionLost = new TxHooks<{ clientId: number; displayName: str
   'provider session lost',
 );
 
-export async function providerCall<T>(deps: Deps, mode: Mode, accountId: number, fn: () => Promise<T>): Promise<T> {
+export async function providerCall<T>(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  mode: Mode,
+  accountId: number,
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -30,7 +35,12 @@ export async function providerCall<T>(deps: Deps, mode: Mode, accountId: number,
   }
 }
 
-async function asAppError(deps: Deps, mode: Mode, accountId: number, err: unknown): Promise<unknown> {
+async function asAppError(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  mode: Mode,
+  accountId: number,
+  err: unknown,
+): Promise<unknown> {
   if (err instanceof ProviderSessionExpired && mode === 'live') {
     await markAccount(deps, accountId, 'session');
     return new AppError('session_expired', 'provider session expired: reconnect the provider account', { cause: err });
@@ -94,7 +104,11 @@ export function rejection(err: ProviderRejected): AppError {
 }
 
 /** Marks a live account as needing attention; only the call that turns it tells the client (one notice a burst). */
-async function markAccount(deps: Deps, accountId: number, trouble: AccountTrouble): Promise<void> {
+async function markAccount(
+  deps: Pick<Deps, 'db' | 'caches'>,
+  accountId: number,
+  trouble: AccountTrouble,
+): Promise<void> {
   await deps.db.tx(async (tx) => {
     const r = await tx.query<{ client_id: number; display_name: string }>(
       `UPDATE provider_accounts SET session_alive = false WHERE id = $1 AND session_alive

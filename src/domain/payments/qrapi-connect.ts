@@ -3,7 +3,7 @@
 // points, then create the account with its credentials sealed and register its device on the chosen
 // trade point (DeviceId `tolem-<installation id>-<account id>`, idempotent at the provider). The
 // onboarding state machine drives these two steps; nothing here keeps state between them.
-import type { Deps } from '../../deps.ts';
+import type { Deps, ProviderDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
 import { BadCertificate, readPfx } from '../../providers/qrapi/certificate.ts';
@@ -20,7 +20,7 @@ export interface QrapiConnectInput {
   orgBin: string | null;
 }
 
-function registry(deps: Deps) {
+function registry(deps: Pick<Deps, 'providers'>) {
   const r = deps.providers.qrapi;
   if (!r)
     throw new AppError('provider_not_enabled', 'live accounts through the official API need PROVIDER_DRIVER=qrapi');
@@ -28,7 +28,7 @@ function registry(deps: Deps) {
 }
 
 /** The certificate's expiry; an unreadable or expired certificate is refused with a clear 400. */
-export function checkCertificate(deps: Deps, c: QrapiCredentials): Date | null {
+export function checkCertificate(deps: Pick<Deps, 'clock'>, c: QrapiCredentials): Date | null {
   if (c.scheme === 'r1') return null;
   let info;
   try {
@@ -66,7 +66,10 @@ async function talk<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Step one: the credentials work; the organization's trade points. */
-export async function qrapiTradePoints(deps: Deps, input: QrapiConnectInput): Promise<{ id: number; name: string }[]> {
+export async function qrapiTradePoints(
+  deps: Pick<Deps, 'clock' | 'providers'>,
+  input: QrapiConnectInput,
+): Promise<{ id: number; name: string }[]> {
   checkCertificate(deps, input.credentials);
   const client = registry(deps).clientFor(input.credentials);
   try {
@@ -85,7 +88,7 @@ export async function qrapiTradePoints(deps: Deps, input: QrapiConnectInput): Pr
 
 /** Step two: the account, with its device registered on the trade point. Returns the account id. */
 export async function qrapiConnect(
-  deps: Deps,
+  deps: ProviderDeps,
   clientId: number,
   input: QrapiConnectInput & { tradePointId: number; displayName?: string },
 ): Promise<number> {

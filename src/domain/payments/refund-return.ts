@@ -7,7 +7,7 @@
 // answers included); expired or refused -> the refund fails and its amount is given back. Nothing has
 // moved money until payment/return, so failing a return before it is always safe.
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps, ProviderDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import type { ProviderReturns } from '../../providers/types.ts';
 import { findOperation, type Operation } from './operations.ts';
@@ -37,7 +37,7 @@ interface ReturnRow {
 
 /** After the refund is reserved: the return QR, and the pending refund that shows it. */
 export async function startReturn(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'caches'>,
   op: Operation,
   refundId: string,
   returns: ProviderReturns,
@@ -64,7 +64,7 @@ export async function startReturn(
 
 /** The refund as it stands, with its return QR while it waits for the payer; settles nothing. */
 export async function refundAsItStands(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db'>,
   refundId: string,
   receipt?: Receipt<RefundResult>,
 ): Promise<RefundResult> {
@@ -73,7 +73,7 @@ export async function refundAsItStands(
   return settleRefund(deps, refundId, { ref: null, status: 'pending' }, withReturn);
 }
 
-async function addReturn(deps: Deps, tx: Queryable, r: RefundResult): Promise<void> {
+async function addReturn(deps: Pick<Deps, 'config'>, tx: Queryable, r: RefundResult): Promise<void> {
   if (r.status !== 'pending') return;
   const q = await tx.query<{ token: string | null; expires: Date | null; waiting: boolean }>(
     `SELECT return_qr_token AS token, return_expires_at AS expires, (return_next_poll_at IS NOT NULL) AS waiting
@@ -89,7 +89,7 @@ async function addReturn(deps: Deps, tx: Queryable, r: RefundResult): Promise<vo
 
 /** One pass of the return watcher: polls the due returns it can claim; returns how many. */
 export async function pollReturns(
-  deps: Deps,
+  deps: ProviderDeps,
   opts: { batch: number; onError?: (err: unknown, refundId: string) => void; accounts?: number[] },
 ): Promise<number> {
   const due = await deps.db.query<ReturnRow>(
@@ -121,8 +121,8 @@ export async function pollReturns(
   return due.rows.length;
 }
 
-async function followReturn(deps: Deps, row: ReturnRow): Promise<void> {
-  const op = await findOperation(deps.db, row.client_id, row.mode, row.operation_id);
+async function followReturn(deps: ProviderDeps, row: ReturnRow): Promise<void> {
+  const op = await findOperation(deps.db, { clientId: row.client_id, mode: row.mode }, row.operation_id);
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
   const returns = provider.returns;
   // The account was reconnected on a scheme without returns: this return cannot be followed; nothing was sent.
@@ -153,7 +153,7 @@ async function followReturn(deps: Deps, row: ReturnRow): Promise<void> {
 }
 
 /** Nothing was sent: the refund fails and its amount goes back. */
-async function failReturn(deps: Deps, row: ReturnRow, status: string): Promise<void> {
+async function failReturn(deps: DbDeps, row: ReturnRow, status: string): Promise<void> {
   await deps.db.query(
     "UPDATE refunds SET return_status = $2, return_next_poll_at = NULL WHERE id = $1 AND status = 'pending'",
     [row.id, status],

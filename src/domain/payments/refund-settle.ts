@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
@@ -56,7 +56,7 @@ function surelyNotActed(err: unknown, first: boolean): boolean {
  * first send and leave the refund pending.
  */
 export async function sendRefund(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'secrets' | 'providers' | 'caches'>,
   op: Operation,
   refundId: string,
   amount: number,
@@ -99,7 +99,7 @@ export async function sendRefund(
  * pending for a person to look at (another refund of the same payment moved meanwhile). Null: send.
  */
 async function reconcile(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'caches'>,
   op: Operation,
   refundId: string,
   amount: number,
@@ -131,7 +131,7 @@ async function reconcile(
  * request that took over its key) is left as it is and answered as it stands.
  */
 export async function settleRefund(
-  deps: Deps,
+  deps: DbDeps,
   refundId: string,
   outcome: Outcome,
   receipt?: Receipt<RefundResult>,

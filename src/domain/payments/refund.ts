@@ -16,12 +16,12 @@ export type { RefundResult } from './refund-settle.ts';
 const FIRST_RETRY_S = 60;
 
 export async function refundPayment(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'providers' | 'caches'>,
   ctx: Tenant,
   input: { operation_id: string; amount?: number; reason?: string },
   receipt?: Receipt<RefundResult>,
 ): Promise<RefundResult> {
-  const op = await findOperation(deps.db, ctx.clientId, ctx.mode, input.operation_id);
+  const op = await findOperation(deps.db, ctx, input.operation_id);
   const requestKey = receipt?.requestKey;
   if (requestKey) {
     // This request's Idempotency-Key was taken over from a holder that died after reserving its refund:
@@ -64,7 +64,7 @@ export async function refundPayment(
     return true;
   });
   if (!reserved) {
-    const now = await findOperation(deps.db, ctx.clientId, ctx.mode, op.id);
+    const now = await findOperation(deps.db, ctx, op.id);
     if (!isPaid(now.status) || now.refunded_amount >= now.amount)
       throw new AppError('payment_not_refundable', `payment ${op.id} is ${now.status}`);
     throw new AppError(

@@ -1,14 +1,14 @@
 // Counters of paid payments for the cabinet: statistics (per mode) and usage (live, 14 days).
 // Days are UTC calendar days.
-import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { DbClockDeps, DbDeps } from '../../deps.ts';
+import type { Mode, Tenant } from '../tenant.ts';
 import { monthStart } from '../plans.ts';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 
 async function paidByDay(
-  deps: Deps,
+  deps: DbDeps,
   clientId: number,
   mode: Mode,
   from: Date,
@@ -27,7 +27,7 @@ function days(now: Date, n: number): string[] {
   return Array.from({ length: n }, (_, i) => day(new Date(today - (n - 1 - i) * 86400_000)));
 }
 
-export async function usage(deps: Deps, clientId: number) {
+export async function usage(deps: DbClockDeps, clientId: number) {
   const now = deps.clock.now();
   const from = new Date(startOfDay(now).getTime() - 13 * 86400_000);
   const byDay = await paidByDay(deps, clientId, 'live', from);
@@ -42,7 +42,8 @@ export async function usage(deps: Deps, clientId: number) {
   };
 }
 
-export async function stats(deps: Deps, clientId: number, mode: Mode) {
+export async function stats(deps: DbClockDeps, tenant: Tenant) {
+  const { clientId, mode } = tenant;
   const now = deps.clock.now();
   const r = await deps.db.query<{
     month_count: number;

@@ -1,6 +1,6 @@
 // Learning a payment's fate from the provider: on read (GET while not final), from the expiry sweeper,
 // and from test helpers (which act as the provider's callback). One path for all of them.
-import type { Deps } from '../../deps.ts';
+import type { ProviderDeps, DbClockDeps } from '../../deps.ts';
 import type { PaymentProvider, ProviderStatus } from '../../providers/types.ts';
 import { findOperation, type Operation } from './operations.ts';
 import { isFinal } from './state.ts';
@@ -9,7 +9,7 @@ import { providerCall } from './provider-call.ts';
 import { providerFor } from './provider-accounts.ts';
 
 /** Applies what the provider says to the operation; returns the operation as it now is. */
-export async function applyProviderStatus(deps: Deps, op: Operation, ps: ProviderStatus): Promise<Operation> {
+export async function applyProviderStatus(deps: DbClockDeps, op: Operation, ps: ProviderStatus): Promise<Operation> {
   if (isFinal(op.status)) return op;
   const now = deps.clock.now();
   // Still waiting as last seen, before the deadline: nothing to write, so no transaction (the watcher
@@ -109,14 +109,14 @@ export async function applyProviderStatus(deps: Deps, op: Operation, ps: Provide
     }
   });
   // null: someone else moved it first; read what they wrote.
-  return next ?? findOperation(deps.db, op.client_id, op.mode, op.id);
+  return next ?? findOperation(deps.db, { clientId: op.client_id, mode: op.mode }, op.id);
 }
 
 /**
  * Asks the provider about a waiting operation and applies the answer. `provider`: the account's driver
  * when the caller has it already (the watcher reads a pass's accounts at once).
  */
-export async function syncOperation(deps: Deps, op: Operation, given?: PaymentProvider): Promise<Operation> {
+export async function syncOperation(deps: ProviderDeps, op: Operation, given?: PaymentProvider): Promise<Operation> {
   if (isFinal(op.status)) return op;
   const provider = given ?? (await providerFor(deps, op.mode, op.provider_account_id));
   const call = <T>(fn: () => Promise<T>) => providerCall(deps, op.mode, op.provider_account_id, fn);

@@ -8,14 +8,14 @@ import { findOperation, type Operation } from './operations.ts';
 import { applyProviderStatus } from './sync.ts';
 
 export async function simulate(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'clock' | 'providers'>,
   ctx: { clientId: number; mode: Mode },
   opId: string,
   action: 'pay' | 'expire' | 'decline',
   payer: { sender_name?: string; phone?: string } = {},
 ): Promise<Operation> {
   if (ctx.mode !== 'test') throw new AppError('test_mode_only', 'test helpers work with test keys only');
-  const op = await findOperation(deps.db, ctx.clientId, ctx.mode, opId);
+  const op = await findOperation(deps.db, ctx, opId);
   const changed = await deps.providers.sandbox.simulate(op.provider_ref, action, {
     senderName: payer.sender_name,
     phone: payer.phone,

@@ -4,7 +4,7 @@
 // are never polled (the provider forbids it): they are read when a merchant reads them and once at their
 // deadline by the expiry sweeper. Due QRs are claimed under a lease with SKIP LOCKED, so any number of
 // workers share them, and at most `perAccount` of one provider account's QRs are polled per pass.
-import type { Deps } from '../../deps.ts';
+import type { DbDeps, ProviderDeps } from '../../deps.ts';
 import type { PaymentProvider, ProviderTiming } from '../../providers/types.ts';
 import { OP_COLUMNS_O, type Operation } from './operations.ts';
 import { syncOperation } from './sync.ts';
@@ -19,7 +19,7 @@ const LEASE_S = 30;
 const CONCURRENCY = 64;
 
 /** Puts a new live QR under watch: first poll one interval from now. */
-export async function watchQr(deps: Deps, opId: string, t: ProviderTiming): Promise<void> {
+export async function watchQr(deps: DbDeps, opId: string, t: ProviderTiming): Promise<void> {
   await deps.db.query(
     `UPDATE operations
       SET poll_interval_s = $2::int, confirm_timeout_s = $3::int, next_poll_at = now() + make_interval(secs => $2::int)
@@ -30,7 +30,7 @@ export async function watchQr(deps: Deps, opId: string, t: ProviderTiming): Prom
 
 /** One pass: polls the due QRs it can claim; returns how many. */
 export async function pollWatchedQrs(
-  deps: Deps,
+  deps: ProviderDeps,
   opts: {
     batch: number;
     perAccount: number;
@@ -89,7 +89,7 @@ export async function pollWatchedQrs(
   return due.rows.length;
 }
 
-async function releaseLeases(deps: Deps, ids: string[]): Promise<void> {
+async function releaseLeases(deps: DbDeps, ids: string[]): Promise<void> {
   if (!ids.length) return;
   await deps.db.query(
     `UPDATE operations SET poll_lease_until = NULL,

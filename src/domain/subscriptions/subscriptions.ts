@@ -5,7 +5,7 @@
 import { clientPlan, lockClient, platformClientId } from '../accounts/clients-store.ts';
 import { findPlanPurchase, markPlanPurchase } from '../payments/plan-purchases.ts';
 import { alsoWriting, answering, type Receipt } from '../receipt.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, ProviderDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { planActive } from '../plans.ts';
 import { createQr } from '../payments/create.ts';
@@ -16,7 +16,7 @@ import { isPaid } from '../payments/state.ts';
 
 export const PERIOD_DAYS = 30;
 
-export const plansOf = (deps: Deps) =>
+export const plansOf = (deps: Pick<Deps, 'config'>) =>
   Object.entries(deps.config.planPrices).map(([plan, amount]) => ({ plan, amount, period_days: PERIOD_DAYS }));
 
 export { platformClientId };
@@ -25,7 +25,7 @@ export { platformClientId };
  * With the sandbox (or gateway) live driver the platform client takes payments from the first start; with
  * qrapi an operator connects its account (`main.js admin connect-platform`).
  */
-export async function ensurePlatformAccount(deps: Deps): Promise<void> {
+export async function ensurePlatformAccount(deps: Pick<Deps, 'config' | 'db'>): Promise<void> {
   if (deps.config.providerDriver === 'qrapi') return;
   const id = await platformClientId(deps.db);
   await deps.db.tx(async (tx) => {
@@ -52,7 +52,7 @@ export interface PlanQr {
 }
 
 /** What a plan costs for 30 days; the plans that cannot be bought are refused (decisions 20). */
-export function purchasablePrice(deps: Deps, plan: string): number {
+export function purchasablePrice(deps: Pick<Deps, 'config'>, plan: string): number {
   if (plan === 'trial')
     throw new AppError('trial_already_used', 'the trial is given once, at registration; choose a paid plan');
   if (plan === 'enterprise') throw new AppError('plan_not_purchasable', 'enterprise is arranged with the operator');
@@ -64,7 +64,12 @@ export function purchasablePrice(deps: Deps, plan: string): number {
   return price;
 }
 
-export async function payPlan(deps: Deps, clientId: number, plan: string, receipt?: Receipt<PlanQr>): Promise<PlanQr> {
+export async function payPlan(
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
+  clientId: number,
+  plan: string,
+  receipt?: Receipt<PlanQr>,
+): Promise<PlanQr> {
   const amount = purchasablePrice(deps, plan);
   const platform = await platformClientId(deps.db);
   // The platform's live account of the driver this deployment runs (its default first): one store may
@@ -101,7 +106,7 @@ export async function payPlan(deps: Deps, clientId: number, plan: string, receip
   return answer(op);
 }
 
-export async function checkPlanPayment(deps: Deps, clientId: number, opId: string) {
+export async function checkPlanPayment(deps: ProviderDeps, clientId: number, opId: string) {
   const bought = await findPlanPurchase(deps.db, opId, clientId);
   if (!bought) throw new AppError('payment_not_found', `no plan payment ${opId}`);
   const op = await syncOperation(deps, bought);

@@ -3,11 +3,11 @@
 // more messages (409 ticket_closed). Counters live on the ticket row, updated with each message.
 import { userName } from '../accounts/users-store.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { Deps } from '../../deps.ts';
+import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
 import { notify } from '../notifications/notify.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
 export const CATEGORIES = ['payments', 'technical', 'billing', 'other'] as const;
 export const TICKET_STATUSES = ['open', 'answered', 'closed'] as const;
@@ -54,7 +54,7 @@ async function addMessage(
 }
 
 export async function createTicket(
-  deps: Deps,
+  deps: DbDeps,
   clientId: number,
   userId: number,
   input: { subject: string; body: string; category?: string },
@@ -87,7 +87,7 @@ async function findTicket(db: Queryable, id: number, clientId?: number, lock = f
 
 /** One ticket with its messages (oldest first); `clientId` scopes it to a client (the cabinet). */
 export async function getTicket(
-  deps: Deps,
+  deps: DbDeps,
   id: number,
   clientId?: number,
 ): Promise<Ticket & { messages: TicketMessage[] }> {
@@ -103,7 +103,7 @@ export async function getTicket(
 
 /** A client's message: the ticket is open again (whatever it was, but closed). */
 export async function clientMessage(
-  deps: Deps,
+  deps: DbDeps,
   clientId: number,
   userId: number,
   ticketId: number,
@@ -125,7 +125,7 @@ export async function clientMessage(
 
 /** Support's reply (admin API): `answered`, and the client hears of it (notification, e-mail to the author). */
 export async function supportReply(
-  deps: Deps,
+  deps: DbDeps,
   adminUserId: number,
   ticketId: number,
   body: string,
@@ -172,7 +172,7 @@ export async function supportReply(
 }
 
 /** The admin's status change (closing, or reopening). */
-export async function setTicketStatus(deps: Deps, ticketId: number, status: TicketStatus): Promise<Ticket> {
+export async function setTicketStatus(deps: DbDeps, ticketId: number, status: TicketStatus): Promise<Ticket> {
   return deps.db.tx(async (tx) => {
     const t = await findTicket(tx, ticketId, undefined, true);
     if (!t) throw new AppError('ticket_not_found', `ticket ${ticketId} not found`);
@@ -185,7 +185,7 @@ export async function setTicketStatus(deps: Deps, ticketId: number, status: Tick
 }
 
 /** The job: tickets answered and then idle for 14 days close. */
-export async function closeIdleTickets(deps: Deps, limit = 500): Promise<number> {
+export async function closeIdleTickets(deps: DbDeps, limit = 500): Promise<number> {
   const r = await deps.db.query(
     `UPDATE tickets SET status = 'closed' WHERE id IN (
        SELECT id FROM tickets
@@ -196,22 +196,24 @@ export async function closeIdleTickets(deps: Deps, limit = 500): Promise<number>
 
 /** Cursor pages, newest first: one client's (the cabinet) or everyone's (the admin API, by status). */
 export async function listTickets(
-  deps: Deps,
-  q: { clientId?: number; status?: TicketStatus; cursor?: string; limit: number; endpoint: string },
+  deps: DbSecretsDeps,
+  scope: { clientId?: number; endpoint: string },
+  filters: { status?: TicketStatus },
+  paging: Paging,
 ): Promise<PageResult<Ticket>> {
   return page(
     {
       secret: deps.secrets.appSecret,
-      endpoint: q.endpoint,
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      endpoint: scope.endpoint,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [];
       const where: string[] = [];
-      if (q.clientId !== undefined) where.push(`t.client_id = $${params.push(q.clientId)}`);
-      if (q.status) where.push(`t.status = $${params.push(q.status)}`);
+      if (scope.clientId !== undefined) where.push(`t.client_id = $${params.push(scope.clientId)}`);
+      if (filters.status) where.push(`t.status = $${params.push(filters.status)}`);
       if (after)
         where.push(`(t.created_at, t.id) < ($${params.push(after.createdAt)}, $${params.push(Number(after.id))})`);
       const r = await deps.db.query<Ticket>(

@@ -2,8 +2,8 @@
 // GET /me/usage carry the same data.
 import { clientPlan } from '../accounts/clients-store.ts';
 import { defaultAccountSession } from '../payments/provider-accounts.ts';
-import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { DbClockDeps } from '../../deps.ts';
+import type { Tenant } from '../tenant.ts';
 import { PLAN_LIMITS } from '../plans.ts';
 import { paidThisMonth } from '../payments/plan-check.ts';
 
@@ -17,11 +17,12 @@ export interface V1AccountStatus {
   payments_limit: number;
 }
 
-export async function v1AccountStatus(deps: Deps, clientId: number, mode: Mode): Promise<V1AccountStatus> {
+export async function v1AccountStatus(deps: DbClockDeps, tenant: Tenant): Promise<V1AccountStatus> {
+  const { clientId } = tenant;
   const { plan } = await clientPlan(deps.db, clientId);
   // The session of the provider account this key's payments go through (the default one of its mode).
   // No connected account means nothing can be paid: reported as a dead session, the v1 reconnect signal.
-  const sessionAlive = await defaultAccountSession(deps.db, clientId, mode);
+  const sessionAlive = await defaultAccountSession(deps.db, tenant);
   return {
     session_alive: sessionAlive,
     plan,

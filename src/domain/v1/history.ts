@@ -1,7 +1,7 @@
 // POST /v1/history: the operations created in a period of UTC calendar days, newest first, one page.
 // It reads the store like GET /v2/payments does (no provider calls); the expiry sweeper keeps
 // statuses current.
-import type { Deps } from '../../deps.ts';
+import type { DbClockDeps } from '../../deps.ts';
 import type { Mode } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
@@ -44,7 +44,7 @@ export function checkPageSize(pageSize: number | undefined): number {
 }
 
 export async function v1History(
-  deps: Deps,
+  deps: DbClockDeps,
   scope: { clientId: number; mode: Mode },
   input: { period: number; page_size?: number },
 ): Promise<{ items: Operation[]; total: number }> {

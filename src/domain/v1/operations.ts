@@ -1,7 +1,7 @@
 // v1 names operations by their numeric `seq` and speaks its own PascalCase status words (decisions 11).
 // Everything else is the v2 operation itself: the same row, state machine, journal and webhooks.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
 import type { OperationStatus } from '../payments/state.ts';
@@ -43,7 +43,8 @@ export function parseSeq(raw: string | number, param = 'operation_id'): number {
 }
 
 /** Tenant-scoped like every read (architecture rule 3): another client's or mode's seq is not found. */
-export async function findBySeq(db: Queryable, clientId: number, mode: Mode, seq: number): Promise<Operation> {
+export async function findBySeq(db: Queryable, tenant: Tenant, seq: number): Promise<Operation> {
+  const { clientId, mode } = tenant;
   // `seq` is UNIQUE, so its index answers this; client and mode only make foreign rows invisible.
   const r = await db.query<Operation>(
     `SELECT ${OP_COLUMNS} FROM operations WHERE seq = $1 AND client_id = $2 AND mode = $3`,

@@ -30,7 +30,7 @@ export interface OperatorLog {
  * `error`, which the API shows and the delivery log keeps, only says the address is not allowed.
  */
 export async function send(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'secrets'>,
   w: SendTarget,
   d: Pick<DeliveryRow, 'message_id' | 'event_type' | 'body'>,
   log?: OperatorLog,
@@ -119,7 +119,7 @@ export function nextDelaySeconds(
  * other worker's attempt will be recorded). Returns the updated row, or null.
  */
 export async function recordAttempt(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db'>,
   d: Pick<DeliveryRow, 'id' | 'attempts' | 'status' | 'event_id' | 'message_id' | 'event_type'>,
   w: Pick<WebhookRow, 'id' | 'client_id' | 'mode' | 'url'>,
   r: OutboundResult,

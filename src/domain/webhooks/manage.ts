@@ -2,8 +2,8 @@
 // Every lookup is scoped to the caller's client and mode; ids of other clients, and webhooks of the other
 // mode, are 404 webhook_not_found.
 import { lockClient } from '../accounts/clients-store.ts';
-import type { Deps } from '../../deps.ts';
-import type { Mode, Tenant } from '../tenant.ts';
+import type { Deps, DbSecretsDeps, DbDeps } from '../../deps.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { WEBHOOK_EVENT_TYPES } from '../events/types.ts';
 import { validateWebhookUrl } from './address-policy.ts';
@@ -55,11 +55,11 @@ export interface CreateWebhookInput {
 }
 
 export async function createWebhook(
-  deps: Deps,
-  clientId: number,
-  mode: Mode,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
+  tenant: Tenant,
   input: CreateWebhookInput,
 ): Promise<WebhookRow & { secret: string }> {
+  const { clientId, mode } = tenant;
   const url = validateWebhookUrl(input.url, deps.config.webhooksAllowPrivate);
   const events = validateEvents(input.events);
   const description = validateDescription(input.description);
@@ -85,7 +85,8 @@ export async function createWebhook(
 
 export type ListedWebhook = WebhookRow & { last_delivery_at: Date | null; last_delivery_status: string | null };
 
-export async function listWebhooks(deps: Deps, clientId: number, mode: Mode): Promise<ListedWebhook[]> {
+export async function listWebhooks(deps: DbDeps, tenant: Tenant): Promise<ListedWebhook[]> {
+  const { clientId, mode } = tenant;
   const r = await deps.db.query<ListedWebhook>(
     `SELECT w.*, l.last_attempt_at AS last_delivery_at, l.status AS last_delivery_status
        FROM webhooks w
@@ -101,7 +102,7 @@ export async function listWebhooks(deps: Deps, clientId: number, mode: Mode): Pr
   return r.rows;
 }
 
-export async function getWebhook(deps: Deps, scope: Tenant, id: number): Promise<WebhookRow> {
+export async function getWebhook(deps: DbDeps, scope: Tenant, id: number): Promise<WebhookRow> {
   return findWebhook(deps.db, scope, id);
 }
 
@@ -113,7 +114,7 @@ export interface UpdateWebhookInput {
 }
 
 export async function updateWebhook(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db'>,
   scope: Tenant,
   id: number,
   input: UpdateWebhookInput,
@@ -139,7 +140,7 @@ export async function updateWebhook(
 }
 
 /** Deleting a webhook deletes its delivery log too (ON DELETE CASCADE); pending deliveries stop. */
-export async function deleteWebhook(deps: Deps, scope: Tenant, id: number): Promise<void> {
+export async function deleteWebhook(deps: DbDeps, scope: Tenant, id: number): Promise<void> {
   const r = await deps.db.query('DELETE FROM webhooks WHERE id = $1 AND client_id = $2 AND mode = $3', [
     id,
     scope.clientId,
@@ -149,7 +150,12 @@ export async function deleteWebhook(deps: Deps, scope: Tenant, id: number): Prom
 }
 
 /** Enable clears the failure series (spec transition table); disable is manual and sticks. */
-export async function setWebhookActive(deps: Deps, scope: Tenant, id: number, active: boolean): Promise<WebhookRow> {
+export async function setWebhookActive(
+  deps: Pick<Deps, 'config' | 'db'>,
+  scope: Tenant,
+  id: number,
+  active: boolean,
+): Promise<WebhookRow> {
   return updateWebhook(deps, scope, id, { is_active: active });
 }
 
@@ -158,7 +164,7 @@ export async function setWebhookActive(deps: Deps, scope: Tenant, id: number, ac
  * webhook-signature header also carries the previous secret's signature until the grace period ends.
  */
 export async function rotateSecret(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: Tenant,
   id: number,
   graceSeconds = DEFAULT_GRACE_SECONDS,
@@ -180,7 +186,7 @@ export async function rotateSecret(
 
 /** The secrets that sign a delivery now: the current one and, during a grace period, the previous one. */
 export function signingSecrets(
-  deps: Deps,
+  deps: Pick<Deps, 'secrets'>,
   w: Pick<WebhookRow, 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_at'>,
 ): {
   secret: string;

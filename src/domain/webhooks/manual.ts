@@ -1,10 +1,10 @@
 // What a merchant does by hand with deliveries: read the log, retry one delivery, send a test event.
 // Retry and test are synchronous: the answer reports what the receiver said.
-import type { Deps } from '../../deps.ts';
+import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken } from '../../crypto.ts';
 import { newId } from '../ids.ts';
-import { page, type PageResult, type Position } from '../pagination.ts';
+import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import type { Tenant } from '../tenant.ts';
 import {
   applyHealth,
@@ -26,25 +26,26 @@ import { DELIVERY_COLUMNS, findWebhook, type DeliveryRow } from './store.ts';
 export const leaseSecondsFor = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 5;
 
 export async function listDeliveries(
-  deps: Deps,
+  deps: DbSecretsDeps,
   scope: Tenant,
   webhookId: number,
-  q: { cursor?: string; limit: number; status?: string },
+  filters: { status?: string },
+  paging: Paging,
 ): Promise<PageResult<DeliveryRow>> {
   await findWebhook(deps.db, scope, webhookId);
   const res = await page<DeliveryRow>(
     {
       secret: deps.secrets.appSecret,
       endpoint: `/me/webhooks/${webhookId}/deliveries`,
-      filters: { status: q.status },
-      cursor: q.cursor,
-      limit: q.limit,
+      filters: { status: filters.status },
+      cursor: paging.cursor,
+      limit: paging.limit,
     },
     async (after: Position | undefined, take: number) => {
       const params: unknown[] = [webhookId];
       let where = 'webhook_id = $1';
-      if (q.status) {
-        params.push(q.status);
+      if (filters.status) {
+        params.push(filters.status);
         where += ` AND status = $${params.length}`;
       }
       if (after) {
@@ -69,7 +70,7 @@ export async function listDeliveries(
  * holds the delivery the answer is 409 delivery_in_progress.
  */
 export async function retryDelivery(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
   scope: Tenant,
   webhookId: number,
   deliveryId: number,
@@ -117,7 +118,7 @@ export interface TestResult {
  * can be retried by hand like any delivery.
  */
 export async function testWebhook(
-  deps: Deps,
+  deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,
   scope: Tenant,
   webhookId: number,
   log?: OperatorLog,

@@ -22,7 +22,7 @@ export function adminClientRoutes(app: App, deps: Deps): void {
       response: { 200: Page(AdminClient) },
     },
     handler: async (req) =>
-      searchClients(deps, { q: req.query.q, cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
+      searchClients(deps, { q: req.query.q }, { cursor: req.query.cursor, limit: parseLimit(req.query.limit) }),
   });
   route(app, {
     method: 'PATCH',

@@ -32,12 +32,11 @@ export function adminOperationRoutes(app: App, deps: Deps): void {
       response: { 200: Page(OutboxMessage) },
     },
     handler: async (req) =>
-      listOutbox(deps, {
-        channel: req.query.channel as Channel | undefined,
-        status: req.query.status,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-      }),
+      listOutbox(
+        deps,
+        { channel: req.query.channel as Channel | undefined, status: req.query.status },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   route(app, {
     method: 'GET',

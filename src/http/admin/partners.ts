@@ -29,11 +29,11 @@ export function adminPartnerRoutes(app: App, deps: Deps): void {
       response: { 200: Page(Partner) },
     },
     handler: async (req) =>
-      listPartners(deps, {
-        status: req.query.status as PartnerStatus | undefined,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-      }),
+      listPartners(
+        deps,
+        { status: req.query.status as PartnerStatus | undefined },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   for (const action of ['approve', 'reject', 'suspend'] as const) {
     route(app, {

@@ -37,12 +37,12 @@ export function adminTicketRoutes(app: App, deps: Deps): void {
       response: { 200: Page(AdminTicket) },
     },
     handler: async (req) =>
-      listTickets(deps, {
-        status: req.query.status as Status | undefined,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-        endpoint: '/admin/tickets',
-      }),
+      listTickets(
+        deps,
+        { endpoint: '/admin/tickets' },
+        { status: req.query.status as Status | undefined },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   route(app, {
     method: 'GET',

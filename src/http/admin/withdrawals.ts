@@ -28,12 +28,12 @@ export function adminWithdrawalRoutes(app: App, deps: Deps): void {
       response: { 200: Page(ListedWithdrawal) },
     },
     handler: async (req) =>
-      listAllWithdrawals(deps, {
-        status: req.query.status,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-        endpoint: '/admin/withdrawals',
-      }),
+      listAllWithdrawals(
+        deps,
+        { endpoint: '/admin/withdrawals' },
+        { status: req.query.status },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   route(app, {
     method: 'POST',

@@ -91,7 +91,10 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
       },
     },
     handler: async (req) =>
-      regenerateApiKey(deps, cabinetUser(req).clientId, (req.body?.mode ?? 'live') as 'live' | 'test'),
+      regenerateApiKey(deps, {
+        clientId: cabinetUser(req).clientId,
+        mode: (req.body?.mode ?? 'live') as 'live' | 'test',
+      }),
   });
   route(app, {
     method: 'GET',

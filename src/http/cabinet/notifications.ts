@@ -39,11 +39,12 @@ export function notificationRoutes(app: App, deps: Deps): void {
       response: { 200: Page(Notification) },
     },
     handler: async (req) =>
-      listNotifications(deps, cabinetUser(req).clientId, {
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-        unread: req.query.unread,
-      }),
+      listNotifications(
+        deps,
+        cabinetUser(req).clientId,
+        { unread: req.query.unread },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   route(app, {
     method: 'GET',

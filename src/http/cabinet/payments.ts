@@ -49,8 +49,8 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       response: { 200: Type.Object({ data: Type.Array(PaymentItem) }) },
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      const ops = await recentOperations(deps, clientId, mode, req.query.status, parseLimit(req.query.limit));
+      const t = tenant(req);
+      const ops = await recentOperations(deps, t, req.query.status, parseLimit(req.query.limit));
       return { data: ops.map(toPaymentItem) };
     },
   });
@@ -131,8 +131,8 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       response: { 200: PaymentStatus },
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
+      const t = tenant(req);
+      const op = await findOperation(deps.db, t, req.params.op_id);
       return toPaymentStatus(await syncOperation(deps, op));
     },
   });
@@ -187,8 +187,8 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       },
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      return stats(deps, clientId, mode);
+      const t = tenant(req);
+      return stats(deps, t);
     },
   });
 
@@ -205,11 +205,12 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       response: { 200: { description: 'CSV, one payment a row', content: { 'text/csv': { schema: Type.String() } } } },
     },
     handler: async (req, reply) => {
-      const { clientId, mode } = tenant(req);
+      const t = tenant(req);
+      const { mode } = t;
       reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="payments-${mode}.csv"`);
-      return exportCsv(deps, clientId, mode, req.query.status);
+      return exportCsv(deps, t, req.query.status);
     },
   });
 

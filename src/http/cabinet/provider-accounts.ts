@@ -78,7 +78,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const p = cabinetUser(req);
-      return { data: await listAccounts(deps, p.clientId, p.mode) };
+      return { data: await listAccounts(deps, p) };
     },
   });
   route(app, {

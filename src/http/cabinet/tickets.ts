@@ -32,13 +32,12 @@ export function ticketRoutes(app: App, deps: Deps): void {
       response: { 200: Page(Ticket) },
     },
     handler: async (req) => {
-      const p = await listTickets(deps, {
-        clientId: cabinetUser(req).clientId,
-        status: req.query.status as Status | undefined,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-        endpoint: '/me/tickets',
-      });
+      const p = await listTickets(
+        deps,
+        { clientId: cabinetUser(req).clientId, endpoint: '/me/tickets' },
+        { status: req.query.status as Status | undefined },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      );
       return { ...p, data: p.data.map(toTicket) };
     },
   });

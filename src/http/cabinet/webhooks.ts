@@ -53,9 +53,9 @@ export function webhookRoutes(app: App, deps: Deps): void {
       response: { 201: WebhookWithSecret },
     },
     handler: async (req, reply) => {
-      const { clientId, mode } = tenant(req);
+      const t = tenant(req);
       reply.status(201);
-      return toWebhookWithSecret(await createWebhook(deps, clientId, mode, req.body));
+      return toWebhookWithSecret(await createWebhook(deps, t, req.body));
     },
   });
   route(app, {
@@ -69,8 +69,8 @@ export function webhookRoutes(app: App, deps: Deps): void {
       response: { 200: Type.Object({ data: Type.Array(WebhookListItem) }) },
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      return { data: (await listWebhooks(deps, clientId, mode)).map(toWebhookListItem) };
+      const t = tenant(req);
+      return { data: (await listWebhooks(deps, t)).map(toWebhookListItem) };
     },
   });
   route(app, {
@@ -195,8 +195,8 @@ export function webhookRoutes(app: App, deps: Deps): void {
       response: { 200: Page(Delivery) },
     },
     handler: async (req) => {
-      const q = { cursor: req.query.cursor, limit: parseLimit(req.query.limit), status: req.query.status };
-      const r = await listDeliveries(deps, tenant(req), webhookId(req.params.id), q);
+      const paging = { cursor: req.query.cursor, limit: parseLimit(req.query.limit) };
+      const r = await listDeliveries(deps, tenant(req), webhookId(req.params.id), { status: req.query.status }, paging);
       return { ...r, data: r.data.map(toDelivery) };
     },
   });

@@ -34,7 +34,7 @@ export function onboardingRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = who(req);
-      return startOnboarding(deps, clientId, mode, req.body);
+      return startOnboarding(deps, { clientId, mode }, req.body);
     },
   });
   route(app, {
@@ -52,7 +52,7 @@ export function onboardingRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = who(req);
-      return verifyOnboarding(deps, clientId, mode, req.body);
+      return verifyOnboarding(deps, { clientId, mode }, req.body);
     },
   });
   route(app, {
@@ -70,7 +70,9 @@ export function onboardingRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = who(req);
-      return mechanismFor(deps, mode) === 'sandbox' ? resendSandbox(deps, clientId, mode) : resendQrapi(deps, clientId);
+      return mechanismFor(deps, mode) === 'sandbox'
+        ? resendSandbox(deps, { clientId, mode })
+        : resendQrapi(deps, clientId);
     },
   });
   route(app, {
@@ -81,7 +83,7 @@ export function onboardingRoutes(app: App, deps: Deps): void {
     schema: { tags, summary: 'Where the connection stands', querystring, response: { 200: OnboardingStatus } },
     handler: async (req) => {
       const { clientId, mode } = who(req);
-      return onboardingStatus(deps, clientId, mode);
+      return onboardingStatus(deps, { clientId, mode });
     },
   });
 }

@@ -29,11 +29,12 @@ export function partnerBalanceRoutes(app: App, deps: Deps): void {
       response: { 200: Page(Commission) },
     },
     handler: async (req) =>
-      listCommissions(deps, (await partner(req)).id, {
-        status: req.query.status as CommissionStatus | undefined,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-      }),
+      listCommissions(
+        deps,
+        (await partner(req)).id,
+        { status: req.query.status as CommissionStatus | undefined },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   route(app, {
     method: 'GET',

@@ -37,12 +37,12 @@ export function partnerClientRoutes(app: App, deps: Deps): void {
       response: { 200: Page(ClientItem) },
     },
     handler: async (req) =>
-      listPartnerClients(deps, (await partner(req)).id, {
-        status: req.query.status as ClientStatus | undefined,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-        endpoint: '/partner/clients',
-      }),
+      listPartnerClients(
+        deps,
+        { partnerId: (await partner(req)).id, endpoint: '/partner/clients' },
+        { status: req.query.status as ClientStatus | undefined },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   route(app, {
     method: 'GET',
@@ -60,7 +60,7 @@ export function partnerClientRoutes(app: App, deps: Deps): void {
     handler: async (req) => {
       const p = await partner(req);
       const d = await partnerClientDetail(deps, p.id, clientId(req.params.id));
-      const commissions = await listCommissions(deps, p.id, { clientId: d.id, limit: 20 });
+      const commissions = await listCommissions(deps, p.id, { clientId: d.id }, { limit: 20 });
       return { ...d, payments: d.payments.map(toPaymentItem), commissions: commissions.data };
     },
   });

@@ -159,11 +159,11 @@ export function partnerPayoutRoutes(app: App, deps: Deps): void {
       response: { 200: Page(WithdrawalShape) },
     },
     handler: async (req) =>
-      listWithdrawals(deps, {
-        partnerId: (await partner(req)).id,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-        endpoint: '/partner/withdrawals',
-      }),
+      listWithdrawals(
+        deps,
+        { partnerId: (await partner(req)).id, endpoint: '/partner/withdrawals' },
+        {},
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
 }

@@ -32,8 +32,8 @@ export function v1AccountRoutes(app: App, deps: Deps): void {
       params: PhoneParams,
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      const c = await lookupCustomer(deps, clientId, mode, undefined, req.params.phone);
+      const t = tenant(req);
+      const c = await lookupCustomer(deps, t, undefined, req.params.phone);
       return ok({ Phone: c.phone, Exists: true, Name: c.name });
     },
   });
@@ -45,8 +45,8 @@ export function v1AccountRoutes(app: App, deps: Deps): void {
     permission: 'account.read',
     schema: v1Doc('Provider session, plan and its monthly usage; no v2 twin (GET /me, GET /me/usage)', AccountData),
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      return ok(await v1AccountStatus(deps, clientId, mode));
+      const t = tenant(req);
+      return ok(await v1AccountStatus(deps, t));
     },
   });
 }

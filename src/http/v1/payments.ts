@@ -78,8 +78,8 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       params: SeqParams,
     },
     handler: async (req, reply) => {
-      const { clientId, mode } = tenant(req);
-      const op = await findBySeq(deps.db, clientId, mode, req.params.operationId);
+      const t = tenant(req);
+      const op = await findBySeq(deps.db, t, req.params.operationId);
       setSuccessor(reply, v2Path(op));
       return ok(toQrStatus(await syncOperation(deps, op)));
     },
@@ -124,12 +124,12 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       body: CancelBody,
     },
     handler: async (req, reply) => {
-      const { clientId, mode } = tenant(req);
-      const found = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
+      const t = tenant(req);
+      const found = await findBySeq(deps.db, t, parseSeq(req.body.operation_id));
       setSuccessor(reply, `${v2Path(found)}/cancel`);
       const op = await cancelInvoice(
         deps,
-        { clientId, mode },
+        t,
         found.id,
         receiptFor(deps, req, 200, (o: Operation) => ok({ OperationId: o.seq, Status: 'Cancelled' })),
       );
@@ -148,15 +148,15 @@ export function v1PaymentRoutes(app: App, deps: Deps): void {
       body: RefundBody,
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
+      const t = tenant(req);
       const max = deps.config.amountMax;
       // v1 refunds by items; the amount is their sum (decisions 11). Each price is an amount on its own.
       const amount = req.body.items.reduce((sum, it, i) => sum + checkAmount(it.price, max, `items.${i}.price`), 0);
       checkAmount(amount, max, 'items');
-      const op = await findBySeq(deps.db, clientId, mode, parseSeq(req.body.operation_id));
+      const op = await findBySeq(deps.db, t, parseSeq(req.body.operation_id));
       const r = await refundPayment(
         deps,
-        { clientId, mode },
+        t,
         { operation_id: op.id, amount },
         receiptFor(deps, req, 200, (res: RefundOutcome) => ok(toRefund(res, op.seq))),
       );

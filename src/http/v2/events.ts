@@ -31,7 +31,10 @@ export function v2EventRoutes(app: App, deps: Deps): void {
       response: { 200: Page(EventItem) },
     },
     handler: async (req) => {
-      const r = await listEvents(deps, tenant(req), req.query, parseLimit(req.query.limit));
+      const r = await listEvents(deps, tenant(req), req.query, {
+        cursor: req.query.cursor,
+        limit: parseLimit(req.query.limit),
+      });
       return { ...r, data: r.data.map(toEventItem) };
     },
   });

@@ -78,8 +78,7 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
         deps,
         tenant(req),
         { status: req.query.status },
-        req.query.cursor,
-        parseLimit(req.query.limit),
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
       );
       return { ...r, data: r.data.map(record) };
     },
@@ -98,8 +97,8 @@ export function v2LinkRoutes(app: App, deps: Deps): void {
       response: { 200: LinkRecord },
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      return record(await findLink(deps.db, clientId, mode, req.params.token));
+      const t = tenant(req);
+      return record(await findLink(deps.db, t, req.params.token));
     },
   });
 

@@ -76,8 +76,8 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       response: { 200: PaymentStatus },
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
+      const t = tenant(req);
+      const op = await findOperation(deps.db, t, req.params.op_id);
       if (op.type !== 'qr')
         throw new AppError('payment_not_found', `${op.id} is an invoice; use /v2/invoices/${op.id}`);
       return toPaymentStatus(await syncOperation(deps, op));
@@ -120,8 +120,8 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     errors: [404, 502, 503],
     schema: { tags, summary: 'Invoice status', params: OpParams, response: { 200: PaymentStatus } },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      const op = await findOperation(deps.db, clientId, mode, req.params.op_id);
+      const t = tenant(req);
+      const op = await findOperation(deps.db, t, req.params.op_id);
       if (op.type !== 'invoice') throw new AppError('payment_not_found', `${op.id} is a QR; use /v2/qr/${op.id}`);
       return toPaymentStatus(await syncOperation(deps, op));
     },
@@ -200,8 +200,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
         deps,
         tenantWith(req, { endpoint: 'v2.payments' }),
         { status: q.status, type: q.type },
-        q.cursor,
-        parseLimit(q.limit),
+        { cursor: q.cursor, limit: parseLimit(q.limit) },
       );
       return { ...r, data: r.data.map(toPaymentItem) };
     },
@@ -227,8 +226,8 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       },
     },
     handler: async (req) => {
-      const { clientId, mode } = tenant(req);
-      const c = await lookupCustomer(deps, clientId, mode, accountOf(req), req.query.phone);
+      const t = tenant(req);
+      const c = await lookupCustomer(deps, t, accountOf(req), req.query.phone);
       return { phone: c.phone, exists: true, name: c.name };
     },
   });

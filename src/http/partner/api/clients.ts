@@ -104,12 +104,12 @@ export function partnerApiClientRoutes(app: App, deps: Deps): void {
       response: { 200: Page(ClientItem) },
     },
     handler: async (req) =>
-      listPartnerClients(deps, partnerKey(req).partnerId, {
-        status: req.query.status as ClientStatus | undefined,
-        cursor: req.query.cursor,
-        limit: parseLimit(req.query.limit),
-        endpoint: '/partner/v1/clients',
-      }),
+      listPartnerClients(
+        deps,
+        { partnerId: partnerKey(req).partnerId, endpoint: '/partner/v1/clients' },
+        { status: req.query.status as ClientStatus | undefined },
+        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
+      ),
   });
   route(app, {
     method: 'GET',

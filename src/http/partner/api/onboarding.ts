@@ -25,7 +25,7 @@ export function partnerApiOnboardingRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = await target(req, true);
-      return startOnboarding(deps, clientId, mode, req.body);
+      return startOnboarding(deps, { clientId, mode }, req.body);
     },
   });
   route(app, {
@@ -42,7 +42,7 @@ export function partnerApiOnboardingRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = await target(req, true);
-      return verifyOnboarding(deps, clientId, mode, req.body);
+      return verifyOnboarding(deps, { clientId, mode }, req.body);
     },
   });
   route(app, {
@@ -59,7 +59,9 @@ export function partnerApiOnboardingRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = await target(req, true);
-      return mechanismFor(deps, mode) === 'sandbox' ? resendSandbox(deps, clientId, mode) : resendQrapi(deps, clientId);
+      return mechanismFor(deps, mode) === 'sandbox'
+        ? resendSandbox(deps, { clientId, mode })
+        : resendQrapi(deps, clientId);
     },
   });
   route(app, {
@@ -75,7 +77,7 @@ export function partnerApiOnboardingRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = await target(req);
-      return onboardingStatus(deps, clientId, mode);
+      return onboardingStatus(deps, { clientId, mode });
     },
   });
 }

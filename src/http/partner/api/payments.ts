@@ -76,8 +76,7 @@ export function partnerApiPaymentRoutes(app: App, deps: Deps): void {
         deps,
         k,
         { clientId, status: q.status, type: q.type },
-        q.cursor,
-        parseLimit(q.limit),
+        { cursor: q.cursor, limit: parseLimit(q.limit) },
       );
       return { ...r, data: r.data.map(toPartnerPayment) };
     },

@@ -27,7 +27,7 @@ export function partnerApiWebhookRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const { clientId, mode } = await target(req);
-      return { data: (await listWebhooks(deps, clientId, mode)).map(toWebhookListItem) };
+      return { data: (await listWebhooks(deps, { clientId, mode })).map(toWebhookListItem) };
     },
   });
   route(app, {
@@ -44,7 +44,7 @@ export function partnerApiWebhookRoutes(app: App, deps: Deps): void {
     },
     handler: async (req, reply) => {
       const { clientId, mode } = await target(req, true);
-      return reply.status(201).send(toWebhookWithSecret(await createWebhook(deps, clientId, mode, req.body)));
+      return reply.status(201).send(toWebhookWithSecret(await createWebhook(deps, { clientId, mode }, req.body)));
     },
   });
 }
