@@ -3,7 +3,7 @@
 // answers the same whether the e-mail has an account or not (the route says 202 either way). Setting a
 // password, by a reset link or by the current password, revokes every refresh token of the user: sessions
 // opened before (by someone who knew the old password, say) end at their next refresh.
-import type { Deps } from '../../deps.ts';
+import type { DbDeps, Deps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
@@ -24,7 +24,10 @@ export const resetUrl = (dashboardUrl: string, token: string) =>
  * expire or a reset spends them all. The token and the text are made either way; the two cases differ by
  * the two inserts and the sealing (a millisecond or two, beside the request's own time and jitter).
  */
-export async function requestPasswordReset(deps: Deps, input: { email: string }): Promise<void> {
+export async function requestPasswordReset(
+  deps: Pick<Deps, 'db' | 'config' | 'secrets'>,
+  input: { email: string },
+): Promise<void> {
   const email = input.email.trim().toLowerCase();
   const token = `pwr_${randomToken(32)}`;
   const url = resetUrl(deps.config.dashboardUrl, token);
@@ -88,7 +91,7 @@ async function setPassword(tx: Queryable, userId: number, passwordHash: string):
  * argon2), then spent in the transaction that sets the password, guarded so two uses cannot both pass.
  */
 export async function resetPassword(
-  deps: Deps,
+  deps: DbDeps,
   input: { token: string; password: string },
 ): Promise<{ password_changed_at: Date }> {
   const hash = sha256Hex(input.token);
@@ -120,7 +123,7 @@ export async function resetPassword(
  * Connect only) has no current password to give: current_password_wrong.
  */
 export async function changePassword(
-  deps: Deps,
+  deps: Pick<Deps, 'db' | 'config' | 'secrets' | 'clock'>,
   user: { userId: number },
   input: { current_password: string; new_password: string },
 ): Promise<TokenPair> {
