@@ -1,8 +1,11 @@
 // The published shape of the packages: `npm pack` of the SDK and the CLI gives tarballs that each install
-// into an empty project of their own with no registry at all (the SDK's one dependency, openapi-fetch,
-// from the npm cache; the CLI has none: the SDK is bundled into it), so nothing of @tolem/* is ever asked
-// of a registry; the installed `tolem` runs; the repository's examples type-check against the installed
-// SDK, and its take-a-payment example takes a payment from a running server.
+// into an empty project of their own with no registry at all, so nothing of @tolem/* is ever asked of a
+// registry; the installed `tolem` runs; the repository's examples type-check against the installed SDK, and
+// its take-a-payment example takes a payment from a running server. The CLI has no dependency (the SDK is
+// bundled into it). The SDK's registry dependencies (openapi-fetch and what it needs) stand in for the
+// registry as tarballs packed from the copies `npm ci` installed from the lock file: the npm cache holds
+// their tarballs but not the registry's metadata a range like ^0.17.0 needs, so an offline install from
+// the cache alone works or fails by what else the machine once installed.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,27 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
 afterAll(() => t?.close());
+
+/** Tarballs of `pkg`'s registry dependencies and theirs, packed from the repository's node_modules. */
+async function packedDependencies(pkg: string, dir: string): Promise<string[]> {
+  const seen = new Set<string>();
+  const todo = Object.keys(JSON.parse(readFileSync(path.join(ROOT, pkg, 'package.json'), 'utf8')).dependencies ?? {});
+  while (todo.length) {
+    const name = todo.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+    todo.push(...Object.keys(manifest.dependencies ?? {}));
+  }
+  const folders = [...seen].map((name) => `./node_modules/${name}`);
+  const packed = await run('npm', ['pack', ...folders, '--ignore-scripts', '--pack-destination', dir], ROOT, {
+    npm_config_loglevel: 'error',
+  });
+  return packed.stdout
+    .trim()
+    .split('\n')
+    .map((f) => path.join(dir, f.trim()));
+}
 
 function emptyProject(dir: string, name: string): string {
   const app = path.join(dir, name);
@@ -77,9 +101,11 @@ it('npm pack gives tarballs that install alone with no registry; tolem ' +
 
     // The SDK on its own: its examples type-check against it, and one takes a payment.
     const sdkApp = emptyProject(dir, 'sdk');
+    const deps = await packedDependencies('packages/sdk', dir);
+    expect(deps.map((f) => path.basename(f))).toContainEqual(expect.stringMatching(/^openapi-fetch-/));
     await run(
       'npm',
-      ['install', '--no-audit', '--no-fund', path.join(dir, 'tolem-sdk-0.1.0.tgz')],
+      ['install', '--no-audit', '--no-fund', path.join(dir, 'tolem-sdk-0.1.0.tgz'), ...deps],
       sdkApp,
       NO_REGISTRY,
     );
