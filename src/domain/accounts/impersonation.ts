@@ -1,5 +1,6 @@
 // Partner impersonation as the client controls it (decisions 12, 17, 21): the setting, the sessions the
 // client sees, and the check each impersonated call passes. The partner cabinet opens the sessions.
+import type { Tenant } from '../tenant.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -105,9 +106,10 @@ export async function endSessionsOpenedBy(tx: Queryable, userId: number): Promis
  */
 export async function setImpersonationAllowed(
   deps: DbDeps,
-  clientId: number,
+  tenant: Tenant,
   allow: boolean,
 ): Promise<{ allow: boolean; ended_sessions: number }> {
+  const { clientId } = tenant;
   return deps.db.tx(async (tx) => {
     await tx.query('UPDATE clients SET allow_partner_impersonation = $2 WHERE id = $1', [clientId, allow]);
     if (allow) return { allow, ended_sessions: 0 };
@@ -123,9 +125,10 @@ export async function setImpersonationAllowed(
 
 export async function listImpersonationSessions(
   deps: DbSecretsDeps,
-  clientId: number,
+  tenant: Tenant,
   paging: Paging,
 ): Promise<PageResult<ImpersonationSession & { created_at: Date }>> {
+  const { clientId } = tenant;
   return page(
     {
       secret: deps.secrets.appSecret,

@@ -1,5 +1,6 @@
 // GET /me/integrations (decisions 17): a status board derived on read from what is stored, nothing kept.
 // Status: connected (working), attention (set up, but something needs the client), off (not set up).
+import type { Tenant } from '../tenant.ts';
 import type { DbDeps } from '../../deps.ts';
 
 export type IntegrationStatus = 'connected' | 'attention' | 'off';
@@ -9,7 +10,8 @@ export interface Integration {
   details: Record<string, unknown>;
 }
 
-export async function integrationsOf(deps: DbDeps, clientId: number, userId: number): Promise<Integration[]> {
+export async function integrationsOf(deps: DbDeps, tenant: Tenant, userId: number): Promise<Integration[]> {
+  const { clientId } = tenant;
   const db = deps.db;
   const [accounts, hooks, messenger, keys, client] = await Promise.all([
     db.query<{ mode: string; accounts: number; alive: number; drivers: string[] }>(

@@ -23,7 +23,8 @@ export interface Profile {
   messenger_linked: boolean;
 }
 
-export async function getProfile(deps: DbClockDeps, clientId: number, userId: number): Promise<Profile> {
+export async function getProfile(deps: DbClockDeps, tenant: Tenant, userId: number): Promise<Profile> {
+  const { clientId } = tenant;
   const r = await deps.db.query<Omit<Profile, 'plan_active'>>(
     `SELECT c.id, c.name, c.email, c.plan, c.trial_ends_at, c.plan_expires_at, c.terms_accepted_at,
             u.is_admin, u.role, u.messenger_chat_id IS NOT NULL AS messenger_linked,
@@ -43,7 +44,8 @@ export async function getProfile(deps: DbClockDeps, clientId: number, userId: nu
   return Object.assign(row, { plan_active: planActive(row, deps.clock.now()) });
 }
 
-export async function acceptTerms(deps: DbDeps, clientId: number): Promise<{ accepted_at: Date }> {
+export async function acceptTerms(deps: DbDeps, tenant: Tenant): Promise<{ accepted_at: Date }> {
+  const { clientId } = tenant;
   // The first acceptance is the one that counts; accepting again keeps its date.
   const r = await deps.db.query<{ terms_accepted_at: Date }>(
     `UPDATE clients SET terms_accepted_at = COALESCE(terms_accepted_at, now())
@@ -70,7 +72,8 @@ export interface LogItem {
   created_at: Date;
 }
 
-export async function listRequestLogs(deps: DbDeps, clientId: number, limit: number): Promise<LogItem[]> {
+export async function listRequestLogs(deps: DbDeps, tenant: Tenant, limit: number): Promise<LogItem[]> {
+  const { clientId } = tenant;
   const r = await deps.db.query<Omit<LogItem, 'actor'> & { actor: string | null }>(
     `SELECT id, request_id, method, path, status, duration_ms, api_key_prefix, actor, created_at
        FROM request_logs WHERE client_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,

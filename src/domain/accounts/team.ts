@@ -2,6 +2,7 @@
 // user holding the SHA-256 of a one-time token (7 days) and e-mails the link through the outbox; the
 // invitee registers with the token and becomes `active`. Revoking ends the member's sessions at once: its
 // refresh tokens are revoked and every access token is checked against the user's status on each call.
+import type { Tenant } from '../tenant.ts';
 import type { Deps, DbDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
@@ -28,7 +29,8 @@ export interface Member {
 
 const MEMBER = 'id, email, name, role, status, created_at';
 
-export async function listTeam(deps: DbDeps, clientId: number): Promise<Member[]> {
+export async function listTeam(deps: DbDeps, tenant: Tenant): Promise<Member[]> {
+  const { clientId } = tenant;
   const r = await deps.db.query<Member>(
     `SELECT ${MEMBER} FROM users WHERE client_id = $1 ORDER BY (status = 'revoked'), id LIMIT ${LIST_MAX}`,
     [clientId],
@@ -41,9 +43,10 @@ export const inviteUrl = (dashboardUrl: string, token: string) =>
 
 export async function inviteMember(
   deps: Pick<Deps, 'config' | 'db' | 'secrets'>,
-  clientId: number,
+  tenant: Tenant,
   input: { email: string; role: Exclude<Role, 'owner'>; name?: string },
 ): Promise<Member & { invite_token: string; invite_url: string; invite_expires_at: Date }> {
+  const { clientId } = tenant;
   const email = input.email.trim().toLowerCase();
   const token = `inv_${randomToken(32)}`;
   return deps.db.tx(async (tx) => {
@@ -99,10 +102,11 @@ async function memberOf(tx: Queryable, clientId: number, memberId: number): Prom
 
 export async function changeRole(
   deps: DbDeps,
-  clientId: number,
+  tenant: Tenant,
   memberId: number,
   role: Exclude<Role, 'owner'>,
 ): Promise<Member> {
+  const { clientId } = tenant;
   return deps.db.tx(async (tx) => {
     const m = await memberOf(tx, clientId, memberId);
     if (m.role === 'owner') throw new AppError('owner_immutable', "the owner's role cannot be changed");
@@ -115,7 +119,8 @@ export async function changeRole(
   });
 }
 
-export async function revokeMember(deps: DbDeps, clientId: number, memberId: number): Promise<void> {
+export async function revokeMember(deps: DbDeps, tenant: Tenant, memberId: number): Promise<void> {
+  const { clientId } = tenant;
   await deps.db.tx(async (tx) => {
     const m = await memberOf(tx, clientId, memberId);
     if (m.role === 'owner') throw new AppError('owner_immutable', 'the owner cannot be revoked');

@@ -1,5 +1,6 @@
 // Checkout branding of a client: what payers see on the hosted page. One row per client; every field is
 // optional and `null` clears it. Validation follows the specification (bad_color, bad_email with param).
+import type { Tenant } from '../tenant.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Deps } from '../../deps.ts';
 import { invalidate } from '../../infra/cache.ts';
@@ -65,9 +66,10 @@ const CHECKS: Record<keyof Branding, (v: unknown) => string> = {
 
 export async function updateBranding(
   deps: Pick<Deps, 'db' | 'caches'>,
-  clientId: number,
+  tenant: Tenant,
   patch: BrandingPatch,
 ): Promise<Branding> {
+  const { clientId } = tenant;
   const values: Partial<Branding> = {};
   for (const field of Object.keys(CHECKS) as (keyof Branding)[]) {
     const v = patch[field];

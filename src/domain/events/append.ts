@@ -2,7 +2,7 @@
 // so are the webhook deliveries it causes (a subscriber of `afterEventAppended`, wired in
 // domain/subscribers.ts). Nothing is published outside the transaction.
 import type { Queryable } from '../../db/db.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { newId } from '../ids.ts';
 import { TxHooks } from '../tx-hooks.ts';
 import type { JournalEvent, JournalEventType } from './types.ts';
@@ -11,7 +11,7 @@ export const afterEventAppended = new TxHooks<JournalEvent>('journal event appen
 
 export async function appendEvent(
   tx: Queryable,
-  e: { clientId: number; mode: Mode; type: JournalEventType; data: Record<string, unknown> },
+  e: Tenant & { type: JournalEventType; data: Record<string, unknown> },
 ): Promise<JournalEvent> {
   const r = await tx.query<JournalEvent>(
     `INSERT INTO events (id, client_id, mode, type, data) VALUES ($1, $2, $3, $4, $5)

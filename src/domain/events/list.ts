@@ -1,7 +1,7 @@
 // GET /v2/events: the journal of one client and mode, newest first, by type (several, comma-separated)
 // and by time (`since`/`until`, inclusive; a bare date as `until` includes that whole UTC day).
 import type { DbSecretsDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { page, type PageResult, type Paging } from '../pagination.ts';
 import { JOURNAL_EVENT_TYPES } from './types.ts';
@@ -43,7 +43,7 @@ export function parseTypes(value: string | undefined): string[] | undefined {
 
 export async function listEvents(
   deps: DbSecretsDeps,
-  scope: { clientId: number; mode: Mode },
+  scope: Tenant,
   filters: { type?: string; since?: string; until?: string; operation_id?: string },
   paging: Paging,
 ): Promise<PageResult<JournalEvent>> {

@@ -2,7 +2,7 @@
 // All of them need an active link (409 payment_link_immutable otherwise); the amount never changes.
 import type { Queryable } from '../../db/db.ts';
 import type { Deps, DbDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { appendEvent } from '../events/append.ts';
 import type { Operation } from '../payments/operations.ts';
@@ -22,8 +22,6 @@ export interface LinkPatch {
   amount?: unknown;
 }
 
-type Scope = { clientId: number; mode: Mode };
-
 const immutable = (link: Link) =>
   new AppError('payment_link_immutable', `payment link is ${link.status}; only active links can change`);
 
@@ -33,7 +31,7 @@ const immutable = (link: Link) =>
  */
 async function whileActive<T>(
   deps: DbDeps,
-  scope: Scope,
+  scope: Tenant,
   rawToken: string,
   change: (tx: Queryable, link: Link) => Promise<T>,
 ): Promise<T> {
@@ -46,7 +44,7 @@ async function whileActive<T>(
   return out.done as T;
 }
 
-export async function updateLink(deps: DbDeps, scope: Scope, rawToken: string, patch: LinkPatch): Promise<Link> {
+export async function updateLink(deps: DbDeps, scope: Tenant, rawToken: string, patch: LinkPatch): Promise<Link> {
   if (patch.amount !== undefined)
     throw invalidParam('amount', 'the amount of a payment link cannot be changed; create a new link');
   // Column -> new value; expires_in_minutes counts from now and is stored as expires_at.
@@ -85,7 +83,7 @@ export async function updateLink(deps: DbDeps, scope: Scope, rawToken: string, p
   });
 }
 
-export async function cancelLink(deps: DbDeps, scope: Scope, rawToken: string): Promise<Link> {
+export async function cancelLink(deps: DbDeps, scope: Tenant, rawToken: string): Promise<Link> {
   return whileActive(deps, scope, rawToken, async (tx, link) => {
     const r = await tx.query<Link>(
       `UPDATE payment_links SET status = 'cancelled', updated_at = now() WHERE token = $1 RETURNING ${LINK_COLUMNS}`,
@@ -124,7 +122,7 @@ export async function lockActive(tx: Queryable, token: string, refuse: (status: 
  */
 export async function refreshLinkQr(
   deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
-  scope: Scope,
+  scope: Tenant,
   rawToken: string,
   receipt?: Receipt<{ link: Link; op: Operation }>,
 ): Promise<{ link: Link; op: Operation }> {

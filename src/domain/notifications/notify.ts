@@ -1,6 +1,7 @@
 // Cabinet notifications: short messages to a client's team (a webhook switched off, a plan nearing its
 // limit, a trial ending). One read state per client, shared by its users: the notifications describe the
 // account, not a person.
+import type { Tenant } from '../tenant.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
 import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
@@ -39,10 +40,11 @@ const COLUMNS = 'id, type, title, body, read_at, created_at';
 
 export async function listNotifications(
   deps: DbSecretsDeps,
-  clientId: number,
+  tenant: Tenant,
   filters: { unread?: boolean },
   paging: Paging,
 ): Promise<PageResult<NotificationRecord>> {
+  const { clientId } = tenant;
   const bound = { unread: filters.unread ? 1 : undefined };
   return page(
     {
@@ -70,7 +72,8 @@ export async function listNotifications(
   );
 }
 
-export async function unreadCount(deps: DbDeps, clientId: number): Promise<{ count: number }> {
+export async function unreadCount(deps: DbDeps, tenant: Tenant): Promise<{ count: number }> {
+  const { clientId } = tenant;
   const r = await deps.db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM notifications WHERE client_id = $1 AND read_at IS NULL',
     [clientId],
@@ -78,7 +81,8 @@ export async function unreadCount(deps: DbDeps, clientId: number): Promise<{ cou
   return { count: r.rows[0].count };
 }
 
-export async function markAllRead(deps: DbDeps, clientId: number): Promise<{ updated: number }> {
+export async function markAllRead(deps: DbDeps, tenant: Tenant): Promise<{ updated: number }> {
+  const { clientId } = tenant;
   const r = await deps.db.query('UPDATE notifications SET read_at = now() WHERE client_id = $1 AND read_at IS NULL', [
     clientId,
   ]);

@@ -2,6 +2,7 @@
 // field is checked before anything is written, and a refusal names the field. The IBAN is sealed at rest
 // with APP_SECRET like the partner's bank details (issue 38); the owner's answers show it whole, since
 // the next PUT sends the record back. The BIK and bank name name a bank, not an account: kept plain.
+import type { Tenant } from '../tenant.ts';
 import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { checkBik, checkBin, checkIban, checkKbe, checkPhone, type Checked } from './requisites.ts';
@@ -95,7 +96,8 @@ const toOrganization = (deps: Pick<Deps, 'secrets'>, r: Row): Organization => ({
   updated_at: r.updated_at,
 });
 
-export async function getOrganization(deps: DbSecretsDeps, clientId: number): Promise<Organization> {
+export async function getOrganization(deps: DbSecretsDeps, tenant: Tenant): Promise<Organization> {
+  const { clientId } = tenant;
   const r = await deps.db.query<Row>('SELECT * FROM organizations WHERE client_id = $1', [clientId]);
   return toOrganization(deps, r.rows[0] ?? EMPTY);
 }
@@ -116,9 +118,10 @@ const text = (v: string | null | undefined) => (v === undefined || v === null ||
 
 export async function putOrganization(
   deps: DbSecretsDeps,
-  clientId: number,
+  tenant: Tenant,
   input: OrganizationInput,
 ): Promise<Organization> {
+  const { clientId } = tenant;
   const row = {
     legal_name: text(input.legal_name),
     org_type: input.org_type ?? null,

@@ -1,6 +1,7 @@
 // Partner profiles (decisions 12, 21): a client applies to be a partner; an admin approves it (or
 // PARTNER_AUTO_APPROVE does); until it is active, every /partner/* call but its profile is 403
 // partner_not_active.
+import type { Tenant } from '../tenant.ts';
 import type { Deps, DbDeps, DbSecretsDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/db.ts';
 import { AppError } from '../../errors.ts';
@@ -27,9 +28,10 @@ const COLUMNS = 'id, client_id, company_name, website, contact_phone, status, co
 
 export async function registerPartner(
   deps: Pick<Deps, 'config' | 'db'>,
-  clientId: number,
+  tenant: Tenant,
   input: { company_name: string; website?: string; contact_phone?: string },
 ): Promise<Partner> {
+  const { clientId } = tenant;
   const website = input.website === undefined ? null : checkWebsite(input.website, 'website');
   const status: PartnerStatus = deps.config.partnerAutoApprove ? 'active' : 'pending';
   const r = await deps.db.query<Partner>(
@@ -46,7 +48,8 @@ export async function partnerOfClient(db: Queryable, clientId: number): Promise<
 }
 
 /** The caller's partner, active; anything else is 403 partner_not_active. */
-export async function activePartner(deps: DbDeps, clientId: number): Promise<Partner> {
+export async function activePartner(deps: DbDeps, tenant: Tenant): Promise<Partner> {
+  const { clientId } = tenant;
   const p = await partnerOfClient(deps.db, clientId);
   if (!p)
     throw new AppError('partner_not_active', 'this account has no partner profile; POST /partner/auth/register first');

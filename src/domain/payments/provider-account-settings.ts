@@ -101,10 +101,11 @@ export const getAccount = async (deps: DbDeps, clientId: number, id: number) =>
 
 export async function patchAccount(
   deps: DbDeps,
-  clientId: number,
+  tenant: Tenant,
   id: number,
   p: { display_name?: string; org_type?: string | null; org_bin?: string | null },
 ): Promise<AccountRecord> {
+  const { clientId } = tenant;
   await find(deps, clientId, id);
   let bin: string | null | undefined = p.org_bin;
   if (bin) {
@@ -150,9 +151,10 @@ export async function setDefault(
  */
 export async function deleteAccount(
   deps: Pick<Deps, 'db' | 'secrets' | 'providers' | 'caches'>,
-  clientId: number,
+  tenant: Tenant,
   id: number,
 ): Promise<void> {
+  const { clientId } = tenant;
   const a = await find(deps, clientId, id);
   if (a.mode === 'test' && a.driver === 'sandbox')
     throw new AppError('sandbox_account_required', 'the test-mode sandbox account cannot be deleted');
@@ -213,9 +215,10 @@ export interface Health {
 
 export async function healthCheck(
   deps: Pick<Deps, 'db' | 'secrets' | 'clock' | 'limiter' | 'providers' | 'caches'>,
-  clientId: number,
+  tenant: Tenant,
   id: number,
 ): Promise<Health> {
+  const { clientId } = tenant;
   const a = await find(deps, clientId, id);
   const limit = await deps.limiter.consume('provider_health', HEALTH_CHECKS_PER_MINUTE, String(id));
   if (!limit.allowed)

@@ -22,7 +22,7 @@ export interface ProviderAccount {
  */
 export async function createProviderAccount(
   tx: Queryable,
-  a: { clientId: number; mode: Mode; driver: string; displayName: string; isDefault?: boolean; orgBin?: string | null },
+  a: Tenant & { driver: string; displayName: string; isDefault?: boolean; orgBin?: string | null },
 ): Promise<number> {
   const isDefault = a.isDefault ?? !(await defaultAccountId(tx, a, { onlyDefault: true }));
   const r = await tx.query<{ id: number }>(

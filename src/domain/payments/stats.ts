@@ -27,7 +27,8 @@ function days(now: Date, n: number): string[] {
   return Array.from({ length: n }, (_, i) => day(new Date(today - (n - 1 - i) * 86400_000)));
 }
 
-export async function usage(deps: DbClockDeps, clientId: number) {
+export async function usage(deps: DbClockDeps, tenant: Tenant) {
+  const { clientId } = tenant;
   const now = deps.clock.now();
   const from = new Date(startOfDay(now).getTime() - 13 * 86400_000);
   const byDay = await paidByDay(deps, clientId, 'live', from);

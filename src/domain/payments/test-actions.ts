@@ -2,14 +2,14 @@
 // through the same synchronisation path as a real provider callback, so states, events and webhooks
 // are exactly those of live mode.
 import type { Deps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { findOperation, type Operation } from './operations.ts';
 import { applyProviderStatus } from './sync.ts';
 
 export async function simulate(
   deps: Pick<Deps, 'db' | 'clock' | 'providers'>,
-  ctx: { clientId: number; mode: Mode },
+  ctx: Tenant,
   opId: string,
   action: 'pay' | 'expire' | 'decline',
   payer: { sender_name?: string; phone?: string } = {},

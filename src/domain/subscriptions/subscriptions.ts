@@ -2,6 +2,7 @@
 // client (clients.is_platform) with source `subscription`, carrying the paying client and the plan. The
 // plan is activated in the paid transition's own transaction (activate.ts), so a QR paid while nobody is
 // looking still buys it; `check` only syncs and reports.
+import type { Tenant } from '../tenant.ts';
 import { clientPlan, lockClient, platformClientId } from '../accounts/clients-store.ts';
 import { findPlanPurchase, markPlanPurchase } from '../payments/plan-purchases.ts';
 import { alsoWriting, answering, type Receipt } from '../receipt.ts';
@@ -66,10 +67,11 @@ export function purchasablePrice(deps: Pick<Deps, 'config'>, plan: string): numb
 
 export async function payPlan(
   deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
-  clientId: number,
+  tenant: Tenant,
   plan: string,
   receipt?: Receipt<PlanQr>,
 ): Promise<PlanQr> {
+  const { clientId } = tenant;
   const amount = purchasablePrice(deps, plan);
   const platform = await platformClientId(deps.db);
   // The platform's live account of the driver this deployment runs (its default first): one store may
@@ -106,7 +108,8 @@ export async function payPlan(
   return answer(op);
 }
 
-export async function checkPlanPayment(deps: ProviderDeps, clientId: number, opId: string) {
+export async function checkPlanPayment(deps: ProviderDeps, tenant: Tenant, opId: string) {
+  const { clientId } = tenant;
   const bought = await findPlanPurchase(deps.db, opId, clientId);
   if (!bought) throw new AppError('payment_not_found', `no plan payment ${opId}`);
   const op = await syncOperation(deps, bought);

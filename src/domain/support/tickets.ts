@@ -1,6 +1,7 @@
 // Support tickets (decisions 17). open -> answered (a support reply; the client is notified) -> open (a
 // client message) ... -> closed (an admin, or 14 idle days after `answered`); a closed ticket takes no
 // more messages (409 ticket_closed). Counters live on the ticket row, updated with each message.
+import type { Tenant } from '../tenant.ts';
 import { userName } from '../accounts/users-store.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
@@ -55,10 +56,11 @@ async function addMessage(
 
 export async function createTicket(
   deps: DbDeps,
-  clientId: number,
+  tenant: Tenant,
   userId: number,
   input: { subject: string; body: string; category?: string },
 ): Promise<Ticket> {
+  const { clientId } = tenant;
   return deps.db.tx(async (tx) => {
     const t = await tx.query<{ id: number }>(
       `INSERT INTO tickets (client_id, subject, category, created_by, messages_count, last_message_at)
@@ -104,11 +106,12 @@ export async function getTicket(
 /** A client's message: the ticket is open again (whatever it was, but closed). */
 export async function clientMessage(
   deps: DbDeps,
-  clientId: number,
+  tenant: Tenant,
   userId: number,
   ticketId: number,
   body: string,
 ): Promise<TicketMessage> {
+  const { clientId } = tenant;
   return deps.db.tx(async (tx) => {
     const t = await findTicket(tx, ticketId, clientId, true);
     if (!t) throw new AppError('ticket_not_found', `ticket ${ticketId} not found`);

@@ -2,7 +2,7 @@
 // It reads the store like GET /v2/payments does (no provider calls); the expiry sweeper keeps
 // statuses current.
 import type { DbClockDeps } from '../../deps.ts';
-import type { Mode } from '../tenant.ts';
+import type { Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import { OP_COLUMNS, type Operation } from '../payments/operations.ts';
 
@@ -45,7 +45,7 @@ export function checkPageSize(pageSize: number | undefined): number {
 
 export async function v1History(
   deps: DbClockDeps,
-  scope: { clientId: number; mode: Mode },
+  scope: Tenant,
   input: { period: number; page_size?: number },
 ): Promise<{ items: Operation[]; total: number }> {
   const { from, to } = periodRange(input.period, deps.clock.now());

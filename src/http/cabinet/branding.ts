@@ -51,7 +51,7 @@ export function brandingRoutes(app: App, deps: Deps): void {
       body: BrandingPatch,
       response: { 200: Branding },
     },
-    handler: async (req) => updateBranding(deps, cabinetUser(req).clientId, req.body),
+    handler: async (req) => updateBranding(deps, cabinetUser(req), req.body),
   });
 
   // Accepts any body type: the answer is 501 whatever is sent (a multipart upload included).

@@ -51,7 +51,7 @@ export function integrationRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const p = cabinetUser(req);
-      return { data: await integrationsOf(deps, p.clientId, p.userId) };
+      return { data: await integrationsOf(deps, p, p.userId) };
     },
   });
   route(app, {
@@ -66,7 +66,7 @@ export function integrationRoutes(app: App, deps: Deps): void {
       body: Body({ allow: Type.Boolean() }, 'ImpersonationSettingRequest'),
       response: { 200: Type.Object({ allow: Type.Boolean(), ended_sessions: Type.Integer() }) },
     },
-    handler: async (req) => setImpersonationAllowed(deps, cabinetUser(req).clientId, req.body.allow),
+    handler: async (req) => setImpersonationAllowed(deps, cabinetUser(req), req.body.allow),
   });
   route(app, {
     method: 'GET',
@@ -80,7 +80,7 @@ export function integrationRoutes(app: App, deps: Deps): void {
       response: { 200: Page(ImpersonationSession) },
     },
     handler: async (req) => {
-      const p = await listImpersonationSessions(deps, cabinetUser(req).clientId, {
+      const p = await listImpersonationSessions(deps, cabinetUser(req), {
         cursor: req.query.cursor,
         limit: parseLimit(req.query.limit),
       });

@@ -56,7 +56,7 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
     schema: { tags: ['account'], summary: 'Client profile', response: { 200: Profile } },
     handler: async (req) => {
       const p = cabinetUser(req);
-      return getProfile(deps, p.clientId, p.userId);
+      return getProfile(deps, p, p.userId);
     },
   });
   route(app, {
@@ -70,7 +70,7 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
       body: Body({}),
       response: { 200: Type.Object({ accepted_at: Timestamp }) },
     },
-    handler: async (req) => acceptTerms(deps, cabinetUser(req).clientId),
+    handler: async (req) => acceptTerms(deps, cabinetUser(req)),
   });
   route(app, {
     method: 'POST',
@@ -113,7 +113,7 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
     handler: async (req) => {
       const limit = parseLimit(req.query.limit, 50, 200);
       await logs.flush(); // this process's buffered rows first, so a request just made is listed
-      return { data: await listRequestLogs(deps, cabinetUser(req).clientId, limit) };
+      return { data: await listRequestLogs(deps, cabinetUser(req), limit) };
     },
   });
 }

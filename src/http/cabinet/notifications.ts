@@ -41,7 +41,7 @@ export function notificationRoutes(app: App, deps: Deps): void {
     handler: async (req) =>
       listNotifications(
         deps,
-        cabinetUser(req).clientId,
+        cabinetUser(req),
         { unread: req.query.unread },
         { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
       ),
@@ -56,7 +56,7 @@ export function notificationRoutes(app: App, deps: Deps): void {
       summary: 'Number of unread notifications',
       response: { 200: Type.Object({ count: Type.Integer() }) },
     },
-    handler: async (req) => unreadCount(deps, cabinetUser(req).clientId),
+    handler: async (req) => unreadCount(deps, cabinetUser(req)),
   });
   route(app, {
     method: 'POST',
@@ -69,6 +69,6 @@ export function notificationRoutes(app: App, deps: Deps): void {
       body: Body({}),
       response: { 200: Type.Object({ updated: Type.Integer({ description: 'notifications newly marked read' }) }) },
     },
-    handler: async (req) => markAllRead(deps, cabinetUser(req).clientId),
+    handler: async (req) => markAllRead(deps, cabinetUser(req)),
   });
 }

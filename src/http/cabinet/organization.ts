@@ -70,7 +70,7 @@ export function organizationRoutes(app: App, deps: Deps): void {
       querystring: Type.Object(IgnoredModeQuery),
       response: { 200: Organization },
     },
-    handler: async (req) => getOrganization(deps, cabinetUser(req).clientId),
+    handler: async (req) => getOrganization(deps, cabinetUser(req)),
   });
   route(app, {
     method: 'PUT',
@@ -84,6 +84,6 @@ export function organizationRoutes(app: App, deps: Deps): void {
       body: OrganizationBody,
       response: { 200: Organization },
     },
-    handler: async (req) => putOrganization(deps, cabinetUser(req).clientId, req.body),
+    handler: async (req) => putOrganization(deps, cabinetUser(req), req.body),
   });
 }

@@ -230,6 +230,6 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
         }),
       },
     },
-    handler: async (req) => usage(deps, tenant(req).clientId),
+    handler: async (req) => usage(deps, tenant(req)),
   });
 }

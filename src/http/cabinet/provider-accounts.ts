@@ -117,7 +117,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       ),
       response: { 200: Account },
     },
-    handler: async (req) => patchAccount(deps, cabinetUser(req).clientId, accountId(req.params.id), req.body),
+    handler: async (req) => patchAccount(deps, cabinetUser(req), accountId(req.params.id), req.body),
   });
   route(app, {
     method: 'POST',
@@ -133,7 +133,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       body: Type.Optional(Body({})),
       response: { 200: Health },
     },
-    handler: async (req) => healthCheck(deps, cabinetUser(req).clientId, accountId(req.params.id)),
+    handler: async (req) => healthCheck(deps, cabinetUser(req), accountId(req.params.id)),
   });
   route(app, {
     method: 'POST',
@@ -165,7 +165,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       response: { 204: Type.Null({ description: 'deleted' }) },
     },
     handler: async (req, reply) => {
-      await deleteAccount(deps, cabinetUser(req).clientId, accountId(req.params.id));
+      await deleteAccount(deps, cabinetUser(req), accountId(req.params.id));
       return reply.status(204).send(null);
     },
   });

@@ -53,7 +53,7 @@ export function teamRoutes(app: App, deps: Deps): void {
       querystring,
       response: { 200: Type.Object({ data: Type.Array(Member) }) },
     },
-    handler: async (req) => ({ data: await listTeam(deps, cabinetUser(req).clientId) }),
+    handler: async (req) => ({ data: await listTeam(deps, cabinetUser(req)) }),
   });
   route(app, {
     method: 'POST',
@@ -78,9 +78,7 @@ export function teamRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) =>
       reply
         .status(201)
-        .send(
-          await inviteMember(deps, cabinetUser(req).clientId, { ...req.body, role: req.body.role as InvitableRole }),
-        ),
+        .send(await inviteMember(deps, cabinetUser(req), { ...req.body, role: req.body.role as InvitableRole })),
   });
   route(app, {
     method: 'PATCH',
@@ -97,7 +95,7 @@ export function teamRoutes(app: App, deps: Deps): void {
       response: { 200: Member },
     },
     handler: async (req) =>
-      changeRole(deps, cabinetUser(req).clientId, memberId(req.params.member_id), req.body.role as InvitableRole),
+      changeRole(deps, cabinetUser(req), memberId(req.params.member_id), req.body.role as InvitableRole),
   });
   route(app, {
     method: 'DELETE',
@@ -113,7 +111,7 @@ export function teamRoutes(app: App, deps: Deps): void {
       response: { 204: Type.Null({ description: 'revoked' }) },
     },
     handler: async (req, reply) => {
-      await revokeMember(deps, cabinetUser(req).clientId, memberId(req.params.member_id));
+      await revokeMember(deps, cabinetUser(req), memberId(req.params.member_id));
       return reply.status(204).send(null);
     },
   });

@@ -62,7 +62,7 @@ export function ticketRoutes(app: App, deps: Deps): void {
     },
     handler: async (req, reply) => {
       const p = cabinetUser(req);
-      return reply.status(201).send(toTicket(await createTicket(deps, p.clientId, p.userId, req.body)));
+      return reply.status(201).send(toTicket(await createTicket(deps, p, p.userId, req.body)));
     },
   });
   route(app, {
@@ -96,9 +96,7 @@ export function ticketRoutes(app: App, deps: Deps): void {
     },
     handler: async (req, reply) => {
       const p = cabinetUser(req);
-      return reply
-        .status(201)
-        .send(await clientMessage(deps, p.clientId, p.userId, ticketId(req.params.id), req.body.body));
+      return reply.status(201).send(await clientMessage(deps, p, p.userId, ticketId(req.params.id), req.body.body));
     },
   });
 }

@@ -22,7 +22,7 @@ export function partnerKeyRoutes(app: App, deps: Deps): void {
       response: { 200: Type.Object({ data: Type.Array(PartnerKeyInfo) }) },
     },
     handler: async (req) => {
-      const p = await activePartner(deps, cabinetUser(req).clientId);
+      const p = await activePartner(deps, cabinetUser(req));
       return { data: await listPartnerKeys(deps, p.id) };
     },
   });
@@ -47,7 +47,7 @@ export function partnerKeyRoutes(app: App, deps: Deps): void {
       },
     },
     handler: async (req, reply) => {
-      const p = await activePartner(deps, cabinetUser(req).clientId);
+      const p = await activePartner(deps, cabinetUser(req));
       return reply.status(201).send(await issuePartnerKey(deps, p.id, (req.body?.mode ?? 'live') as 'live' | 'test'));
     },
   });

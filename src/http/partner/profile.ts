@@ -46,9 +46,7 @@ export function partnerProfileRoutes(app: App, deps: Deps): void {
     },
     handler: async (req, reply) => {
       const u = cabinetUser(req);
-      return reply
-        .status(201)
-        .send(await profileView(deps, await registerPartner(deps, u.clientId, req.body), u.userId));
+      return reply.status(201).send(await profileView(deps, await registerPartner(deps, u, req.body), u.userId));
     },
   });
   route(app, {

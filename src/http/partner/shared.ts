@@ -12,4 +12,4 @@ export const querystring = Type.Object(IgnoredModeQuery);
 export const clientId = (raw: string) => numericId(raw, 'client_not_found', 'client');
 
 /** The active partner of the calling user's client, for the routes that need one. */
-export const partnerOf = (deps: Deps) => (req: FastifyRequest) => activePartner(deps, cabinetUser(req).clientId);
+export const partnerOf = (deps: Deps) => (req: FastifyRequest) => activePartner(deps, cabinetUser(req));

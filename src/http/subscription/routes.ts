@@ -84,7 +84,7 @@ export function subscriptionRoutes(app: App, deps: Deps): void {
       const p = cabinetUser(req);
       const answer = await payPlan(
         deps,
-        p.clientId,
+        p,
         req.body.plan,
         receiptFor(deps, req, 201, (a: PlanQrResult) => a),
       );
@@ -103,6 +103,6 @@ export function subscriptionRoutes(app: App, deps: Deps): void {
       params: OpParams,
       response: { 200: PlanCheck },
     },
-    handler: async (req) => checkPlanPayment(deps, cabinetUser(req).clientId, req.params.op_id),
+    handler: async (req) => checkPlanPayment(deps, cabinetUser(req), req.params.op_id),
   });
 }
