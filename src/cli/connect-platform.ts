@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Deps } from '../deps.ts';
-import type { QrapiCredentials } from '../providers/qrapi/client.ts';
+import type { QrapiCredentials } from '../providers/qrapi/connection.ts';
 import { qrapiConnect, qrapiTradePoints } from '../domain/payments/qrapi-connect.ts';
 import { ensurePlatformAccount, platformClientId } from '../domain/subscriptions/subscriptions.ts';
 import { setDefault } from '../domain/payments/provider-account-settings.ts';

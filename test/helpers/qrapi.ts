@@ -10,7 +10,7 @@ import { idsOf, newMerchant, type Merchant } from './factories.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startEmulator, type RunningEmulator } from '../../emulator/server.ts';
 import { qrapiConnect } from '../../src/domain/payments/qrapi-connect.ts';
-import type { QrapiCredentials } from '../../src/providers/qrapi/client.ts';
+import type { QrapiCredentials } from '../../src/providers/qrapi/connection.ts';
 import type { Fault } from '../../emulator/state.ts';
 
 /** A BIN with a valid check digit: an organization of the emulator with trade points 1 and 2. */

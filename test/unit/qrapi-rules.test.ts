@@ -3,7 +3,7 @@
 // (5 failures, 30 s, one trial call).
 import { describe, expect, it } from 'vitest';
 import { CODES, errorForCode, normalizeCode, type Call } from '../../src/providers/qrapi/codes.ts';
-import { callOf } from '../../src/providers/qrapi/client.ts';
+import { callOf } from '../../src/providers/qrapi/connection.ts';
 import { parseProviderDate, parseTimezone } from '../../src/providers/qrapi/dates.ts';
 import { mapStatus, providerPhone } from '../../src/providers/qrapi/driver.ts';
 import { CircuitBreaker } from '../../src/providers/qrapi/breaker.ts';
@@ -188,7 +188,7 @@ describe('circuit breaker', () => {
 describe("the provider's CA", () => {
   it('is trusted beside the well-known CAs, never instead of them', async () => {
     const { rootCertificates } = await import('node:tls');
-    const { trustedCas } = await import('../../src/providers/qrapi/client.ts');
+    const { trustedCas } = await import('../../src/providers/qrapi/connection.ts');
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     const cas = trustedCas(pem)!;
     expect(cas).toContain(pem);
@@ -199,18 +199,21 @@ describe("the provider's CA", () => {
 
 describe('client certificate', () => {
   it('a PFX that cannot be opened fails the call as a certificate failure, before anything is sent', async () => {
-    const { QrapiClient } = await import('../../src/providers/qrapi/client.ts');
+    const { QrapiConnection } = await import('../../src/providers/qrapi/connection.ts');
     // Port 1: a call that tried to connect would fail as not reachable (ProviderUnavailable) instead.
     const ep = { r3: 'https://127.0.0.1:1/r3/v01', timeoutMs: 1000 };
     for (const pfx of [Buffer.from('not a pkcs12 file'), Buffer.alloc(0)]) {
-      const client = new QrapiClient(ep, { scheme: 'r3', pfx, password: 'pw' });
+      const client = new QrapiConnection(ep, { scheme: 'r3', pfx, password: 'pw' });
       const err = await client.call('GET', 'health/ping').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProviderSessionExpired);
       expect((err as Error).message).toMatch(/client certificate/);
       await client.close();
     }
     // The same client without a certificate (r1) does try to connect.
-    const r1 = new QrapiClient({ r1: 'https://127.0.0.1:1/r1/v01', timeoutMs: 1000 }, { scheme: 'r1', apiKey: 'k' });
+    const r1 = new QrapiConnection(
+      { r1: 'https://127.0.0.1:1/r1/v01', timeoutMs: 1000 },
+      { scheme: 'r1', apiKey: 'k' },
+    );
     expect(await r1.call('GET', 'health/ping').catch((e: unknown) => e)).toBeInstanceOf(ProviderUnavailable);
     await r1.close();
   });

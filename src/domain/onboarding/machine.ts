@@ -23,7 +23,7 @@ import {
 import { normalizePhone } from '../payments/input.ts';
 import { qrapiConnect, qrapiTradePoints } from '../payments/qrapi-connect.ts';
 import { checkBin } from '../organization/requisites.ts';
-import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
+import type { QrapiCredentials } from '../../providers/qrapi/connection.ts';
 import { invalidate } from '../../infra/cache.ts';
 
 export const CODE_MINUTES = 10;

@@ -1,6 +1,6 @@
 // A released account's device is deleted at the provider as a durable job (decisions 26): a deleted
 // account that no waiting payment or pending refund needs any more is scheduled; each attempt goes through
-// a client of its own, so the account's circuit breaker (open, maybe, from whatever made the merchant
+// a connection of its own, so the account's circuit breaker (open, maybe, from whatever made the merchant
 // leave) never skips it; a failure is tried again with back-off (30 s doubling to 6 h) until the provider
 // confirms, or says it has no such device. Only then are the credentials wiped: they are what the call
 // needs.
@@ -42,10 +42,10 @@ async function deleteOne(deps: Pick<Deps, 'db' | 'secrets' | 'providers'>, row: 
   const registry = deps.providers.qrapi;
   if (registry && row.credentials_sealed && row.device_token) {
     const credentials = openCredentials(deps, row.credentials_sealed);
-    const client = registry.clientFor(credentials);
+    const connection = registry.connectionFor(credentials);
     try {
       const driver = new QrapiDriver({
-        client,
+        connection,
         orgBin: credentials.scheme === 'r3' ? row.org_bin : null,
         deviceToken: row.device_token,
         allowClientInfo: async () => false,
@@ -54,7 +54,7 @@ async function deleteOne(deps: Pick<Deps, 'db' | 'secrets' | 'providers'>, row: 
     } catch {
       return; // tried again at its next attempt, already scheduled
     } finally {
-      await client.close();
+      await connection.close();
     }
   }
   // Confirmed (or nothing to delete here: no qrapi driver configured any more): the credentials go.

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import type { Capability, PaymentProvider } from '../../providers/types.ts';
-import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
+import type { QrapiCredentials } from '../../providers/qrapi/connection.ts';
 import { invalidate } from '../../infra/cache.ts';
 
 export interface ProviderAccount {

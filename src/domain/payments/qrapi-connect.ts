@@ -5,7 +5,7 @@
 // onboarding state machine drives these two steps; nothing here keeps state between them.
 import type { Deps, ProviderDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
-import type { QrapiCredentials } from '../../providers/qrapi/client.ts';
+import type { QrapiCredentials } from '../../providers/qrapi/connection.ts';
 import { BadCertificate, readPfx } from '../../providers/qrapi/certificate.ts';
 import { QrapiDriver } from '../../providers/qrapi/driver.ts';
 import { ProviderRejected, ProviderSessionExpired, ProviderUnavailable } from '../../providers/types.ts';
@@ -71,10 +71,10 @@ export async function qrapiTradePoints(
   input: QrapiConnectInput,
 ): Promise<{ id: number; name: string }[]> {
   checkCertificate(deps, input.credentials);
-  const client = registry(deps).clientFor(input.credentials);
+  const connection = registry(deps).connectionFor(input.credentials);
   try {
     const driver = new QrapiDriver({
-      client,
+      connection,
       orgBin: input.orgBin,
       deviceToken: null,
       allowClientInfo: async () => false,
@@ -82,7 +82,7 @@ export async function qrapiTradePoints(
     await talk(() => driver.checkSession());
     return await talk(() => driver.tradePoints());
   } finally {
-    await client.close();
+    await connection.close();
   }
 }
 
@@ -126,10 +126,10 @@ export async function qrapiConnect(
   });
   // The device, outside the transaction (a provider call); the account is usable once it has one.
   const deviceId = deviceIdOf(await installationId(deps.db), accountId);
-  const client = registry(deps).clientFor(input.credentials);
+  const connection = registry(deps).connectionFor(input.credentials);
   try {
     const driver = new QrapiDriver({
-      client,
+      connection,
       orgBin: input.orgBin,
       deviceToken: null,
       allowClientInfo: async () => false,
@@ -150,7 +150,7 @@ export async function qrapiConnect(
       await invalidate(tx, `account:${clientId}:`, deps.caches);
     });
   } finally {
-    await client.close();
+    await connection.close();
   }
   return accountId;
 }

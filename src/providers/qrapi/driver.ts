@@ -17,7 +17,7 @@ import type {
   Scheme,
 } from '../types.ts';
 import { ProviderRejected, ProviderUnavailable } from '../types.ts';
-import type { QrapiClient } from './client.ts';
+import type { QrapiConnection } from './connection.ts';
 import { parseProviderDate, PROVIDER_LOCAL_OFFSET, type UtcOffsetMinutes } from './dates.ts';
 
 const CAPABILITIES: Record<Scheme, ReadonlySet<Capability>> = {
@@ -30,7 +30,7 @@ const CAPABILITIES: Record<Scheme, ReadonlySet<Capability>> = {
 export const CLIENT_INFO_PER_MINUTE = 50;
 
 export interface QrapiAccount {
-  client: QrapiClient;
+  connection: QrapiConnection;
   /** r3 names the organization on every call */
   orgBin: string | null;
   deviceToken: string | null;
@@ -93,12 +93,12 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   readonly returns?: ProviderReturns;
 
   constructor(private readonly a: QrapiAccount) {
-    this.capabilities = CAPABILITIES[a.client.scheme];
-    if (a.client.scheme === 'r2') this.returns = new QrapiReturns(a, () => this.device());
+    this.capabilities = CAPABILITIES[a.connection.scheme];
+    if (a.connection.scheme === 'r2') this.returns = new QrapiReturns(a, () => this.device());
   }
 
   get scheme(): Scheme {
-    return this.a.client.scheme;
+    return this.a.connection.scheme;
   }
 
   private withBin(body: Record<string, unknown>): Record<string, unknown> {
@@ -114,7 +114,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   // Never retried: a repeat could make a second QR. A lost answer is a 502; the provider drops the
   // unscanned QR by itself (decisions 24).
   async createQr(input: { amount: number; requestId?: string }): Promise<ProviderQr> {
-    const d = await this.a.client.call<QrCreated>('POST', 'qr/create', {
+    const d = await this.a.connection.call<QrCreated>('POST', 'qr/create', {
       body: this.withBin({
         DeviceToken: this.device(),
         Amount: input.amount,
@@ -152,7 +152,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
     comment?: string | null;
     lifetimeS: number;
   }): Promise<ProviderInvoice> {
-    const d = await this.a.client.call<{ QrPaymentId: number | string }>('POST', 'remote/create', {
+    const d = await this.a.connection.call<{ QrPaymentId: number | string }>('POST', 'remote/create', {
       body: {
         OrganizationBin: this.a.orgBin,
         Amount: input.amount,
@@ -170,7 +170,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
 
   async getStatus(ref: string): Promise<ProviderStatus> {
     // v02 adds the transaction id of a paid payment; the status word is the same in both.
-    const d = await this.a.client.call<StatusData>('GET', `payment/status/${encodeURIComponent(ref)}`, {
+    const d = await this.a.connection.call<StatusData>('GET', `payment/status/${encodeURIComponent(ref)}`, {
       version: this.a.statusVersion ?? 'v02',
       retry: true,
     });
@@ -196,7 +196,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
    */
   async cancelInvoice(ref: string): Promise<boolean> {
     try {
-      await this.a.client.call('POST', 'remote/cancel', {
+      await this.a.connection.call('POST', 'remote/cancel', {
         body: { OrganizationBin: this.a.orgBin, QrPaymentId: Number(ref), DeviceToken: this.device() },
       });
       return true;
@@ -210,7 +210,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   }
 
   async refundableAmount(ref: string): Promise<number> {
-    const d = await this.a.client.call<{ AvailableReturnAmount: number }>('GET', 'payment/details', {
+    const d = await this.a.connection.call<{ AvailableReturnAmount: number }>('GET', 'payment/details', {
       query: { QrPaymentId: ref, DeviceToken: this.device() },
       retry: true,
     });
@@ -220,7 +220,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   // Sent once per call; the domain reads refundableAmount before and, after a lost answer, again before
   // anything is sent a second time (decisions 24).
   async refund(ref: string, amount: number): Promise<ProviderRefund> {
-    const d = await this.a.client.call<{ ReturnOperationId: number | string }>('POST', 'payment/return', {
+    const d = await this.a.connection.call<{ ReturnOperationId: number | string }>('POST', 'payment/return', {
       body: this.withBin({ DeviceToken: this.device(), QrPaymentId: Number(ref), Amount: amount }),
     });
     return { ref: String(d.ReturnOperationId), status: 'completed' };
@@ -231,7 +231,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
     if (!(await this.a.allowClientInfo(device)))
       throw new ProviderUnavailable('customer lookups are limited to 50 a minute per device; retry shortly');
     try {
-      const d = await this.a.client.call<{ ClientName?: string | null }>('GET', 'remote/client-info', {
+      const d = await this.a.connection.call<{ ClientName?: string | null }>('GET', 'remote/client-info', {
         query: { phoneNumber: providerPhone(phone, this.a.phoneFormat), deviceToken: device },
         retry: true,
       });
@@ -244,14 +244,14 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   }
 
   async checkSession(): Promise<boolean> {
-    await this.a.client.call('GET', 'health/ping', { retry: true });
+    await this.a.connection.call('GET', 'health/ping', { retry: true });
     return true;
   }
 
   // Onboarding and health (decisions 19).
   async tradePoints(): Promise<{ id: number; name: string }[]> {
     const path = this.scheme === 'r3' ? `partner/tradepoints/${this.a.orgBin}` : 'partner/tradepoints';
-    const d = await this.a.client.call<{ TradePointId: number; TradePointName: string }[]>('GET', path, {
+    const d = await this.a.connection.call<{ TradePointId: number; TradePointName: string }[]>('GET', path, {
       retry: true,
     });
     return (d ?? []).map((t) => ({ id: Number(t.TradePointId), name: t.TradePointName }));
@@ -259,7 +259,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
 
   /** Idempotent at the provider (the same DeviceId answers the same token), so it may be retried. */
   async registerDevice(deviceId: string, tradePointId: number): Promise<string> {
-    const d = await this.a.client.call<{ DeviceToken: string }>('POST', 'device/register', {
+    const d = await this.a.connection.call<{ DeviceToken: string }>('POST', 'device/register', {
       body: this.withBin({ DeviceId: deviceId, TradePointId: tradePointId }),
       retry: true,
     });
@@ -269,7 +269,7 @@ export class QrapiDriver implements PaymentProvider, ProviderOnboarding {
   /** Done when the provider confirms it, or says it has no such device (-1501): already gone. */
   async deleteDevice(): Promise<void> {
     try {
-      await this.a.client.call('POST', 'device/delete', { body: this.withBin({ DeviceToken: this.device() }) });
+      await this.a.connection.call('POST', 'device/delete', { body: this.withBin({ DeviceToken: this.device() }) });
     } catch (err) {
       if (err instanceof ProviderRejected && err.reason === 'not_found') return;
       throw err;
@@ -287,7 +287,7 @@ class QrapiReturns implements ProviderReturns {
   // Not retried: a second return QR is harmless but confusing; the refund stays pending and the watcher
   // makes none until this one is settled.
   async createReturn(input: { refundId: string }): Promise<ProviderReturnQr> {
-    const r = await this.a.client.call<{
+    const r = await this.a.connection.call<{
       QrToken: string | number;
       ExpireDate?: string;
       QrReturnId: number | string;
@@ -306,7 +306,7 @@ class QrapiReturns implements ProviderReturns {
   }
 
   async returnStatus(ref: string): Promise<{ status: 'waiting' | 'identified' | 'failed'; raw: string }> {
-    const r = await this.a.client.call<{ Status: string }>('GET', `return/status/${encodeURIComponent(ref)}`, {
+    const r = await this.a.connection.call<{ Status: string }>('GET', `return/status/${encodeURIComponent(ref)}`, {
       retry: true,
     });
     // Appendix 5: QrTokenCreated (not final), CustomerIdentityObtained and Error (final); anything else waits.
@@ -315,7 +315,7 @@ class QrapiReturns implements ProviderReturns {
   }
 
   async returnPurchases(ref: string): Promise<string[]> {
-    const r = await this.a.client.call<{ QrPaymentId: number | string }[] | null>('POST', 'return/operations', {
+    const r = await this.a.connection.call<{ QrPaymentId: number | string }[] | null>('POST', 'return/operations', {
       body: { DeviceToken: this.device(), QrReturnId: Number(ref), MaxResult: 10 },
       retry: true,
     });
@@ -323,7 +323,7 @@ class QrapiReturns implements ProviderReturns {
   }
 
   async refundWithReturn(paymentRef: string, amount: number, returnRef: string): Promise<ProviderRefund> {
-    const r = await this.a.client.call<{ ReturnOperationId: number | string }>('POST', 'payment/return', {
+    const r = await this.a.connection.call<{ ReturnOperationId: number | string }>('POST', 'payment/return', {
       body: {
         DeviceToken: this.device(),
         QrPaymentId: Number(paymentRef),

@@ -1,15 +1,15 @@
-// One qrapi client per provider account, kept while its credentials stay the same: its TLS connections
+// One qrapi connection per provider account, kept while its credentials stay the same: its TLS connections
 // and its circuit breaker live as long as the account does. Built from the account's unsealed
 // credentials by the domain (domain/payments/provider-accounts.ts).
 import { readFileSync } from 'node:fs';
 import type { QrapiConfig } from '../../config.ts';
 import type { RateLimiter } from '../../infra/rate-limit-store.ts';
-import { QrapiClient, type QrapiCredentials } from './client.ts';
+import { QrapiConnection, type QrapiCredentials } from './connection.ts';
 import { CLIENT_INFO_PER_MINUTE, QrapiDriver } from './driver.ts';
 
 export interface QrapiAccountRow {
   id: number;
-  /** opened only when no client is held for this version */
+  /** opened only when no connection is held for this version */
   credentials: () => QrapiCredentials;
   /** a text that changes when the credentials do (their sealed form) */
   version: string;
@@ -18,7 +18,7 @@ export interface QrapiAccountRow {
 }
 
 export class QrapiRegistry {
-  private clients = new Map<number, { version: string; client: QrapiClient }>();
+  private connections = new Map<number, { version: string; connection: QrapiConnection }>();
   private readonly ca?: string;
   /** the operator's own r3 certificate (PROVIDER_OPERATOR_PFX), which may serve many BINs */
   readonly operatorPfx?: Buffer;
@@ -32,20 +32,20 @@ export class QrapiRegistry {
     this.operatorPfx = config.operatorPfxFile ? readFileSync(config.operatorPfxFile) : undefined;
   }
 
-  /** A client for credentials not stored yet (onboarding's first ping and trade points). */
-  clientFor(credentials: QrapiCredentials): QrapiClient {
-    return new QrapiClient({ ...this.config, ca: this.ca, timeoutMs: this.timeoutMs }, credentials);
+  /** A connection for credentials not stored yet (onboarding's first ping and trade points). */
+  connectionFor(credentials: QrapiCredentials): QrapiConnection {
+    return new QrapiConnection({ ...this.config, ca: this.ca, timeoutMs: this.timeoutMs }, credentials);
   }
 
   driver(row: QrapiAccountRow): QrapiDriver {
-    let held = this.clients.get(row.id);
+    let held = this.connections.get(row.id);
     if (!held || held.version !== row.version) {
-      void held?.client.close();
-      held = { version: row.version, client: this.clientFor(row.credentials()) };
-      this.clients.set(row.id, held);
+      void held?.connection.close();
+      held = { version: row.version, connection: this.connectionFor(row.credentials()) };
+      this.connections.set(row.id, held);
     }
     return new QrapiDriver({
-      client: held.client,
+      connection: held.connection,
       orgBin: row.orgBin,
       deviceToken: row.deviceToken,
       statusVersion: this.config.statusVersion,
@@ -57,7 +57,7 @@ export class QrapiRegistry {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => c.client.close()));
-    this.clients.clear();
+    await Promise.all([...this.connections.values()].map((c) => c.connection.close()));
+    this.connections.clear();
   }
 }

@@ -2,7 +2,7 @@
 // API key of the key's mode and a one-time sign-in link for its owner.
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.ts';
-import { loginLink, rotateClientKey } from '../../../domain/partners/api-clients.ts';
+import { loginLink, rotateClientKey } from '../../../domain/partners/managed-clients.ts';
 import { partnerKey } from '../../context.ts';
 import { route, type App } from '../../route.ts';
 import { Body } from '../../schemas.ts';

@@ -11,7 +11,7 @@ import {
   CLIENT_STATUSES,
   type ClientStatus,
 } from '../../../domain/partners/clients.ts';
-import { upsertApiClient } from '../../../domain/partners/api-clients.ts';
+import { upsertManagedClient } from '../../../domain/partners/managed-clients.ts';
 import { checkMetadata } from '../../../domain/links/input.ts';
 import { parseLimit } from '../../../domain/pagination.ts';
 import { partnerKey } from '../../context.ts';
@@ -87,7 +87,7 @@ export function partnerApiClientRoutes(app: App, deps: Deps): void {
     handler: async (req, reply) => {
       const k = partnerKey(req);
       checkMetadata(req.body.metadata);
-      const r = await upsertApiClient(deps, k.partnerId, k.mode, req.body);
+      const r = await upsertManagedClient(deps, k.partnerId, k.mode, req.body);
       const client = await partnerClient(deps, k.partnerId, r.clientId);
       if (!r.created) return reply.status(200).send(client);
       return reply.status(201).send({ ...client, api_key: r.apiKey });

@@ -2,7 +2,7 @@
 // of the partner's clients in the key's mode.
 import { Type } from 'typebox';
 import type { Deps } from '../../../deps.ts';
-import { activeClientRef, resolveClientRef } from '../../../domain/partners/api-clients.ts';
+import { activeClientRef, resolveClientRef } from '../../../domain/partners/managed-clients.ts';
 import { getPartnerPayment, listPartnerPayments } from '../../../domain/partners/payments.ts';
 import { createLink } from '../../../domain/links/create.ts';
 import { receiptFor } from '../../plugins/idempotency.ts';

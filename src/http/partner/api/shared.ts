@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
-import { activeClientRef, resolveClientRef } from '../../../domain/partners/api-clients.ts';
+import { activeClientRef, resolveClientRef } from '../../../domain/partners/managed-clients.ts';
 import { partnerKey } from '../../context.ts';
 
 export const tags = ['partner API'];

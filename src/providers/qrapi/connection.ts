@@ -88,7 +88,7 @@ const NOT_SENT = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-export class QrapiClient {
+export class QrapiConnection {
   readonly breaker: CircuitBreaker;
   private dispatcher?: Dispatcher;
   private readonly base: string;

@@ -36,7 +36,7 @@ export const placeholderEmail = (partnerId: number, externalId: string) =>
  * Creates the client the first time (`created`, with its key of `mode`), else updates its name, phone and
  * metadata. Upserts of one partner queue on its row, so two at once for one external id make one client.
  */
-export async function upsertApiClient(
+export async function upsertManagedClient(
   deps: DbDeps,
   partnerId: number,
   mode: Mode,
