@@ -53,16 +53,16 @@ export async function connectPlatform(deps: Deps, argv: string[]): Promise<{ mes
       exitCode: 2,
     };
   }
-  const accountId = await qrapiConnect(deps, platform, {
+  const providerAccountId = await qrapiConnect(deps, platform, {
     credentials,
     orgBin,
     tradePointId: Number(values['trade-point']),
     displayName: values.name ?? 'Platform',
   });
   // The newest connection takes the plan payments.
-  await setDefault(deps, platform, accountId);
+  await setDefault(deps, platform, providerAccountId);
   return {
-    message: `connected: the platform client's live account ${accountId} (default) takes the plan payments`,
+    message: `connected: the platform client's live account ${providerAccountId} (default) takes the plan payments`,
     exitCode: 0,
   };
 }

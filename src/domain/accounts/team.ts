@@ -14,7 +14,7 @@ import { issueTokenPair, type TokenPair } from './tokens.ts';
 import { endSessionsOpenedBy, mayOpenSessions } from './impersonation.ts';
 
 export const TEAM_MAX = 50;
-export const INVITE_DAYS = 7;
+export const TEAM_INVITE_DAYS = 7;
 /** Revoked members stay listed; the list is bounded all the same. */
 const LIST_MAX = 200;
 
@@ -62,7 +62,7 @@ export async function inviteMember(
     const r = await tx
       .query<Member & { invite_expires_at: Date }>(
         `INSERT INTO users (client_id, email, name, role, status, invite_token_hash, invite_expires_at)
-         VALUES ($1, $2, $3, $4, 'invited', $5, now() + make_interval(days => ${INVITE_DAYS}))
+         VALUES ($1, $2, $3, $4, 'invited', $5, now() + make_interval(days => ${TEAM_INVITE_DAYS}))
          RETURNING ${MEMBER}, invite_expires_at`,
         [clientId, email, input.name?.trim() || email.split('@')[0], input.role, sha256Hex(token)],
       )
@@ -82,7 +82,7 @@ export async function inviteMember(
         subject: `Invitation to ${client.rows[0].name} on Tolem`,
         body:
           `You are invited to join ${client.rows[0].name} on Tolem as ${input.role}.\n\n` +
-          `Accept the invitation (valid ${INVITE_DAYS} days):\n${url}\n`,
+          `Accept the invitation (valid ${TEAM_INVITE_DAYS} days):\n${url}\n`,
         secrets: [token],
       },
       deps.secrets.sealer,

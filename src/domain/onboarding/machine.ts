@@ -26,7 +26,7 @@ import { checkBin } from '../organization/requisites.ts';
 import type { QrapiCredentials } from '../../providers/qrapi/connection.ts';
 import { invalidate } from '../../infra/cache.ts';
 
-export const CODE_MINUTES = 10;
+export const ONE_TIME_CODE_MINUTES = 10;
 export const ATTEMPTS = 5;
 export const LOCK_MINUTES = 15;
 export const RESEND_SPACING_S = 60;
@@ -200,7 +200,7 @@ export async function startSandbox(
     throw new AppError('client_not_found', `${phone} has no business account at the provider`, { param: 'phone' });
   if (phone.endsWith('0001')) throw new AppError('provider_error', 'the provider did not answer; retry later');
   const now = deps.clock.now();
-  const expires = new Date(now.getTime() + CODE_MINUTES * 60_000);
+  const expires = new Date(now.getTime() + ONE_TIME_CODE_MINUTES * 60_000);
   await deps.db.tx(async (tx) => {
     const row = await load(tx, clientId, mode, true);
     if (row?.state === 'locked' && row.locked_until && row.locked_until > now) {
@@ -243,7 +243,9 @@ const sendCode = (tx: Queryable, deps: Pick<Deps, 'secrets'>, clientId: number, 
       recipient: phone,
       clientId,
       purpose: 'onboarding_code',
-      body: `Tolem: your code to connect the provider account is ${SANDBOX_CODE}. It is valid ${CODE_MINUTES} minutes.`,
+      body:
+        `Tolem: your code to connect the provider account is ${SANDBOX_CODE}. ` +
+        `It is valid ${ONE_TIME_CODE_MINUTES} minutes.`,
       secrets: [SANDBOX_CODE],
     },
     deps.secrets.sealer,
@@ -299,7 +301,7 @@ export async function verifySandbox(deps: Pick<Deps, 'config' | 'db' | 'clock'>,
       };
     }
     const driver = mode === 'test' ? 'sandbox' : deps.config.providerDriver;
-    const accountId = await connectAccount(tx, clientId, mode, {
+    const providerAccountId = await connectAccount(tx, clientId, mode, {
       driver,
       displayName: row.display_name ?? 'Provider account',
       orgBin: row.org_bin,
@@ -308,12 +310,12 @@ export async function verifySandbox(deps: Pick<Deps, 'config' | 'db' | 'clock'>,
       state: 'connected',
       mechanism: 'sandbox',
       code_hash: null,
-      account_id: accountId,
+      account_id: providerAccountId,
     });
-    return { accountId };
+    return { providerAccountId };
   });
   if ('error' in outcome) throw outcome.error;
-  return connectedAnswer(deps, clientId, mode, outcome.accountId);
+  return connectedAnswer(deps, clientId, mode, outcome.providerAccountId);
 }
 
 async function connectAccount(
@@ -336,13 +338,13 @@ async function connectedAnswer(
   deps: Pick<Deps, 'config' | 'db' | 'clock'>,
   clientId: number,
   mode: Mode,
-  accountId: number,
+  providerAccountId: number,
 ) {
   return {
     ...(await onboardingStatus(deps, { clientId, mode })),
     state: 'connected' as const,
     next_step: null,
-    account_id: accountId,
+    account_id: providerAccountId,
   };
 }
 
@@ -360,9 +362,9 @@ export async function resendSandbox(deps: Pick<Deps, 'db' | 'secrets' | 'clock'>
       });
     if (row.resends >= RESENDS_MAX)
       throw new AppError('rate_limit_exceeded', `at most ${RESENDS_MAX} resends; start again later`, {
-        headers: { 'Retry-After': CODE_MINUTES * 60 },
+        headers: { 'Retry-After': ONE_TIME_CODE_MINUTES * 60 },
       });
-    const expires = new Date(now.getTime() + CODE_MINUTES * 60_000);
+    const expires = new Date(now.getTime() + ONE_TIME_CODE_MINUTES * 60_000);
     await save(tx, clientId, mode, {
       state: 'code_sent',
       mechanism: 'sandbox',
@@ -455,25 +457,25 @@ export async function verifyQrapi(
   tradePointId: number,
 ) {
   const { row, credentials, orgBin } = await pendingQrapi(deps, clientId);
-  const accountId = await qrapiConnect(deps, clientId, {
+  const providerAccountId = await qrapiConnect(deps, clientId, {
     credentials,
     orgBin: credentials.scheme === 'r3' ? orgBin : null,
     tradePointId,
     displayName: row.display_name ?? undefined,
   });
   await deps.db.tx(async (tx) => {
-    if (credentials.scheme !== 'r3') await setAccountOrgBin(tx, accountId, orgBin);
+    if (credentials.scheme !== 'r3') await setAccountOrgBin(tx, providerAccountId, orgBin);
     // The credentials now live (sealed) on the account only.
     await save(tx, clientId, 'live', {
       state: 'connected',
       mechanism: 'qrapi',
       credentials_sealed: null,
       trade_points: null,
-      account_id: accountId,
+      account_id: providerAccountId,
     });
     await invalidate(tx, `account:${clientId}:`, deps.caches);
   });
-  return connectedAnswer(deps, clientId, 'live', accountId);
+  return connectedAnswer(deps, clientId, 'live', providerAccountId);
 }
 
 export async function resendQrapi(deps: Pick<Deps, 'db' | 'secrets' | 'clock' | 'providers'>, clientId: number) {

@@ -17,7 +17,7 @@ import { page, type PageResult, type Position, type Paging } from '../pagination
 import { post } from './ledger.ts';
 
 export const WITHDRAWAL_MIN = 30_000;
-export const CODE_MINUTES = 10;
+export const CONFIRMATION_CODE_MINUTES = 10;
 export const CODE_TRIES = 5;
 
 async function lockBalance(tx: Queryable, partnerId: number): Promise<number> {
@@ -177,7 +177,8 @@ export async function requestWithdrawal(
     const r = await tx.query<Withdrawal>(
       `INSERT INTO withdrawals (partner_id, amount, status, requested_by, code_sealed, code_expires_at, attempts_left,
                                bank_sealed)
-       VALUES ($1, $2, 'confirmation_required', $3, $4, now() + make_interval(mins => ${CODE_MINUTES}), ${CODE_TRIES},
+       VALUES ($1, $2, 'confirmation_required', $3, $4,
+               now() + make_interval(mins => ${CONFIRMATION_CODE_MINUTES}), ${CODE_TRIES},
                $5)
        RETURNING ${W}`,
       [
@@ -202,7 +203,9 @@ export async function requestWithdrawal(
         channel: 'messenger',
         recipient: chat,
         purpose: 'withdrawal_code',
-        body: `Tolem: the code to confirm withdrawing ${amount} tenge is ${code}. Valid ${CODE_MINUTES} minutes.`,
+        body:
+          `Tolem: the code to confirm withdrawing ${amount} tenge is ${code}. ` +
+          `Valid ${CONFIRMATION_CODE_MINUTES} minutes.`,
         secrets: [code],
       },
       deps.secrets.sealer,

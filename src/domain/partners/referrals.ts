@@ -11,7 +11,7 @@ import { randomToken, sha256Hex } from '../../crypto.ts';
 import { enqueueMessage } from '../channels/outbox.ts';
 import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
-export const INVITE_DAYS = 7;
+export const PARTNER_INVITE_DAYS = 7;
 
 export interface ReferralLink {
   id: number;
@@ -137,7 +137,7 @@ export async function invitePartnerClient(
       throw new AppError('email_taken', 'a user with this e-mail exists', { param: 'email' });
     const r = await tx.query<{ id: number; expires_at: Date; company: string }>(
       `INSERT INTO partner_invites (partner_id, email, name, token_hash, expires_at)
-       VALUES ($1, $2, $3, $4, now() + make_interval(days => ${INVITE_DAYS}))
+       VALUES ($1, $2, $3, $4, now() + make_interval(days => ${PARTNER_INVITE_DAYS}))
        RETURNING id, expires_at, (SELECT company_name FROM partners WHERE id = $1) AS company`,
       [partnerId, email, input.name ?? null, sha256Hex(token)],
     );
@@ -151,7 +151,7 @@ export async function invitePartnerClient(
         subject: `${r.rows[0].company} invites you to Tolem`,
         body:
           `${r.rows[0].company} invites you to accept payments with Tolem.\n\n` +
-          `Register (valid ${INVITE_DAYS} days):\n${url}\n`,
+          `Register (valid ${PARTNER_INVITE_DAYS} days):\n${url}\n`,
         secrets: [token],
       },
       deps.secrets.sealer,

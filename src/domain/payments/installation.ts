@@ -18,4 +18,5 @@ export async function installationId(db: Queryable): Promise<string> {
 }
 
 /** The DeviceId of an account's device: the provider's alphabet (latin letters, digits, dash, underscore). */
-export const deviceIdOf = (installation: string, accountId: number) => `tolem-${installation}-${accountId}`;
+export const deviceIdOf = (installation: string, providerAccountId: number) =>
+  `tolem-${installation}-${providerAccountId}`;

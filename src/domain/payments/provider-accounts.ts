@@ -55,8 +55,8 @@ export async function defaultAccountId(
 }
 
 /** The organization's BIN the provider knows this account by (set when a connection completes). */
-export async function setAccountOrgBin(tx: Queryable, accountId: number, orgBin: string): Promise<void> {
-  await tx.query('UPDATE provider_accounts SET org_bin = $2 WHERE id = $1', [accountId, orgBin]);
+export async function setAccountOrgBin(tx: Queryable, providerAccountId: number, orgBin: string): Promise<void> {
+  await tx.query('UPDATE provider_accounts SET org_bin = $2 WHERE id = $1', [providerAccountId, orgBin]);
 }
 
 /**
@@ -128,14 +128,14 @@ export function openCredentials(deps: Pick<Deps, 'secrets'>, sealed: string): Qr
 export async function providerFor(
   deps: Pick<Deps, 'db' | 'secrets' | 'providers'>,
   mode: Mode,
-  accountId: number,
+  providerAccountId: number,
 ): Promise<PaymentProvider> {
   if (mode === 'test') return deps.providers.sandbox;
   if (!deps.providers.qrapi) return deps.providers.live;
   const r = await deps.db.query<DriverRow>(`SELECT ${DRIVER_COLUMNS} FROM provider_accounts WHERE id = $1`, [
-    accountId,
+    providerAccountId,
   ]);
-  return liveDriverOf(deps, accountId, r.rows[0]);
+  return liveDriverOf(deps, providerAccountId, r.rows[0]);
 }
 
 /**
@@ -168,14 +168,14 @@ const DRIVER_COLUMNS = 'driver, credentials_sealed, org_bin, device_token';
 
 function liveDriverOf(
   deps: Pick<Deps, 'secrets' | 'providers'>,
-  accountId: number,
+  providerAccountId: number,
   row: DriverRow | undefined,
 ): PaymentProvider {
   const registry = deps.providers.qrapi;
   if (!registry || !row || row.driver !== 'qrapi' || !row.credentials_sealed) return deps.providers.live;
   const sealed = row.credentials_sealed;
   return registry.driver({
-    id: accountId,
+    id: providerAccountId,
     version: `${sealed}|${row.device_token ?? ''}`,
     credentials: () => openCredentials(deps, sealed),
     orgBin: row.org_bin,

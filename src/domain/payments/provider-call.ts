@@ -25,28 +25,28 @@ export const afterSessionLost = new TxHooks<{ clientId: number; displayName: str
 export async function providerCall<T>(
   deps: Pick<Deps, 'db' | 'caches'>,
   mode: Mode,
-  accountId: number,
+  providerAccountId: number,
   fn: () => Promise<T>,
 ): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw await asAppError(deps, mode, accountId, err);
+    throw await asAppError(deps, mode, providerAccountId, err);
   }
 }
 
 async function asAppError(
   deps: Pick<Deps, 'db' | 'caches'>,
   mode: Mode,
-  accountId: number,
+  providerAccountId: number,
   err: unknown,
 ): Promise<unknown> {
   if (err instanceof ProviderSessionExpired && mode === 'live') {
-    await markAccount(deps, accountId, 'session');
+    await markAccount(deps, providerAccountId, 'session');
     return new AppError('session_expired', 'provider session expired: reconnect the provider account', { cause: err });
   }
   if (err instanceof ProviderEgressRefused) {
-    if (mode === 'live') await markAccount(deps, accountId, 'egress');
+    if (mode === 'live') await markAccount(deps, providerAccountId, 'egress');
     return new AppError('provider_unreachable', err.message, { cause: err });
   }
   if (err instanceof ProviderRejected) return rejection(err);
@@ -106,14 +106,14 @@ export function rejection(err: ProviderRejected): AppError {
 /** Marks a live account as needing attention; only the call that turns it tells the client (one notice a burst). */
 async function markAccount(
   deps: Pick<Deps, 'db' | 'caches'>,
-  accountId: number,
+  providerAccountId: number,
   trouble: AccountTrouble,
 ): Promise<void> {
   await deps.db.tx(async (tx) => {
     const r = await tx.query<{ client_id: number; display_name: string }>(
       `UPDATE provider_accounts SET session_alive = false WHERE id = $1 AND session_alive
         RETURNING client_id, display_name`,
-      [accountId],
+      [providerAccountId],
     );
     const acc = r.rows[0];
     if (!acc) return;

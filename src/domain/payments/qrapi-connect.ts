@@ -100,7 +100,7 @@ export async function qrapiConnect(
       param: 'trade_point_id',
     });
   const sealed = sealCredentials(deps, input.credentials);
-  const accountId = await deps.db.tx(async (tx) => {
+  const providerAccountId = await deps.db.tx(async (tx) => {
     const hasDefault = await tx.query(
       `SELECT 1 FROM provider_accounts WHERE client_id = $1 AND mode = 'live' AND is_default AND deleted_at IS NULL`,
       [clientId],
@@ -125,7 +125,7 @@ export async function qrapiConnect(
     return r.rows[0].id;
   });
   // The device, outside the transaction (a provider call); the account is usable once it has one.
-  const deviceId = deviceIdOf(await installationId(deps.db), accountId);
+  const deviceId = deviceIdOf(await installationId(deps.db), providerAccountId);
   const connection = registry(deps).connectionFor(input.credentials);
   try {
     const driver = new QrapiDriver({
@@ -138,19 +138,19 @@ export async function qrapiConnect(
       // No device, no payments: the half-made account goes (the client can start again).
       await deps.db.query(
         'UPDATE provider_accounts SET deleted_at = now(), is_default = false, credentials_sealed = NULL WHERE id = $1',
-        [accountId],
+        [providerAccountId],
       );
       throw err;
     });
     await deps.db.tx(async (tx) => {
       await tx.query(
         'UPDATE provider_accounts SET device_id = $2, device_token = $3, session_alive = true WHERE id = $1',
-        [accountId, deviceId, token],
+        [providerAccountId, deviceId, token],
       );
       await invalidate(tx, `account:${clientId}:`, deps.caches);
     });
   } finally {
     await connection.close();
   }
-  return accountId;
+  return providerAccountId;
 }

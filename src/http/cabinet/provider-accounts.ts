@@ -60,7 +60,7 @@ const Health = Type.Object(
   { title: 'ProviderAccountHealth' },
 );
 
-const accountId = (raw: string) => numericId(raw, 'provider_account_not_found', 'provider account');
+const providerAccountId = (raw: string) => numericId(raw, 'provider_account_not_found', 'provider account');
 
 export function providerAccountRoutes(app: App, deps: Deps): void {
   const tags = ['provider accounts'];
@@ -94,7 +94,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       querystring,
       response: { 200: Account },
     },
-    handler: async (req) => getAccount(deps, cabinetUser(req).clientId, accountId(req.params.id)),
+    handler: async (req) => getAccount(deps, cabinetUser(req).clientId, providerAccountId(req.params.id)),
   });
   route(app, {
     method: 'PATCH',
@@ -117,7 +117,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       ),
       response: { 200: Account },
     },
-    handler: async (req) => patchAccount(deps, cabinetUser(req), accountId(req.params.id), req.body),
+    handler: async (req) => patchAccount(deps, cabinetUser(req), providerAccountId(req.params.id), req.body),
   });
   route(app, {
     method: 'POST',
@@ -133,7 +133,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       body: Type.Optional(Body({})),
       response: { 200: Health },
     },
-    handler: async (req) => healthCheck(deps, cabinetUser(req), accountId(req.params.id)),
+    handler: async (req) => healthCheck(deps, cabinetUser(req), providerAccountId(req.params.id)),
   });
   route(app, {
     method: 'POST',
@@ -149,7 +149,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       body: Type.Optional(Body({})),
       response: { 200: Account },
     },
-    handler: async (req) => setDefault(deps, cabinetUser(req).clientId, accountId(req.params.id)),
+    handler: async (req) => setDefault(deps, cabinetUser(req).clientId, providerAccountId(req.params.id)),
   });
   route(app, {
     method: 'DELETE',
@@ -165,7 +165,7 @@ export function providerAccountRoutes(app: App, deps: Deps): void {
       response: { 204: Type.Null({ description: 'deleted' }) },
     },
     handler: async (req, reply) => {
-      await deleteAccount(deps, cabinetUser(req), accountId(req.params.id));
+      await deleteAccount(deps, cabinetUser(req), providerAccountId(req.params.id));
       return reply.status(204).send(null);
     },
   });

@@ -177,13 +177,13 @@ function pageRoutes(app: App, deps: Deps): void {
   });
 
   /**
-   * A form post of the page: `act` on the link, then 303 back to the page (post/redirect/get), with
-   * `?op=` when act names an operation; a failure renders the link's message page unless `rescue` answers.
+   * A form post of the page: `action` on the link, then 303 back to the page (post/redirect/get), with
+   * `?op=` when the action names an operation; a failure renders the link's message page unless `rescue` answers.
    */
   async function formPost(
     req: FastifyRequest<{ Params: { token: string } }>,
     reply: FastifyReply,
-    act: (link: Link, form: Form, visitorId: string) => Promise<string | void>,
+    action: (link: Link, form: Form, visitorId: string) => Promise<string | void>,
     rescue?: (err: unknown, link: Link, lang: Lang, form: Form) => Promise<unknown> | undefined,
   ) {
     const form = formOf(req.body);
@@ -197,7 +197,7 @@ function pageRoutes(app: App, deps: Deps): void {
     const link = await findPublicLink(deps.db, req.params.token);
     let opId: string | void;
     try {
-      opId = await act(link, form, visitor(req, reply));
+      opId = await action(link, form, visitor(req, reply));
     } catch (err) {
       return (await rescue?.(err, link, lang, form)) ?? failPage(reply, err, lang, link);
     }
