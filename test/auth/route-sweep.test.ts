@@ -63,7 +63,7 @@ const WRITES_FOR_EVERYONE: Record<string, string> = {
 const AUDIENCE: Record<DeclaredRoute['config']['auth'][number], Principal> = {
   jwt: { kind: 'user', clientId: 1, mode: 'live', plan: 'trial', userId: 1, role: 'owner' },
   api_key: { kind: 'api_key', clientId: 1, mode: 'live', plan: 'trial', apiKeyId: 1, keyPrefix: 'kp_test_' },
-  admin_jwt: { kind: 'admin', userId: 1, email: 'ops@example.kz' },
+  admin_jwt: { kind: 'operator_admin', userId: 1, email: 'ops@example.kz' },
   partner: { kind: 'partner_key', partnerId: 1, partnerClientId: 1, mode: 'test', apiKeyId: 1, keyPrefix: 'pk_test_' },
   metrics_token: { kind: 'operator' },
 };

@@ -15,7 +15,7 @@ const GRANTS = {
   // Not a team's: the operator's tooling alone.
   operator: [],
   // Not a team's: a user with is_admin on the admin API (decisions 23).
-  platform_admin: [],
+  operator_admin: [],
   // Not a team's: a partner's integration key on the partner API (decisions 22).
   partner_integration: [],
 } as const satisfies Record<string, readonly Role[]>;
@@ -76,12 +76,12 @@ export const ACTIONS = {
   'partner_api.write': { grant: 'partner_integration' },
   // The operator's admin API (decisions 23): every call audited; decisions 21 lists it as blocked under
   // impersonation, so a partner's token says so rather than forbidden_role.
-  'admin.tickets': { grant: 'platform_admin', blockedUnderImpersonation: true },
-  'admin.clients': { grant: 'platform_admin', blockedUnderImpersonation: true },
-  'admin.outbox': { grant: 'platform_admin', blockedUnderImpersonation: true },
-  'admin.audit': { grant: 'platform_admin', blockedUnderImpersonation: true },
-  'admin.sandbox_pay': { grant: 'platform_admin', blockedUnderImpersonation: true },
-  'admin.partners': { grant: 'platform_admin', blockedUnderImpersonation: true },
+  'admin.tickets': { grant: 'operator_admin', blockedUnderImpersonation: true },
+  'admin.clients': { grant: 'operator_admin', blockedUnderImpersonation: true },
+  'admin.outbox': { grant: 'operator_admin', blockedUnderImpersonation: true },
+  'admin.audit': { grant: 'operator_admin', blockedUnderImpersonation: true },
+  'admin.sandbox_pay': { grant: 'operator_admin', blockedUnderImpersonation: true },
+  'admin.partners': { grant: 'operator_admin', blockedUnderImpersonation: true },
   // The operator's own endpoints (decisions 25: /metrics with METRICS_TOKEN).
   'metrics.read': { grant: 'operator' },
 } as const satisfies Record<string, Rule>;
@@ -103,11 +103,13 @@ export function denial(p: Principal, action: Action): AppError | null {
   if (p.kind === 'impersonation' && rule.blockedUnderImpersonation) {
     return new AppError('impersonation_blocked_action', 'not allowed while a partner acts in this account');
   }
-  if (rule.grant === 'platform_admin')
-    return p.kind === 'admin' ? null : new AppError('forbidden_role', 'the admin API needs a user with is_admin');
+  if (rule.grant === 'operator_admin')
+    return p.kind === 'operator_admin'
+      ? null
+      : new AppError('forbidden_role', 'the admin API needs a user with is_admin');
   if (rule.grant === 'partner_integration')
     return p.kind === 'partner_key' ? null : new AppError('forbidden_role', 'the partner API needs a partner key');
-  if (p.kind === 'admin') return new AppError('forbidden_role', 'an admin token acts on the admin API only');
+  if (p.kind === 'operator_admin') return new AppError('forbidden_role', 'an admin token acts on the admin API only');
   if (p.kind === 'operator')
     return rule.grant === 'operator'
       ? null

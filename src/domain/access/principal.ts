@@ -55,8 +55,8 @@ export interface PartnerKeyPrincipal {
 }
 
 /** A user with is_admin on the operator's admin API. */
-export interface AdminPrincipal {
-  kind: 'admin';
+export interface OperatorAdminPrincipal {
+  kind: 'operator_admin';
   userId: number;
   email: string;
 }
@@ -71,7 +71,7 @@ export type Principal =
   | UserPrincipal
   | ImpersonationPrincipal
   | PartnerKeyPrincipal
-  | AdminPrincipal
+  | OperatorAdminPrincipal
   | OperatorPrincipal;
 export type TenantPrincipal = ApiKeyPrincipal | UserPrincipal | ImpersonationPrincipal;
 

@@ -20,7 +20,7 @@ import { auth, tags } from './shared.ts';
 const ticketId = (raw: string) => numericId(raw, 'ticket_not_found', 'ticket');
 const adminOf = (req: Parameters<typeof principal>[0]) => {
   const p = principal(req);
-  if (p.kind !== 'admin') throw new AppError('forbidden_role', 'the admin API needs a user with is_admin');
+  if (p.kind !== 'operator_admin') throw new AppError('forbidden_role', 'the admin API needs a user with is_admin');
   return p;
 };
 

@@ -10,7 +10,7 @@ import { recordAudit } from '../../domain/admin/audit.ts';
 export const adminAuditPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
   const audit: onSendHookHandler = async (req, reply, payload) => {
     const p = req.principal;
-    if (p?.kind !== 'admin') return payload;
+    if (p?.kind !== 'operator_admin') return payload;
     await recordAudit(opts.deps.db, {
       admin_user_id: p.userId,
       admin_email: p.email,

@@ -71,7 +71,7 @@ async function resolveJwt(
   if (!user || !isRole(user.role)) throw new AppError('token_revoked', 'the user of this token is no longer active');
   // The operator's admins work on the admin API whatever the state of their own client account.
   if (audience === 'admin' && user.is_admin && !claims.act)
-    return { kind: 'admin', userId: user.id, email: user.email };
+    return { kind: 'operator_admin', userId: user.id, email: user.email };
   if (user.client_disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
   const tenant = { clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id };
   // A partner acting in the account has the rights of `admin`, whatever the role of the user it acts as
@@ -153,7 +153,8 @@ function bucketFor(
     const bucket = p.plan === 'enterprise' && p.mode === 'live' ? 'enterprise' : p.mode;
     return [bucket, String(p.apiKeyId)];
   }
-  if (p?.kind === 'user' || p?.kind === 'impersonation' || p?.kind === 'admin') return ['cabinet', String(p.userId)];
+  if (p?.kind === 'user' || p?.kind === 'impersonation' || p?.kind === 'operator_admin')
+    return ['cabinet', String(p.userId)];
   if (p?.kind === 'partner_key') return ['partner', String(p.apiKeyId)];
   return ['anonymous', clientIp(req)];
 }
