@@ -1,4 +1,4 @@
-// Webhook secrets and the two signature schemes of a delivery (spec Events; decisions 8):
+// Webhook secrets and the two signatures of a delivery (spec Events; decisions 8):
 //  - X-Webhook-Signature: sha256=<hex HMAC-SHA256 over "<timestamp>.<body>">, key = the whole secret
 //    string as UTF-8; always the current secret only.
 //  - Standard Webhooks: webhook-signature "v1,<base64>" over "<msg id>.<timestamp>.<body>", key = the
@@ -26,13 +26,13 @@ export function generateSecret(): string {
   }
 }
 
-/** Key bytes of the standard scheme; accepts either base64 alphabet, padded or not. */
+/** Key bytes of the Standard Webhooks signature; accepts either base64 alphabet, padded or not. */
 export function standardKey(secret: string): Buffer {
   return Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
 }
 
 /**
- * A secret chosen by the merchant must have the standard form, so both schemes can use it, and every
+ * A secret chosen by the merchant must have the standard form, so both signatures can use it, and every
  * receiver's library reads the same key: Node would also decode base64url or unpadded text, the
  * Python and Go libraries would not.
  */
