@@ -1,5 +1,5 @@
-// The transactional write of the journal: a journal event is written in the same transaction as the state change it describes, and
-// so are the webhook deliveries it causes (a subscriber of `afterEventAppended`, wired in
+// The journal's write: an event is written in the same transaction as the state change it describes,
+// and so are the webhook deliveries it causes (a subscriber of `afterEventAppended`, wired in
 // domain/subscribers.ts). Nothing is published outside the transaction.
 import type { Queryable } from '../../db/db.ts';
 import type { Tenant } from '../tenant.ts';
