@@ -15,8 +15,8 @@ const PACKAGES = [
   {
     name: 'sdk',
     built: 'dist/index.js',
-    sources: ['src', 'package.json', 'tsconfig.json'],
-    cmd: [bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    sources: ['src', 'scripts', 'package.json', 'tsconfig.json'],
+    cmd: ['scripts/build.mjs'],
   },
   // The CLI is bundled (esbuild, the SDK inside), so that its tarball installs on its own.
   {

@@ -2,13 +2,15 @@
 // the packed CLI installs on its own, with no registry access to @tolem/* and no dependency to fetch. The
 // licences of what is bundled go beside it (dist/THIRD_PARTY_LICENSES). esbuild is the root package's.
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { publishDist, stagingFor } from '../../../scripts/publish-dist.mjs';
 
 const here = path.resolve(import.meta.dirname, '..');
-const outfile = path.join(here, 'dist/main.js');
-// A clean dist: a tarball carries nothing an earlier build left.
-rmSync(path.join(here, 'dist'), { recursive: true, force: true });
+// Built aside, then put in place file by file: a clean dist (a tarball carries nothing an earlier build
+// left) that is never missing while something runs it.
+const staging = stagingFor(path.join(here, 'dist'));
+const outfile = path.join(staging, 'main.js');
 
 const result = await build({
   entryPoints: [path.join(here, 'src/main.ts')],
@@ -44,6 +46,7 @@ const licences = [...roots].sort().map((dir) => {
   return `${name}@${version} (${license})\n\n${text}\n`;
 });
 writeFileSync(
-  path.join(here, 'dist/THIRD_PARTY_LICENSES'),
+  path.join(staging, 'THIRD_PARTY_LICENSES'),
   `The tolem CLI bundles these packages:\n\n${licences.join('\n---\n\n')}`,
 );
+publishDist(staging, path.join(here, 'dist'));
