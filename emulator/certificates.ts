@@ -43,6 +43,8 @@ export function makeCertificate(o: {
   ca?: boolean;
   server?: boolean;
   client?: boolean;
+  /** more DNS names of a server certificate, beside 127.0.0.1 and localhost (a container's service name) */
+  hostnames?: string[];
 }): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = o.publicKey;
@@ -64,6 +66,7 @@ export function makeCertificate(o: {
       altNames: [
         { type: 7, ip: '127.0.0.1' },
         { type: 2, value: 'localhost' },
+        ...(o.hostnames ?? []).map((value) => ({ type: 2, value })),
       ],
     });
   }
@@ -97,8 +100,20 @@ export function makeClientPfx(
 
 const FILES = ['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem', 'client.p12', 'client.password', 'api-key.txt'];
 
-/** The files of DIR, made when any is missing (they belong together: one CA signed the rest). */
-export function ensureCertificates(dirIn: string): EmulatorFiles {
+/** The DNS names a server certificate is valid for. */
+function dnsNames(pem: string): string[] {
+  const ext = forge.pki.certificateFromPem(pem).getExtension('subjectAltName') as
+    | { altNames?: { type: number; value?: string }[] }
+    | undefined;
+  return (ext?.altNames ?? []).filter((n) => n.type === 2 && n.value).map((n) => n.value!);
+}
+
+/**
+ * The files of DIR, made when any is missing (they belong together: one CA signed the rest). A server
+ * certificate that lacks one of `hostnames` (the emulator reached by a container's name) is made again
+ * with the same CA, so clients that trust ca.pem keep trusting it.
+ */
+export function ensureCertificates(dirIn: string, hostnames: string[] = []): EmulatorFiles {
   const dir = path.resolve(dirIn);
   mkdirSync(dir, { recursive: true });
   const f = (name: string) => path.join(dir, name);
@@ -118,6 +133,7 @@ export function ensureCertificates(dirIn: string): EmulatorFiles {
       signer: ca.privateKey,
       issuer: caCert,
       server: true,
+      hostnames,
     });
     const password = randomUUID();
     writeFileSync(f('ca.pem'), caPem);
@@ -127,6 +143,20 @@ export function ensureCertificates(dirIn: string): EmulatorFiles {
     writeFileSync(f('client.password'), password, { mode: 0o600 });
     writeFileSync(f('client.p12'), makeClientPfx(caPem, ca.pem, password), { mode: 0o600 });
     writeFileSync(f('api-key.txt'), `test_${randomUUID()}`, { mode: 0o600 });
+  } else if (hostnames.some((h) => !dnsNames(readFileSync(f('server.pem'), 'utf8')).includes(h))) {
+    const caCert = forge.pki.certificateFromPem(readFileSync(f('ca.pem'), 'utf8'));
+    const caKey = forge.pki.privateKeyFromPem(readFileSync(f('ca-key.pem'), 'utf8'));
+    const server = keyPair();
+    const cert = makeCertificate({
+      cn: '127.0.0.1',
+      publicKey: server.publicKey,
+      signer: caKey,
+      issuer: caCert,
+      server: true,
+      hostnames,
+    });
+    writeFileSync(f('server.pem'), forge.pki.certificateToPem(cert));
+    writeFileSync(f('server-key.pem'), server.pem, { mode: 0o600 });
   }
   return {
     dir,

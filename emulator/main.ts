@@ -1,4 +1,5 @@
-// `npm run emulator -- --port N --dir DIR [--date-style doc|offset|local|vary] [--utc-offset 5]`: the
+// `npm run emulator -- --port N --dir DIR [--date-style doc|offset|local|vary] [--utc-offset 5]
+// [--host 0.0.0.0 --hostname NAME]` (a container: listen on every address, NAME in the certificate): the
 // provider's QR partner API on 127.0.0.1 for trying live mode (docs/provider-qrapi.md). Prints one line
 // of JSON on stdout when ready (a driver waits for it); its certificates stay in DIR and are reused by the
 // next start.
@@ -10,6 +11,8 @@ import { startEmulator } from './server.ts';
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '8543' },
+    host: { type: 'string', default: '127.0.0.1' },
+    hostname: { type: 'string', multiple: true, default: [] },
     dir: { type: 'string', default: './emulator-data' },
     'date-style': { type: 'string', default: 'offset' },
     'utc-offset': { type: 'string', default: '5' },
@@ -26,7 +29,14 @@ if (!DATE_STYLES.includes(dateStyle)) usage(`--date-style must be one of ${DATE_
 const utcOffsetHours = Number(values['utc-offset']);
 if (!validUtcOffset(utcOffsetHours))
   usage(`--utc-offset must be hours from UTC (whole minutes, -12 to 14), not ${values['utc-offset']}`);
-const e = await startEmulator({ port, dir: values.dir!, dateStyle, utcOffsetHours });
+const e = await startEmulator({
+  port,
+  host: values.host,
+  hostnames: values.hostname,
+  dir: values.dir!,
+  dateStyle,
+  utcOffsetHours,
+});
 const ready = {
   ready: true,
   url: e.url,

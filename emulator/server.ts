@@ -67,7 +67,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 export interface EmulatorOptions {
   port?: number;
   dir: string;
-  host?: '127.0.0.1';
+  /** the address to listen on: 127.0.0.1 unless a container must be reached from outside (0.0.0.0) */
+  host?: string;
+  /** DNS names the server certificate must also carry (the container's service name) */
+  hostnames?: string[];
   /**
    * how dates are written until a control call says otherwise, and after each reset; default `offset`,
    * the form production answers take (public clients parse it; several read no other)
@@ -85,7 +88,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
   if (!DATE_STYLES.includes(start.dateStyle)) throw new Error(`dateStyle must be one of ${DATE_STYLES.join(', ')}`);
   if (!validUtcOffset(start.utcOffsetHours))
     throw new Error('utcOffsetHours must be a whole number of minutes between -12 and 14 hours');
-  const files = ensureCertificates(opts.dir);
+  const files = ensureCertificates(opts.dir, opts.hostnames);
   const state = new EmulatorState(start);
   const hanging = new Set<ServerResponse>();
   // The control call's own connection is busy answering it, so it stays; idle ones close.

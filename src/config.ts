@@ -1,5 +1,6 @@
 // Environment parsed once, typed. Everything is optional for a local run (decisions 14).
 
+import { readFileSync } from 'node:fs';
 import { parseTimezone } from './providers/qrapi/dates.ts';
 
 export type ProcessRole = 'all' | 'api' | 'worker';
@@ -54,6 +55,8 @@ export interface Config {
   jwtIssuer: string;
   jwtAudience: string;
   role: ProcessRole;
+  /** ROLE=worker touches this file every 5 s while its store answers (a container's health check reads it) */
+  heartbeatFile?: string;
   webhooksAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
@@ -146,6 +149,25 @@ function bool(v: string | undefined, dflt = false): boolean {
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
 }
 
+/**
+ * A secret given either in the variable itself or, as container platforms hand secrets over, in a file named
+ * by `<NAME>_FILE` (compose and Kubernetes secrets; a PEM key does not fit an env file's one line).
+ */
+function secret(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (env[name] && file) throw new Error(`set ${name} or ${name}_FILE, not both`);
+  if (!file) return env[name] || undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const value = text.trim();
+  if (!value) throw new Error(`${name}_FILE: ${file} is empty`);
+  return value;
+}
+
 function int(name: string, v: string | undefined, dflt: number): number {
   if (v === undefined || v === '') return dflt;
   const n = Number(v);
@@ -195,16 +217,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: env.DATA_DIR ?? './data',
     secretsFile: env.SECRETS_FILE || undefined,
     redisUrl: env.REDIS_URL || undefined,
-    appSecret: env.APP_SECRET || undefined,
+    appSecret: secret(env, 'APP_SECRET'),
     appSecretPrevious: (env.APP_SECRET_PREVIOUS ?? '')
       .split(',')
       .map((v) => v.trim())
       .filter(Boolean),
-    jwtPrivateKey: env.JWT_PRIVATE_KEY || undefined,
+    jwtPrivateKey: secret(env, 'JWT_PRIVATE_KEY'),
     // Not the port-derived default base URL: instances on different ports must accept each other's tokens.
     jwtIssuer: env.JWT_ISSUER || env.PUBLIC_BASE_URL || 'tolem',
     jwtAudience: env.JWT_AUDIENCE ?? 'tolem',
     role,
+    heartbeatFile: env.HEARTBEAT_FILE || undefined,
     webhooksAllowPrivate: bool(env.WEBHOOKS_ALLOW_PRIVATE),
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 5000),

@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.ts';
 import { bootstrap } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 import { startJobs } from './jobs/index.ts';
+import { startHeartbeat } from './jobs/heartbeat.ts';
 import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhooks/reseal.ts';
 import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
@@ -65,9 +66,17 @@ async function main(): Promise<void> {
   const jobs = config.role === 'api' ? undefined : startJobs(deps, app.log);
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
+    // The one line an operator looks for after a start: where everything is.
+    app.log.info(
+      { api: config.publicBaseUrl, docs: `${config.publicBaseUrl}/docs`, dashboard: config.dashboardUrl },
+      `Tolem is ready: API ${config.publicBaseUrl}, docs ${config.publicBaseUrl}/docs, ` +
+        `dashboard ${config.dashboardUrl}/`,
+    );
   } else {
     app.log.info('worker started (ROLE=worker): background jobs only, no HTTP listener');
   }
+  const stopHeartbeat =
+    config.role === 'worker' && config.heartbeatFile ? startHeartbeat(deps, config.heartbeatFile, app.log) : undefined;
 
   // At once, side by side: HTTP stops accepting (503 to new requests) while the requests in flight
   // finish, and the jobs finish the item in hand (the rest of a claimed batch waits for its lease to run
@@ -75,6 +84,7 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
+    stopHeartbeat?.();
     await Promise.all([app.close(), jobs?.stop()]);
     await runtime.close();
   });
