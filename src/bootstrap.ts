@@ -2,6 +2,7 @@
 import type { Config } from './config.ts';
 import { connect } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
+import { waitForStore } from './db/wait-for-store.ts';
 import { loadSecrets } from './secrets.ts';
 import { systemClock, type Clock, type Deps } from './deps.ts';
 import { connectRedis, createRateLimiter } from './infra/rate-limit-store.ts';
@@ -38,6 +39,8 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     poolMax: config.pgPoolMax,
     pgliteFrom: opts.pgliteFrom,
   });
+  if (db.kind === 'pg')
+    await waitForStore(db, { log: (msg) => console.log(JSON.stringify({ level: 40, time: Date.now(), msg })) });
   if (opts.migrate !== false) await migrate(db);
   const { secrets, warnings } = await loadSecrets(db, config);
   const caches = new Caches();
