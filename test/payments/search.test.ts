@@ -65,7 +65,10 @@ async function found(m: Merchant, query: string): Promise<string[]> {
   expect(a.status, `${query}: ${a.raw.body}`).toBe(200);
   expect(b.status, `${query}: ${b.raw.body}`).toBe(200);
   const ids = (a.body as ListPage).data.map((p) => p.operation_id);
-  expect((b.body as ListPage).data.map((p) => p.operation_id), query).toEqual(ids);
+  expect(
+    (b.body as ListPage).data.map((p) => p.operation_id),
+    query,
+  ).toEqual(ids);
   expect((a.body as ListPage).has_more).toBe(false);
   return ids;
 }
@@ -155,9 +158,10 @@ describe('payments search: each filter and their combinations', () => {
     expect(await found(m, `amount_min=1000&q=${enc('заказ')}&phone_last=9999`)).toEqual([]);
     expect(await found(m, 'type=invoice&status=created&amount_max=3000')).toEqual([ids.order]);
     expect(await found(m, 'type=qr&amount=2500&created_to=2026-01-15T00:00:00Z')).toEqual([ids.sale]);
-    expect(
-      await found(m, `q=e&amount_min=2000&created_from=${enc('2026-01-11T00:00:00+05:00')}&type=qr`),
-    ).toEqual([ids.late, ids.sale]);
+    expect(await found(m, `q=e&amount_min=2000&created_from=${enc('2026-01-11T00:00:00+05:00')}&type=qr`)).toEqual([
+      ids.late,
+      ids.sale,
+    ]);
     expect(await found(m, 'status=paid&amount=2500')).toEqual([]);
   });
 });

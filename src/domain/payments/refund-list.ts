@@ -32,7 +32,9 @@ export async function listRefunds(
     async (after, take) => {
       const params: unknown[] = [op.id, tenant.clientId, tenant.mode];
       // refunds_operation_idx finds the payment's few refunds; the order is a sort of those.
-      const keyset = after ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})` : '';
+      const keyset = after
+        ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`
+        : '';
       const r = await deps.db.query<ListedRefund>(
         `SELECT id, operation_id, amount, status, reason, created_at FROM refunds
           WHERE operation_id = $1 AND client_id = $2 AND mode = $3${keyset}

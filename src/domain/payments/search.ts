@@ -67,7 +67,8 @@ function parseInstant(raw: string, param: string): Date {
 
 function parseAmount(value: number | undefined, param: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 1) throw bad(param, `${param} must be a whole number of tenge, 1 or more`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw bad(param, `${param} must be a whole number of tenge, 1 or more`);
   return value;
 }
 
@@ -94,7 +95,6 @@ export function parsePaymentSearch(input: PaymentSearchInput): PaymentSearch {
   if (q !== undefined) {
     if (q.length > Q_MAX) throw bad('q', `q must be at most ${Q_MAX} characters`);
     // Control characters never occur in a comment or an id, and NUL is a text PostgreSQL refuses (a 500).
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: they are what is refused
     if (/[\u0000-\u001f\u007f]/.test(q)) throw bad('q', 'q must not contain control characters');
   }
   return {

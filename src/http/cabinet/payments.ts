@@ -54,12 +54,10 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const q = req.query;
-      const r = await listOperations(
-        deps,
-        tenantWith(req, { endpoint: 'me.payments' }),
-        searchOf(q),
-        { cursor: q.cursor, limit: parseLimit(q.limit) },
-      );
+      const r = await listOperations(deps, tenantWith(req, { endpoint: 'me.payments' }), searchOf(q), {
+        cursor: q.cursor,
+        limit: parseLimit(q.limit),
+      });
       return { ...r, data: r.data.map(toPaymentItem) };
     },
   });
@@ -160,12 +158,10 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       response: { 200: Page(RefundItem) },
     },
     handler: async (req) => {
-      const r = await listRefunds(
-        deps,
-        tenantWith(req, { endpoint: 'me.payments.refunds' }),
-        req.params.op_id,
-        { cursor: req.query.cursor, limit: parseLimit(req.query.limit) },
-      );
+      const r = await listRefunds(deps, tenantWith(req, { endpoint: 'me.payments.refunds' }), req.params.op_id, {
+        cursor: req.query.cursor,
+        limit: parseLimit(req.query.limit),
+      });
       return { ...r, data: r.data.map(toRefundItem) };
     },
   });

@@ -11,9 +11,7 @@ const Tenge = (description: string) =>
   Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description }));
 
 export const PaymentSearchQuery = {
-  created_from: Instant(
-    'created at or after this date and time, ISO 8601 with its offset (Z or +05:00 for Almaty)',
-  ),
+  created_from: Instant('created at or after this date and time, ISO 8601 with its offset (Z or +05:00 for Almaty)'),
   created_to: Instant('created at or before this date and time, ISO 8601 with its offset'),
   amount: Tenge('exactly this amount, integer tenge (not with amount_min or amount_max)'),
   amount_min: Tenge('at least this amount, integer tenge'),

@@ -198,12 +198,10 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     },
     handler: async (req) => {
       const q = req.query;
-      const r = await listOperations(
-        deps,
-        tenantWith(req, { endpoint: 'v2.payments' }),
-        searchOf(q),
-        { cursor: q.cursor, limit: parseLimit(q.limit) },
-      );
+      const r = await listOperations(deps, tenantWith(req, { endpoint: 'v2.payments' }), searchOf(q), {
+        cursor: q.cursor,
+        limit: parseLimit(q.limit),
+      });
       return { ...r, data: r.data.map(toPaymentItem) };
     },
   });
