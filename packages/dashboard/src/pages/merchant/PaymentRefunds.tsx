@@ -43,7 +43,7 @@ export function PaymentRefunds({ opId, mode }: { opId: string; mode: 'live' | 't
           testId="refunds-table"
           rows={rows}
           rowKey={(r) => r.refund_id}
-          minWidth={360}
+          minWidth={300}
           columns={[
             { label: t('common.amount'), cell: (r) => tenge(r.amount), align: 'right' },
             { label: t('common.status'), cell: (r) => <StatusBadge status={r.status} of="refund" /> },

@@ -1,12 +1,12 @@
 // The payments page's search form: status, a text over comment and id, a day range (Almaty days), an exact
 // amount and a phone's last digits. It edits a draft; "Search" checks it and hands it over (the page puts it
-// in the URL), "Clear" empties it. A field's problem is said under it, and nothing is asked meanwhile. The
-// page keys the form by its URL, so going back (or opening a link) shows that search afresh.
+// in the URL), "Clear" empties it. A field's problem is said under it, and nothing is asked meanwhile. When the
+// URL changes otherwise (back, forward, a link), the form shows that search.
 import { Button, Grid, Group, Select, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import './i18n-search.ts';
-import { EMPTY_SEARCH, problemsOf, Q_MAX, type SearchForm } from './payment-search.ts';
+import { EMPTY_SEARCH, formOf, paramsOf, problemsOf, Q_MAX, type SearchForm } from './payment-search.ts';
 
 const STATUSES = ['created', 'paid', 'refunded', 'partially_refunded', 'cancelled', 'expired', 'declined'] as const;
 
@@ -14,6 +14,20 @@ export function PaymentSearch({ value, onSearch }: { value: SearchForm; onSearch
   const { t } = useTranslation();
   const [draft, setDraft] = useState(value);
   const [checked, setChecked] = useState(false);
+  // The URL's search, and the one this form last handed over: the URL catches up with a hand-over a moment
+  // later (navigation is asynchronous), and that must not undo what the user typed since.
+  const url = paramsOf(value).toString();
+  const handed = useRef(url);
+  useEffect(() => {
+    if (url === handed.current) return;
+    handed.current = url;
+    setDraft(formOf(new URLSearchParams(url)));
+    setChecked(false);
+  }, [url]);
+  const search = (form: SearchForm) => {
+    handed.current = paramsOf(form).toString();
+    onSearch(form);
+  };
   const problems = checked ? problemsOf(draft) : {};
   const problem = (f: keyof SearchForm) => (problems[f] ? t(`search.problem.${problems[f]}`) : undefined);
   const set = (f: keyof SearchForm) => (e: { currentTarget: { value: string } }) =>
@@ -26,7 +40,7 @@ export function PaymentSearch({ value, onSearch }: { value: SearchForm; onSearch
       onSubmit={(e) => {
         e.preventDefault();
         setChecked(true);
-        if (Object.keys(problemsOf(draft)).length === 0) onSearch(draft);
+        if (Object.keys(problemsOf(draft)).length === 0) search(draft);
       }}
     >
       <Grid gap="xs" align="flex-start">
@@ -69,7 +83,6 @@ export function PaymentSearch({ value, onSearch }: { value: SearchForm; onSearch
         <Grid.Col span={{ base: 6, sm: 3 }}>
           <TextInput
             label={t('search.phone')}
-            description={t('search.phoneHint')}
             type="tel"
             inputMode="tel"
             value={draft.phone}
@@ -85,7 +98,7 @@ export function PaymentSearch({ value, onSearch }: { value: SearchForm; onSearch
           onClick={() => {
             setDraft(EMPTY_SEARCH);
             setChecked(false);
-            onSearch(EMPTY_SEARCH);
+            search(EMPTY_SEARCH);
           }}
         >
           {t('search.reset')}

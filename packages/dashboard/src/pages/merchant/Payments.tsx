@@ -1,6 +1,6 @@
 // The payments of the mode: a search (status, text, days, amount, phone's last digits) kept in the URL, a
-// table of what it finds, each row opening the payment, 100 at a time with "show more" (cursor pages), and the
-// CSV of the same search in the form a Russian-locale spreadsheet opens right.
+// table of what it finds (with the comment a text search matches), each row opening the payment, 100 at a
+// time with "show more" (cursor pages), and the CSV of the same search as a Russian-locale spreadsheet opens it.
 import { Table, Group, Button, Anchor, ScrollArea, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -69,7 +69,7 @@ export default function Payments() {
         </Button>
       }
     >
-      <PaymentSearch key={params.toString()} value={form} onSearch={(f) => setParams(paramsOf(f))} />
+      <PaymentSearch value={form} onSearch={(f) => setParams(paramsOf(f))} />
       <ErrorAlert error={list.error ?? exportError} />
       <ScrollArea viewportProps={{ tabIndex: 0 }}>
         <Table striped highlightOnHover miw={640} data-testid="payments-table">
@@ -79,6 +79,7 @@ export default function Payments() {
               <Table.Th>{t('common.status')}</Table.Th>
               <Table.Th ta="right">{t('common.amount')}</Table.Th>
               <Table.Th>{t('common.created')}</Table.Th>
+              <Table.Th>{t('search.comment')}</Table.Th>
               <Table.Th>{t('payments.customer')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -97,6 +98,10 @@ export default function Payments() {
                   {tenge(p.amount)}
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(p.created_at, i18n.language)}</Table.Td>
+                {/* What a text search matched; a long comment is cut here and whole on the payment's page. */}
+                <Table.Td maw={240} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  {p.comment ?? '—'}
+                </Table.Td>
                 <Table.Td>{p.sender_name ?? p.phone ?? '—'}</Table.Td>
               </Table.Tr>
             ))}
