@@ -601,7 +601,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payments, newest first (cursor pages) */
+        /** Payments, newest first (cursor pages), by status, type, time, amount, phone and text */
         get: operations["getV2Payments"];
         put?: never;
         post?: never;
@@ -703,7 +703,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newest payments (no cursor) */
+        /** Payments, newest first, by status, time, amount, phone and text (cursor pages) */
         get: operations["getMePayments"];
         put?: never;
         post?: never;
@@ -764,6 +764,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/payments/{op_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment's refunds, newest first (cursor pages) */
+        get: operations["getMePaymentsByOpIdRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/payments/{op_id}/refund": {
         parameters: {
             query?: never;
@@ -805,7 +822,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** CSV of the newest payments (at most 1000 rows) */
+        /** CSV of the newest payments of a search (at most 1000 rows) */
         get: operations["getMePaymentsExport"];
         put?: never;
         post?: never;
@@ -2984,6 +3001,33 @@ export interface components {
         /** EventList */
         EventList: {
             data: components["schemas"]["Event"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** RefundItem */
+        RefundItem: {
+            refund_id: string;
+            operation_id: string;
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            amount: number;
+            /**
+             * @description pending: asked of the provider (or waiting for the payer to scan a return QR), not yet final
+             * @enum {string}
+             */
+            status: "completed" | "pending" | "failed";
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** RefundItemList */
+        RefundItemList: {
+            data: components["schemas"]["RefundItem"][];
             next_cursor: string | null;
             has_more: boolean;
         };
@@ -7680,6 +7724,29 @@ export interface operations {
                 limit?: number;
                 status?: components["schemas"]["PaymentStatus"];
                 type?: "qr" | "invoice";
+                /**
+                 * @description created at or after this date and time, ISO 8601 with its offset (Z or +05:00 for Almaty)
+                 * @example 2026-05-01T00:00:00+05:00
+                 */
+                created_from?: string;
+                /**
+                 * @description created at or before this date and time, ISO 8601 with its offset
+                 * @example 2026-05-01T00:00:00+05:00
+                 */
+                created_to?: string;
+                /** @description exactly this amount, integer tenge (not with amount_min or amount_max) */
+                amount?: number;
+                /** @description at least this amount, integer tenge */
+                amount_min?: number;
+                /** @description at most this amount, integer tenge */
+                amount_max?: number;
+                /**
+                 * @description the last 4 to 10 digits of the payer's phone (invoices carry one)
+                 * @example 5678
+                 */
+                phone_last?: string;
+                /** @description text in the comment or the operation id, case-insensitive (%, _ and \ match themselves) */
+                q?: string;
                 /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
                 mode?: "live" | "test";
             };
@@ -8290,6 +8357,31 @@ export interface operations {
                 /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
                 mode?: "live" | "test";
                 status?: components["schemas"]["PaymentStatus"];
+                /**
+                 * @description created at or after this date and time, ISO 8601 with its offset (Z or +05:00 for Almaty)
+                 * @example 2026-05-01T00:00:00+05:00
+                 */
+                created_from?: string;
+                /**
+                 * @description created at or before this date and time, ISO 8601 with its offset
+                 * @example 2026-05-01T00:00:00+05:00
+                 */
+                created_to?: string;
+                /** @description exactly this amount, integer tenge (not with amount_min or amount_max) */
+                amount?: number;
+                /** @description at least this amount, integer tenge */
+                amount_min?: number;
+                /** @description at most this amount, integer tenge */
+                amount_max?: number;
+                /**
+                 * @description the last 4 to 10 digits of the payer's phone (invoices carry one)
+                 * @example 5678
+                 */
+                phone_last?: string;
+                /** @description text in the comment or the operation id, case-insensitive (%, _ and \ match themselves) */
+                q?: string;
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
                 /** @description 1 to 100, default 20 */
                 limit?: number;
             };
@@ -8305,9 +8397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Payment"][];
-                    };
+                    "application/json": components["schemas"]["PaymentList"];
                 };
             };
             /** @description Invalid input */
@@ -8740,6 +8830,101 @@ export interface operations {
             };
         };
     };
+    getMePaymentsByOpIdRefunds: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description op_<ULID> */
+                op_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundItemList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postMePaymentsByOpIdRefund: {
         parameters: {
             query?: {
@@ -9012,6 +9197,31 @@ export interface operations {
                 /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
                 mode?: "live" | "test";
                 status?: components["schemas"]["PaymentStatus"];
+                /**
+                 * @description created at or after this date and time, ISO 8601 with its offset (Z or +05:00 for Almaty)
+                 * @example 2026-05-01T00:00:00+05:00
+                 */
+                created_from?: string;
+                /**
+                 * @description created at or before this date and time, ISO 8601 with its offset
+                 * @example 2026-05-01T00:00:00+05:00
+                 */
+                created_to?: string;
+                /** @description exactly this amount, integer tenge (not with amount_min or amount_max) */
+                amount?: number;
+                /** @description at least this amount, integer tenge */
+                amount_min?: number;
+                /** @description at most this amount, integer tenge */
+                amount_max?: number;
+                /**
+                 * @description the last 4 to 10 digits of the payer's phone (invoices carry one)
+                 * @example 5678
+                 */
+                phone_last?: string;
+                /** @description text in the comment or the operation id, case-insensitive (%, _ and \ match themselves) */
+                q?: string;
+                /** @description csv (default): comma-separated, times in UTC (ISO 8601); excel-ru: for a spreadsheet in a Russian or Kazakh locale, with a UTF-8 BOM, `;` between cells, CRLF and Almaty times (DD.MM.YYYY HH:MM:SS, UTC+5) */
+                format?: "csv" | "excel-ru";
             };
             header?: never;
             path?: never;

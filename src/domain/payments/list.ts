@@ -1,13 +1,13 @@
-// The payments list of a client and mode: keyset pages, newest first, by status and type.
+// The payments list of a client and mode: keyset pages, newest first, by status, type and the search's filters
+// (search.ts). The cursor is bound to the endpoint and the checked filters, so a page after the first is the
+// next page of the same search, whatever filters it combines.
 import type { DbSecretsDeps } from '../../deps.ts';
 import type { Tenant } from '../tenant.ts';
 import { page, type PageResult, type Paging } from '../pagination.ts';
 import { ITEM_COLUMNS, type ListedOperation } from './operations.ts';
+import { cursorFilters, parsePaymentSearch, searchConditions, type PaymentSearchInput } from './search.ts';
 
-export interface PaymentFilters {
-  status?: string;
-  type?: string;
-}
+export type PaymentFilters = PaymentSearchInput;
 
 export async function listOperations(
   deps: DbSecretsDeps,
@@ -15,19 +15,18 @@ export async function listOperations(
   filters: PaymentFilters,
   paging: Paging,
 ): Promise<PageResult<ListedOperation>> {
+  const search = parsePaymentSearch(filters);
   return page(
     {
       secret: deps.secrets.appSecret,
       endpoint: scope.endpoint,
-      filters: { mode: scope.mode, ...filters },
+      filters: { mode: scope.mode, ...cursorFilters(search) },
       cursor: paging.cursor,
       limit: paging.limit,
     },
     async (after, take) => {
-      const where = ['client_id = $1', 'mode = $2'];
       const params: unknown[] = [scope.clientId, scope.mode];
-      if (filters.status) where.push(`status = $${params.push(filters.status)}`);
-      if (filters.type) where.push(`type = $${params.push(filters.type)}`);
+      const where = ['client_id = $1', 'mode = $2', ...searchConditions(search, params)];
       if (after) where.push(`(created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`);
       const r = await deps.db.query<ListedOperation>(
         `SELECT ${ITEM_COLUMNS} FROM operations WHERE ${where.join(' AND ')}
@@ -40,13 +39,13 @@ export async function listOperations(
   );
 }
 
-/** The cabinet's list: no cursor, newest first. */
-export async function recentOperations(
+/** The first `limit` rows of a search, newest first (the CSV export: one page of its own size). */
+export async function newestOperations(
   deps: DbSecretsDeps,
   tenant: Tenant,
-  status: string | undefined,
+  filters: PaymentFilters,
   limit: number,
 ): Promise<ListedOperation[]> {
   const { clientId, mode } = tenant;
-  return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments' }, { status }, { limit })).data;
+  return (await listOperations(deps, { clientId, mode, endpoint: 'me.payments.export' }, filters, { limit })).data;
 }

@@ -6,15 +6,18 @@ import { createInvoice, createQr } from '../../domain/payments/create.ts';
 import { refundPayment, type RefundResult as RefundOutcome } from '../../domain/payments/refund.ts';
 import { findOperation } from '../../domain/payments/operations.ts';
 import { syncOperation } from '../../domain/payments/sync.ts';
-import { recentOperations } from '../../domain/payments/list.ts';
+import { listOperations } from '../../domain/payments/list.ts';
+import { listRefunds } from '../../domain/payments/refund-list.ts';
 import { stats, usage } from '../../domain/payments/stats.ts';
-import { exportCsv } from '../../domain/payments/export.ts';
+import { EXPORT_FORMATS, exportCsv, type ExportFormat } from '../../domain/payments/export.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { accountOf, tenant, tenantWith } from '../context.ts';
-import { AccountHeader, ModeQuery, OpParams } from '../params.ts';
+import { AccountHeader, ModeQuery, OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { receiptFor } from '../plugins/idempotency.ts';
-import { Amount, Body } from '../schemas.ts';
+import { Amount, Body, Page } from '../schemas.ts';
+import { PaymentSearchQuery, searchOf } from '../shapes/payment-search.ts';
+import { RefundItem, toRefundItem } from '../shapes/refund.ts';
 import {
   Comment,
   InvoiceCreated,
@@ -40,18 +43,22 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     permission: 'payments.read',
     schema: {
       tags,
-      summary: 'Newest payments (no cursor)',
+      summary: 'Payments, newest first, by status, time, amount, phone and text (cursor pages)',
       querystring: Type.Object({
         ...ModeQuery,
         status: Type.Optional(Status),
-        limit: Type.Optional(Type.Integer({ description: '1 to 100, default 20' })),
+        ...PaymentSearchQuery,
+        ...PageQuery,
       }),
-      response: { 200: Type.Object({ data: Type.Array(PaymentItem) }) },
+      response: { 200: Page(PaymentItem) },
     },
     handler: async (req) => {
-      const t = tenant(req);
-      const ops = await recentOperations(deps, t, req.query.status, parseLimit(req.query.limit));
-      return { data: ops.map(toPaymentItem) };
+      const q = req.query;
+      const r = await listOperations(deps, tenantWith(req, { endpoint: 'me.payments' }), searchOf(q), {
+        cursor: q.cursor,
+        limit: parseLimit(q.limit),
+      });
+      return { ...r, data: r.data.map(toPaymentItem) };
     },
   });
 
@@ -138,6 +145,28 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
   });
 
   route(app, {
+    method: 'GET',
+    url: '/me/payments/:op_id/refunds',
+    auth: ['jwt'],
+    permission: 'payments.read',
+    errors: [403, 404],
+    schema: {
+      tags,
+      summary: "The payment's refunds, newest first (cursor pages)",
+      params: OpParams,
+      querystring: Type.Object({ ...ModeQuery, ...PageQuery }),
+      response: { 200: Page(RefundItem) },
+    },
+    handler: async (req) => {
+      const r = await listRefunds(deps, tenantWith(req, { endpoint: 'me.payments.refunds' }), req.params.op_id, {
+        cursor: req.query.cursor,
+        limit: parseLimit(req.query.limit),
+      });
+      return { ...r, data: r.data.map(toRefundItem) };
+    },
+  });
+
+  route(app, {
     method: 'POST',
     url: '/me/payments/:op_id/refund',
     auth: ['jwt'],
@@ -200,17 +229,32 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     errors: [403],
     schema: {
       tags,
-      summary: 'CSV of the newest payments (at most 1000 rows)',
-      querystring: Type.Object({ ...ModeQuery, status: Type.Optional(Status) }),
+      summary: 'CSV of the newest payments of a search (at most 1000 rows)',
+      querystring: Type.Object({
+        ...ModeQuery,
+        status: Type.Optional(Status),
+        ...PaymentSearchQuery,
+        format: Type.Optional(
+          Type.String({
+            enum: [...EXPORT_FORMATS],
+            description:
+              'csv (default): comma-separated, times in UTC (ISO 8601); excel-ru: for a spreadsheet in a ' +
+              'Russian or Kazakh locale, with a UTF-8 BOM, `;` between cells, CRLF and Almaty times ' +
+              '(DD.MM.YYYY HH:MM:SS, UTC+5)',
+          }),
+        ),
+      }),
       response: { 200: { description: 'CSV, one payment a row', content: { 'text/csv': { schema: Type.String() } } } },
     },
     handler: async (req, reply) => {
       const t = tenant(req);
       const { mode } = t;
+      // The schema's enum has checked the format.
+      const csv = await exportCsv(deps, t, searchOf(req.query), req.query.format as ExportFormat);
       reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="payments-${mode}.csv"`);
-      return exportCsv(deps, t, req.query.status);
+      return csv;
     },
   });
 

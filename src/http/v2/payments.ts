@@ -14,6 +14,7 @@ import { parseLimit } from '../../domain/pagination.ts';
 import { accountOf, tenant, tenantWith } from '../context.ts';
 import { AccountHeader, ModeQuery, OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
+import { PaymentSearchQuery, searchOf } from '../shapes/payment-search.ts';
 import { Body, Page } from '../schemas.ts';
 import {
   CancelResult,
@@ -185,23 +186,22 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     permission: 'payments.read',
     schema: {
       tags,
-      summary: 'Payments, newest first (cursor pages)',
+      summary: 'Payments, newest first (cursor pages), by status, type, time, amount, phone and text',
       querystring: Type.Object({
         ...PageQuery,
         status: Type.Optional(Status),
         type: Type.Optional(Type.String({ enum: ['qr', 'invoice'] })),
+        ...PaymentSearchQuery,
         ...ModeQuery,
       }),
       response: { 200: Page(PaymentItem) },
     },
     handler: async (req) => {
       const q = req.query;
-      const r = await listOperations(
-        deps,
-        tenantWith(req, { endpoint: 'v2.payments' }),
-        { status: q.status, type: q.type },
-        { cursor: q.cursor, limit: parseLimit(q.limit) },
-      );
+      const r = await listOperations(deps, tenantWith(req, { endpoint: 'v2.payments' }), searchOf(q), {
+        cursor: q.cursor,
+        limit: parseLimit(q.limit),
+      });
       return { ...r, data: r.data.map(toPaymentItem) };
     },
   });
