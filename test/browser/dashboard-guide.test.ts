@@ -65,6 +65,9 @@ async function menu(page: Page, width: number): Promise<string[]> {
   return labels;
 }
 
+// Two browsers (the partner, the admin) and a dozen pages: longer than the suite's 60 s on a loaded host.
+const APPROVAL_MS = 150_000;
+
 const step = (page: Page, id: string) => page.getByTestId(`step-${id}`);
 /** The harness serves on its own port; links the API makes name DASHBOARD_URL's. */
 const local = (url: string) => `${h.base}${new URL(url).pathname}${new URL(url).search}`;
@@ -180,85 +183,88 @@ describe.each([390, 1280])('at %i px', (width) => {
     await s.context.close();
   });
 
-  it('the partner is told it is approved; the admin sees what waits and confirms before disabling', async () => {
-    const ops = await newMerchant(h.t.app);
-    await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [ops.email]);
-    const partner = await newMerchant(h.t.app);
-    const p = await signedIn(partner, width);
-    await p.page.goto(`${h.base}/dashboard/partner`);
-    await p.page.getByLabel('Название компании').fill(`Told ${width}`);
-    await p.page.getByRole('button', { name: 'Стать партнёром' }).click();
-    await p.page.getByText('Заявка на рассмотрении').waitFor();
+  it(
+    'the partner is told it is approved; the admin sees what waits and confirms before disabling',
+    async () => {
+      const ops = await newMerchant(h.t.app);
+      await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [ops.email]);
+      const partner = await newMerchant(h.t.app);
+      const p = await signedIn(partner, width);
+      await p.page.goto(`${h.base}/dashboard/partner`);
+      await p.page.getByLabel('Название компании').fill(`Told ${width}`);
+      await p.page.getByRole('button', { name: 'Стать партнёром' }).click();
+      await p.page.getByText('Заявка на рассмотрении').waitFor();
 
-    // The admin's menu counts the application; approving it in the page takes the count down.
-    const a = await signedIn(ops, width);
-    await a.page.goto(`${h.base}/dashboard/admin`);
-    await a.page.getByRole('heading', { name: 'Партнёры на одобрение', level: 1 }).waitFor();
-    const pending = a.page.getByTestId('count-partners_pending');
-    if (width < 768) await a.page.getByRole('button', { name: 'Меню' }).click();
-    await pending.waitFor();
-    const before = Number((await pending.textContent())!.replace(/\D/g, ''));
-    expect(before).toBeGreaterThan(0);
-    await accessible(a.page, 'admin menu with counts');
-    await shot(a.page, `${width}-guide-admin-counts`);
-    if (width < 768) await a.page.getByRole('button', { name: 'Меню' }).click();
-    await a.page
-      .getByTestId('admin-partners')
-      .getByRole('row')
-      .filter({ hasText: `Told ${width}` })
-      .getByRole('button', { name: 'Одобрить' })
-      .click();
-    await expect
-      .poll(async () => ((await pending.count()) ? Number((await pending.textContent())!.replace(/\D/g, '')) : 0))
-      .toBe(before - 1);
+      // The admin's menu counts the application; approving it in the page takes the count down.
+      const a = await signedIn(ops, width);
+      await a.page.goto(`${h.base}/dashboard/admin`);
+      await a.page.getByRole('heading', { name: 'Партнёры на одобрение', level: 1 }).waitFor();
+      const pending = a.page.getByTestId('count-partners_pending');
+      if (width < 768) await a.page.getByRole('button', { name: 'Меню' }).click();
+      await pending.waitFor();
+      const before = Number((await pending.textContent())!.replace(/\D/g, ''));
+      expect(before).toBeGreaterThan(0);
+      await accessible(a.page, 'admin menu with counts');
+      await shot(a.page, `${width}-guide-admin-counts`);
+      if (width < 768) await a.page.getByRole('button', { name: 'Меню' }).click();
+      await a.page
+        .getByTestId('admin-partners')
+        .getByRole('row')
+        .filter({ hasText: `Told ${width}` })
+        .getByRole('button', { name: 'Одобрить' })
+        .click();
+      await expect
+        .poll(async () => ((await pending.count()) ? Number((await pending.textContent())!.replace(/\D/g, '')) : 0))
+        .toBe(before - 1);
 
-    // The partner's home says so, and the notification waits in the cabinet.
-    await p.page.reload();
-    await p.page.getByTestId('partner-approved').waitFor();
-    expect(await p.page.getByTestId('partner-approved').textContent()).toContain('Заявка одобрена');
-    await accessible(p.page, 'partner approved');
-    await shot(p.page, `${width}-guide-partner-approved`);
-    await p.page.goto(`${h.base}/dashboard/notifications`);
-    await p.page.getByText('Partner programme: approved').first().waitFor();
-    await p.context.close();
+      // The partner's home says so, and the notification waits in the cabinet.
+      await p.page.reload();
+      await p.page.getByTestId('partner-approved').waitFor();
+      expect(await p.page.getByTestId('partner-approved').textContent()).toContain('Заявка одобрена');
+      await accessible(p.page, 'partner approved');
+      await shot(p.page, `${width}-guide-partner-approved`);
+      await p.page.goto(`${h.base}/dashboard/notifications`);
+      await p.page.getByText('Partner programme: approved').first().waitFor();
+      await p.context.close();
 
-    // Disabling asks first, naming the client; its own client and the platform's are not offered.
-    const victim = await newMerchant(h.t.app, { name: `Victim ${width}` });
-    await a.page.goto(`${h.base}/dashboard/admin/clients`);
-    await a.page.getByRole('heading', { name: 'Клиенты', level: 1 }).waitFor();
-    await a.page.getByLabel('Поиск').fill(victim.email);
-    const row = a.page.getByTestId('admin-clients').getByRole('row').filter({ hasText: victim.email });
-    const patches: string[] = [];
-    a.page.on('request', (r) => {
-      if (r.method() === 'PATCH' && r.url().includes('/admin/clients/')) patches.push(r.url());
-    });
-    await row.getByRole('button', { name: 'Отключить' }).click();
-    const dialog = a.page.getByRole('dialog', { name: 'Отключить клиента?' });
-    expect(await dialog.getByTestId('disable-what').textContent()).toContain(`«Victim ${width}» (${victim.email})`);
-    await accessible(a.page, 'disable confirmation');
-    await shot(a.page, `${width}-guide-admin-disable`);
-    await dialog.getByRole('button', { name: 'Отмена' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    expect(patches).toEqual([]);
-    await row.getByRole('button', { name: 'Отключить' }).click();
-    await dialog.getByRole('button', { name: `Отключить «Victim ${width}»` }).click();
-    await row.getByRole('button', { name: 'Включить' }).waitFor();
-    expect(patches).toHaveLength(1);
+      // Disabling asks first, naming the client; its own client and the platform's are not offered.
+      const victim = await newMerchant(h.t.app, { name: `Victim ${width}` });
+      await a.page.goto(`${h.base}/dashboard/admin/clients`);
+      await a.page.getByRole('heading', { name: 'Клиенты', level: 1 }).waitFor();
+      await a.page.getByLabel('Поиск').fill(victim.email);
+      const row = a.page.getByTestId('admin-clients').getByRole('row').filter({ hasText: victim.email });
+      const patches: string[] = [];
+      a.page.on('request', (r) => {
+        if (r.method() === 'PATCH' && r.url().includes('/admin/clients/')) patches.push(r.url());
+      });
+      await row.getByRole('button', { name: 'Отключить' }).click();
+      const dialog = a.page.getByRole('dialog', { name: 'Отключить клиента?' });
+      expect(await dialog.getByTestId('disable-what').textContent()).toContain(`«Victim ${width}» (${victim.email})`);
+      await accessible(a.page, 'disable confirmation');
+      await shot(a.page, `${width}-guide-admin-disable`);
+      await dialog.getByRole('button', { name: 'Отмена' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(patches).toEqual([]);
+      await row.getByRole('button', { name: 'Отключить' }).click();
+      await dialog.getByRole('button', { name: `Отключить «Victim ${width}»` }).click();
+      await row.getByRole('button', { name: 'Включить' }).waitFor();
+      expect(patches).toHaveLength(1);
 
-    const own = await idsOf(h.t.runtime.deps.db, ops);
-    await a.page.getByLabel('Поиск').fill(String(own.clientId));
-    const ownRow = a.page.getByTestId('admin-clients').getByRole('row').filter({ hasText: ops.email });
-    await expect.poll(() => ownRow.textContent()).toContain('Ваш клиент');
-    expect(await ownRow.getByRole('button', { name: 'Отключить' }).count()).toBe(0);
-    await a.page.getByLabel('Поиск').fill('platform@tolem.invalid');
-    const platformRow = a.page
-      .getByTestId('admin-clients')
-      .getByRole('row')
-      .filter({ hasText: 'platform@tolem.invalid' });
-    await expect.poll(() => platformRow.textContent()).toContain('Клиент платформы');
-    await accessible(a.page, 'admin clients');
-    expect(a.problems).toEqual([]);
-    await a.context.close();
-  }, // Three browsers (the partner, the admin) and a dozen pages: longer than the suite's 60 s on a loaded host.
-  150_000);
+      const own = await idsOf(h.t.runtime.deps.db, ops);
+      await a.page.getByLabel('Поиск').fill(String(own.clientId));
+      const ownRow = a.page.getByTestId('admin-clients').getByRole('row').filter({ hasText: ops.email });
+      await expect.poll(() => ownRow.textContent()).toContain('Ваш клиент');
+      expect(await ownRow.getByRole('button', { name: 'Отключить' }).count()).toBe(0);
+      await a.page.getByLabel('Поиск').fill('platform@tolem.invalid');
+      const platformRow = a.page
+        .getByTestId('admin-clients')
+        .getByRole('row')
+        .filter({ hasText: 'platform@tolem.invalid' });
+      await expect.poll(() => platformRow.textContent()).toContain('Клиент платформы');
+      await accessible(a.page, 'admin clients');
+      expect(a.problems).toEqual([]);
+      await a.context.close();
+    },
+    APPROVAL_MS,
+  );
 });
