@@ -22,11 +22,12 @@ export function InviteDetails({ token, onEmail }: { token: string; onEmail: (ema
   }, [d, onEmail]);
   if (details.error) return <ErrorAlert error={details.error} />;
   const team = token.startsWith('inv_');
+  // No title: an alert is named by its title, and "…your name and password" would name it like the field.
   return (
-    <Alert
-      title={team ? t('auth.invited') : t('auth.referral')}
-      styles={{ title: { color: 'var(--mantine-color-text)' } }}
-    >
+    <Alert>
+      <Text size="sm" fw={600}>
+        {team ? t('auth.invited') : t('auth.referral')}
+      </Text>
       {d && (
         <Text size="sm" data-testid="invite-details">
           {d.kind === 'team'
