@@ -65,7 +65,9 @@ async function menu(page: Page, width: number): Promise<string[]> {
   return labels;
 }
 
-// Two browsers (the partner, the admin) and a dozen pages: longer than the suite's 60 s on a loaded host.
+// Several sign-ins and pages per test: longer than the suite's 60 s on a loaded 2-core host.
+const PAGES_MS = 120_000;
+// Two browsers (the partner, the admin) and a dozen pages.
 const APPROVAL_MS = 150_000;
 
 const step = (page: Page, id: string) => page.getByTestId(`step-${id}`);
@@ -73,115 +75,129 @@ const step = (page: Page, id: string) => page.getByTestId(`step-${id}`);
 const local = (url: string) => `${h.base}${new URL(url).pathname}${new URL(url).search}`;
 
 describe.each([390, 1280])('at %i px', (width) => {
-  it('the first steps are checked off from what the account has, and go away when all are done', async () => {
-    const m = await newMerchant(h.t.app);
-    const s = await signedIn(m, width);
-    const list = s.page.getByTestId('checklist');
-    await list.waitFor();
-    for (const id of ['payment', 'link', 'webhook', 'provider'])
-      expect(await step(s.page, id).getAttribute('data-done'), id).toBe('no');
-    expect(await list.textContent()).toContain('Сделано 0 из 4');
-    await accessible(s.page, 'overview with the first steps');
-    await shot(s.page, `${width}-guide-overview`);
+  it(
+    'the first steps are checked off from what the account has, and go away when all are done',
+    async () => {
+      const m = await newMerchant(h.t.app);
+      const s = await signedIn(m, width);
+      const list = s.page.getByTestId('checklist');
+      await list.waitFor();
+      for (const id of ['payment', 'link', 'webhook', 'provider'])
+        expect(await step(s.page, id).getAttribute('data-done'), id).toBe('no');
+      expect(await list.textContent()).toContain('Сделано 0 из 4');
+      await accessible(s.page, 'overview with the first steps');
+      await shot(s.page, `${width}-guide-overview`);
 
-    // The test payment's step switches to test data and opens the links, where a test payment starts.
-    await list.getByRole('button', { name: 'К тестовой оплате' }).click();
-    await s.page.getByRole('heading', { name: 'Платёжные ссылки', level: 1 }).waitFor();
-    await s.page.getByTestId('test-banner').waitFor();
+      // The test payment's step switches to test data and opens the links, where a test payment starts.
+      await list.getByRole('button', { name: 'К тестовой оплате' }).click();
+      await s.page.getByRole('heading', { name: 'Платёжные ссылки', level: 1 }).waitFor();
+      await s.page.getByTestId('test-banner').waitFor();
 
-    // What the account does elsewhere (its API, its other tabs) checks the steps off: nothing is stored.
-    await newPaidPayment(h.t.app, m.testKey);
-    await newWebhook(h.t.app, m);
-    await s.page.goto(`${h.base}/dashboard/`);
-    await expect.poll(() => step(s.page, 'payment').getAttribute('data-done')).toBe('yes');
-    expect(await step(s.page, 'webhook').getAttribute('data-done')).toBe('yes');
-    expect(await step(s.page, 'link').getAttribute('data-done')).toBe('no');
-    expect(await list.textContent()).toContain('Сделано 2 из 4');
-    await accessible(s.page, 'overview, two steps done');
-    await shot(s.page, `${width}-guide-overview-half`);
+      // What the account does elsewhere (its API, its other tabs) checks the steps off: nothing is stored.
+      await newPaidPayment(h.t.app, m.testKey);
+      await newWebhook(h.t.app, m);
+      await s.page.goto(`${h.base}/dashboard/`);
+      await expect.poll(() => step(s.page, 'payment').getAttribute('data-done')).toBe('yes');
+      expect(await step(s.page, 'webhook').getAttribute('data-done')).toBe('yes');
+      expect(await step(s.page, 'link').getAttribute('data-done')).toBe('no');
+      expect(await list.textContent()).toContain('Сделано 2 из 4');
+      await accessible(s.page, 'overview, two steps done');
+      await shot(s.page, `${width}-guide-overview-half`);
 
-    const link = await h.t.app.inject({
-      method: 'POST',
-      url: '/v2/payment-links',
-      headers: { 'x-api-key': m.testKey },
-      payload: { amount: 5000, description: 'Заказ 1' },
-    });
-    expect(link.statusCode, link.body).toBe(201);
-    // The provider connected in live mode (the sandbox's code), as the provider page would.
-    expect((await as(m, 'POST', '/onboarding/provider/start', { phone: '+77015550142' })).statusCode).toBe(200);
-    expect((await as(m, 'POST', '/onboarding/provider/verify', { code: '000000' })).statusCode).toBe(200);
-    await s.page.reload();
-    await s.page.getByRole('heading', { name: 'Обзор' }).waitFor();
-    await s.page.waitForLoadState('networkidle');
-    expect(await s.page.getByTestId('checklist').count()).toBe(0);
-    expect(s.problems).toEqual([]);
-    await s.context.close();
-  });
+      const link = await h.t.app.inject({
+        method: 'POST',
+        url: '/v2/payment-links',
+        headers: { 'x-api-key': m.testKey },
+        payload: { amount: 5000, description: 'Заказ 1' },
+      });
+      expect(link.statusCode, link.body).toBe(201);
+      // The provider connected in live mode (the sandbox's code), as the provider page would.
+      expect((await as(m, 'POST', '/onboarding/provider/start', { phone: '+77015550142' })).statusCode).toBe(200);
+      expect((await as(m, 'POST', '/onboarding/provider/verify', { code: '000000' })).statusCode).toBe(200);
+      await s.page.reload();
+      await s.page.getByRole('heading', { name: 'Обзор' }).waitFor();
+      await s.page.waitForLoadState('networkidle');
+      expect(await s.page.getByTestId('checklist').count()).toBe(0);
+      expect(s.problems).toEqual([]);
+      await s.context.close();
+    },
+    PAGES_MS,
+  );
 
-  it('the menu shows each role only what it may use; an accountant has no API keys and no first steps', async () => {
-    const owner = await newMerchant(h.t.app);
-    const o = await signedIn(owner, width);
-    const ownerMenu = await menu(o.page, width);
-    expect(ownerMenu).toEqual(expect.arrayContaining(['API-ключи', 'Команда', 'Брендинг', 'Журнал запросов']));
-    await o.context.close();
+  it(
+    'the menu shows each role only what it may use; an accountant has no API keys and no first steps',
+    async () => {
+      const owner = await newMerchant(h.t.app);
+      const o = await signedIn(owner, width);
+      const ownerMenu = await menu(o.page, width);
+      expect(ownerMenu).toEqual(expect.arrayContaining(['API-ключи', 'Команда', 'Брендинг', 'Журнал запросов']));
+      await o.context.close();
 
-    const accountant = await newMember(h.t.app, owner, 'accountant');
-    const a = await signedIn(accountant, width);
-    const seen = await menu(a.page, width);
-    expect(seen).toEqual(expect.arrayContaining(['Обзор', 'Платежи', 'Журнал запросов', 'Профиль']));
-    for (const hidden of ['API-ключи', 'Команда', 'Брендинг', 'Подключение провайдера', 'Тариф'])
-      expect(seen, hidden).not.toContain(hidden);
-    // Nothing of the first steps is the accountant's to do.
-    expect(await a.page.getByTestId('checklist').count()).toBe(0);
-    await accessible(a.page, "an accountant's overview");
-    await shot(a.page, `${width}-guide-accountant`);
-    await a.context.close();
+      const accountant = await newMember(h.t.app, owner, 'accountant');
+      const a = await signedIn(accountant, width);
+      const seen = await menu(a.page, width);
+      expect(seen).toEqual(expect.arrayContaining(['Обзор', 'Платежи', 'Журнал запросов', 'Профиль']));
+      for (const hidden of ['API-ключи', 'Команда', 'Брендинг', 'Подключение провайдера', 'Тариф'])
+        expect(seen, hidden).not.toContain(hidden);
+      // Nothing of the first steps is the accountant's to do.
+      expect(await a.page.getByTestId('checklist').count()).toBe(0);
+      await accessible(a.page, "an accountant's overview");
+      await shot(a.page, `${width}-guide-accountant`);
+      await a.context.close();
 
-    const viewer = await newMember(h.t.app, owner, 'viewer');
-    const v = await signedIn(viewer, width);
-    const viewerMenu = await menu(v.page, width);
-    expect(viewerMenu).toContain('Платежи');
-    expect(viewerMenu).not.toContain('Журнал запросов');
-    expect(v.problems).toEqual([]);
-    await v.context.close();
-  });
+      const viewer = await newMember(h.t.app, owner, 'viewer');
+      const v = await signedIn(viewer, width);
+      const viewerMenu = await menu(v.page, width);
+      expect(viewerMenu).toContain('Платежи');
+      expect(viewerMenu).not.toContain('Журнал запросов');
+      expect(v.problems).toEqual([]);
+      await v.context.close();
+    },
+    PAGES_MS,
+  );
 
-  it('invitation pages name the shop and the role, or the partner; a spent one says so', async () => {
-    const owner = await newMerchant(h.t.app, { name: `Кофейня ${width}` });
-    const email = uniqueEmail('acc');
-    const inv = (await as(owner, 'POST', '/me/team/invite', { email, role: 'accountant' })).json();
-    const s = await h.page(width);
-    await s.page.goto(local(inv.invite_url));
-    const details = s.page.getByTestId('invite-details');
-    await details.waitFor();
-    expect(await details.textContent()).toBe(
-      `Магазин «Кофейня ${width}» приглашает вас в команду. Ваша роль: бухгалтер.`,
-    );
-    expect(await s.page.getByLabel('Эл. почта').inputValue()).toBe(email);
-    await accessible(s.page, 'team invitation');
-    await shot(s.page, `${width}-guide-invite-team`);
+  it(
+    'invitation pages name the shop and the role, or the partner; a spent one says so',
+    async () => {
+      const owner = await newMerchant(h.t.app, { name: `Кофейня ${width}` });
+      const email = uniqueEmail('acc');
+      const inv = (await as(owner, 'POST', '/me/team/invite', { email, role: 'accountant' })).json();
+      const s = await h.page(width);
+      await s.page.goto(local(inv.invite_url));
+      const details = s.page.getByTestId('invite-details');
+      await details.waitFor();
+      expect(await details.textContent()).toBe(
+        `Магазин «Кофейня ${width}» приглашает вас в команду. Ваша роль: бухгалтер.`,
+      );
+      expect(await s.page.getByLabel('Эл. почта').inputValue()).toBe(email);
+      await accessible(s.page, 'team invitation');
+      await shot(s.page, `${width}-guide-invite-team`);
 
-    // A partner's invitation names the partner.
-    const admin = await newMerchant(h.t.app);
-    await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
-    const partner = await newMerchant(h.t.app);
-    const reg = (await as(partner, 'POST', '/partner/auth/register', { company_name: `Agency ${width}` })).json();
-    await as(admin, 'POST', `/admin/partners/${reg.id}/approve`);
-    const pinv = (await as(partner, 'POST', '/partner/clients/invite', { email: uniqueEmail('shop') })).json();
-    await s.page.goto(local(pinv.invite_url));
-    await details.waitFor();
-    expect(await details.textContent()).toBe(`«Agency ${width}» приглашает ваш магазин принимать оплату через Tolem.`);
-    await accessible(s.page, "partner's invitation");
+      // A partner's invitation names the partner.
+      const admin = await newMerchant(h.t.app);
+      await h.t.runtime.deps.db.query('UPDATE users SET is_admin = true WHERE email = $1', [admin.email]);
+      const partner = await newMerchant(h.t.app);
+      const reg = (await as(partner, 'POST', '/partner/auth/register', { company_name: `Agency ${width}` })).json();
+      await as(admin, 'POST', `/admin/partners/${reg.id}/approve`);
+      const pinv = (await as(partner, 'POST', '/partner/clients/invite', { email: uniqueEmail('shop') })).json();
+      await s.page.goto(local(pinv.invite_url));
+      await details.waitFor();
+      expect(await details.textContent()).toBe(
+        `«Agency ${width}» приглашает ваш магазин принимать оплату через Tolem.`,
+      );
+      await accessible(s.page, "partner's invitation");
 
-    // Revoked: the team invitation is refused in the dashboard's own words before the form is filled.
-    await as(owner, 'DELETE', `/me/team/${inv.id}`);
-    await s.page.goto(local(inv.invite_url));
-    await s.page.getByRole('alert').waitFor();
-    expect(await s.page.getByRole('alert').textContent()).toContain('Приглашение недействительно');
-    await accessible(s.page, 'spent invitation');
-    expect(s.problems.filter((x) => !/status of 400/.test(x))).toEqual([]);
-    await s.context.close();
-  });
+      // Revoked: the team invitation is refused in the dashboard's own words before the form is filled.
+      await as(owner, 'DELETE', `/me/team/${inv.id}`);
+      await s.page.goto(local(inv.invite_url));
+      await s.page.getByRole('alert').waitFor();
+      expect(await s.page.getByRole('alert').textContent()).toContain('Приглашение недействительно');
+      await accessible(s.page, 'spent invitation');
+      expect(s.problems.filter((x) => !/status of 400/.test(x))).toEqual([]);
+      await s.context.close();
+    },
+    PAGES_MS,
+  );
 
   it(
     'the partner is told it is approved; the admin sees what waits and confirms before disabling',
