@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startHarness, SCREENSHOTS, type Harness } from './harness.ts';
-import { callAs, idsOf, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
+import { callAs, idsOf, newMerchant, uniqueEmail } from '../helpers/factories.ts';
 import { newMember, newPaidPayment, newWebhook } from '../helpers/actors.ts';
 
 const SHOTS = `${SCREENSHOTS}/dashboard`;
