@@ -112,6 +112,10 @@ export const ERROR_STATUS = {
   /** decisions 26: an invoice paid while it was being cancelled */
   payment_already_paid: 409,
   team_limit_reached: 409,
+  /** added (issue 41): an admin may not disable the client its own account belongs to */
+  cannot_disable_self: 409,
+  /** added (issue 41): the platform client takes plan payments; disabling it would stop every purchase */
+  cannot_disable_platform_client: 409,
   // 429
   rate_limit_exceeded: 429,
   plan_limit_exceeded: 429,

@@ -64,8 +64,8 @@ export const READ_MODELS: Record<string, { tables: string[]; why: string }> = {
     why: 'a call under impersonation counts only while its partner is active, checked in the statement that counts it',
   },
   'src/domain/accounts/integrations.ts': {
-    tables: ['provider_accounts', 'webhooks', 'request_logs'],
-    why: "the integration overview: the client's accounts, webhooks and last requests on one page",
+    tables: ['provider_accounts', 'webhooks', 'request_logs', 'partners'],
+    why: "the integration overview: the client's accounts, webhooks, last requests and partner on one page",
   },
   'src/domain/accounts/profile.ts': {
     tables: ['provider_accounts', 'request_logs'],

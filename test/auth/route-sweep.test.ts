@@ -34,6 +34,10 @@ const PUBLIC: { routes: RegExp; why: string }[] = [
   { routes: /^GET \/metrics$/, why: 'open unless METRICS_TOKEN is set (then it takes metrics_token, metrics.read)' },
   { routes: /^POST \/auth\/(register|login|refresh|magic-exchange)$/, why: 'signing in: no credential yet' },
   {
+    routes: /^POST \/auth\/invite-details$/,
+    why: "an invitation's page, before registering: the invitation's token is the credential",
+  },
+  {
     routes: /^POST \/auth\/password\/(forgot|reset)$/,
     why: 'a forgotten password: the e-mailed token is the credential',
   },
@@ -63,7 +67,7 @@ const WRITES_FOR_EVERYONE: Record<string, string> = {
 const AUDIENCE: Record<DeclaredRoute['config']['auth'][number], Principal> = {
   jwt: { kind: 'user', clientId: 1, mode: 'live', plan: 'trial', userId: 1, role: 'owner' },
   api_key: { kind: 'api_key', clientId: 1, mode: 'live', plan: 'trial', apiKeyId: 1, keyPrefix: 'kp_test_' },
-  admin_jwt: { kind: 'operator_admin', userId: 1, email: 'ops@example.kz' },
+  admin_jwt: { kind: 'operator_admin', userId: 1, email: 'ops@example.kz', clientId: 2 },
   partner: { kind: 'partner_key', partnerId: 1, partnerClientId: 1, mode: 'test', apiKeyId: 1, keyPrefix: 'pk_test_' },
   metrics_token: { kind: 'operator' },
 };

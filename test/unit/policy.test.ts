@@ -55,6 +55,7 @@ const EXPECTED: Record<string, Role[]> = {
   'subscription.pay': ['owner', 'admin'],
   'admin.tickets': [],
   'admin.clients': [],
+  'admin.overview': [],
   'admin.outbox': [],
   'admin.audit': [],
   'admin.sandbox_pay': [],
@@ -147,7 +148,7 @@ describe('policy table', () => {
         apiKeyId: 1,
         keyPrefix: 'pk_test_x',
       };
-      const admin: Principal = { kind: 'operator_admin', userId: 1, email: 'ops@example.kz' };
+      const admin: Principal = { kind: 'operator_admin', userId: 1, email: 'ops@example.kz', clientId: 2 };
       for (const action of Object.keys(ACTIONS) as Action[]) {
         expect(code(partnerKey, action), action).toBe(action.startsWith('partner_api.') ? 'ok' : 'forbidden_role');
         expect(code(admin, action), action).toBe(action.startsWith('admin.') ? 'ok' : 'forbidden_role');

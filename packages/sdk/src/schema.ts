@@ -123,6 +123,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/invite-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation is for, before registering with it: the shop and role, or the partner
+         * @description The token travels in the body, as with registration, so it stays out of access logs. A token that would not register (unknown, used, revoked, expired, or its partner no longer active) is 400 `invite_invalid`.
+         */
+        post: operations["postAuthInviteDetails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/login": {
         parameters: {
             query?: never;
@@ -1348,7 +1368,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a client's plan, its expiry, or disable it (keys and tokens stop at once) */
+        /**
+         * Change a client's plan, its expiry, or disable it (keys and tokens stop at once)
+         * @description Disabling the admin's own client is 409 `cannot_disable_self`; disabling the platform client (it takes the plan payments) is 409 `cannot_disable_platform_client`.
+         */
         patch: operations["patchAdminClientsById"];
         trace?: never;
     };
@@ -1533,6 +1556,26 @@ export interface paths {
         put?: never;
         /** Refuse it: the amount goes back to the balance */
         post: operations["postAdminWithdrawalsByIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What waits for the operator: partners to approve, withdrawals to pay, tickets to answer
+         * @description Each count stops at `capped_at`: a count equal to it means that many or more.
+         */
+        get: operations["getAdminOverview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2614,7 +2657,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "qr_creation_failed" | "qr_failed";
+        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "cannot_disable_self" | "cannot_disable_platform_client" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "qr_creation_failed" | "qr_failed";
         /** Error */
         Error: {
             error: {
@@ -2628,6 +2671,24 @@ export interface components {
                 /** @description otp_invalid: wrong codes still allowed before the lock */
                 attempts_left?: number;
             };
+        };
+        /** InviteDetails */
+        InviteDetails: {
+            /**
+             * @description inv_: joining a team; pinv_: a partner invites a shop
+             * @enum {string}
+             */
+            kind: "team" | "partner";
+            shop_name: string | null;
+            role: ("admin" | "accountant" | "support" | "viewer") | null;
+            partner_name: string | null;
+            /** @description the invited address: registration must use it */
+            email: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expires_at: string;
         };
         /** WebhookWithSecret */
         WebhookWithSecret: {
@@ -3462,6 +3523,8 @@ export interface components {
             plan_expires_at: string | null;
             disabled: boolean;
             disabled_at: string | null;
+            /** @description the operator's own client, which takes plan payments; never disabled */
+            is_platform: boolean;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -3607,6 +3670,16 @@ export interface components {
         /** RejectRequest */
         RejectRequest: {
             reason: string;
+        };
+        /** AdminOverview */
+        AdminOverview: {
+            /** @description partner applications waiting for approval */
+            partners_pending: number;
+            /** @description confirmed withdrawals waiting to be paid out */
+            withdrawals_processing: number;
+            /** @description tickets waiting for support's answer */
+            tickets_open: number;
+            capped_at: number;
         };
         /** OnboardingStartRequest */
         OnboardingStartRequest: {
@@ -4854,6 +4927,79 @@ export interface operations {
             };
         };
     };
+    postAuthInviteDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invite_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteDetails"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postAuthLogin: {
         parameters: {
             query?: never;
@@ -5314,6 +5460,8 @@ export interface operations {
                         plan_expires_at: string | null;
                         /** @description this user's messenger chat is bound */
                         messenger_linked: boolean;
+                        /** @description the actions of the permission table (decisions 16) this caller may do, as `x-permission` names them on each operation: the caller's role, less what is blocked while a partner acts in the account */
+                        permissions: ("account.read" | "payments.read" | "links.read" | "webhooks.read" | "events.read" | "tickets.read" | "account.accept_terms" | "notifications.read_all" | "messenger.link" | "account.password" | "tickets.write" | "logs.read" | "payments.export" | "payments.refund" | "payments.create" | "links.write" | "branding.write" | "organization.write" | "provider_accounts.write" | "onboarding.write" | "subscription.pay" | "webhooks.write" | "webhooks.rotate_secret" | "api_keys.manage" | "team.manage" | "impersonation.manage" | "provider_accounts.delete" | "partner.read" | "partner.manage" | "partner.owner" | "partner_api.read" | "partner_api.write" | "admin.tickets" | "admin.clients" | "admin.outbox" | "admin.audit" | "admin.sandbox_pay" | "admin.partners" | "admin.overview" | "metrics.read")[];
                     };
                 };
             };
@@ -12791,6 +12939,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body is not JSON */
             415: {
                 headers: {
@@ -13868,6 +14025,82 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminOverview"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (a user with is_admin only); impersonation_blocked_action (refused to a partner acting in the account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -82,6 +82,8 @@ export const ACTIONS = {
   'admin.audit': { grant: 'operator_admin', blockedUnderImpersonation: true },
   'admin.sandbox_pay': { grant: 'operator_admin', blockedUnderImpersonation: true },
   'admin.partners': { grant: 'operator_admin', blockedUnderImpersonation: true },
+  // What waits for the operator (partners to approve, withdrawals to pay, tickets to answer): counts only.
+  'admin.overview': { grant: 'operator_admin', blockedUnderImpersonation: true },
   // The operator's own endpoints (decisions 25: /metrics with METRICS_TOKEN).
   'metrics.read': { grant: 'operator' },
 } as const satisfies Record<string, Rule>;
@@ -137,6 +139,12 @@ function roleDenial(role: Role, rule: Rule): AppError | null {
 }
 
 export const can = (p: Principal, action: Action): boolean => denial(p, action) === null;
+
+/**
+ * Every action `p` may do, in the table's order: GET /me answers it, so the dashboard shows each role the
+ * pages it may use from this table rather than from rules of its own.
+ */
+export const allowedActions = (p: Principal): Action[] => (Object.keys(ACTIONS) as Action[]).filter((a) => can(p, a));
 
 export function authorize(p: Principal, action: Action): void {
   const d = denial(p, action);

@@ -59,6 +59,8 @@ export interface OperatorAdminPrincipal {
   kind: 'operator_admin';
   userId: number;
   email: string;
+  /** the client the admin's own user belongs to: its account, which it may not disable from the admin API */
+  clientId: number;
 }
 
 /** The operator's own tooling (a metrics scraper with METRICS_TOKEN): no user, no client. */

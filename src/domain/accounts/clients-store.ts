@@ -13,11 +13,14 @@ export interface AdminClient {
   plan_expires_at: Date | null;
   disabled: boolean;
   disabled_at: Date | null;
+  /** the operator's own client (migration 0011), which takes plan payments */
+  is_platform: boolean;
   created_at: Date;
 }
 
 const ADMIN_COLUMNS =
-  'id, name, email, plan, trial_ends_at, plan_expires_at, disabled_at IS NOT NULL AS disabled, disabled_at, created_at';
+  'id, name, email, plan, trial_ends_at, plan_expires_at, disabled_at IS NOT NULL AS disabled, disabled_at, ' +
+  'is_platform, created_at';
 
 /** One page of clients, newest first; `text`: an id, or a part of the name or e-mail (case-insensitive). */
 export async function searchClientRows(

@@ -39,7 +39,11 @@ export async function integrationsOf(deps: DbDeps, tenant: Tenant, userId: numbe
          FROM api_keys k WHERE k.client_id = $1 AND k.revoked_at IS NULL ORDER BY k.mode`,
       [clientId],
     ),
-    db.query<{ allow: boolean }>('SELECT allow_partner_impersonation AS allow FROM clients WHERE id = $1', [clientId]),
+    db.query<{ allow: boolean; partner_name: string | null }>(
+      `SELECT c.allow_partner_impersonation AS allow, p.company_name AS partner_name
+         FROM clients c LEFT JOIN partners p ON p.id = c.partner_id WHERE c.id = $1`,
+      [clientId],
+    ),
   ]);
 
   const live = accounts.rows.find((r) => r.mode === 'live');
@@ -81,9 +85,12 @@ export async function integrationsOf(deps: DbDeps, tenant: Tenant, userId: numbe
     },
     {
       id: 'partner',
-      // Partners arrive with the partner cabinet; until a client has one, this is off.
-      status: 'off',
-      details: { partner_name: null, impersonation_allowed: client.rows[0]?.allow ?? false },
+      // The partner that brought the client (a referral, an invitation, its platform's API); off without one.
+      status: client.rows[0]?.partner_name ? 'connected' : 'off',
+      details: {
+        partner_name: client.rows[0]?.partner_name ?? null,
+        impersonation_allowed: client.rows[0]?.allow ?? false,
+      },
     },
   ];
 }

@@ -138,6 +138,23 @@ export async function revokeMember(deps: DbDeps, tenant: Tenant, memberId: numbe
   });
 }
 
+/**
+ * What a team invitation's page shows before the invitee registers (issue 41): the shop it joins, the role,
+ * the invited address. Undefined for a token that would not register (unknown, used, revoked, expired).
+ */
+export async function teamInviteDetails(
+  db: Queryable,
+  token: string,
+): Promise<{ shop_name: string; role: Role; email: string; expires_at: Date } | undefined> {
+  const r = await db.query<{ shop_name: string; role: Role; email: string; expires_at: Date }>(
+    `SELECT c.name AS shop_name, u.role, u.email, u.invite_expires_at AS expires_at
+       FROM users u JOIN clients c ON c.id = u.client_id
+      WHERE u.invite_token_hash = $1 AND u.status = 'invited' AND u.invite_expires_at > now()`,
+    [sha256Hex(token)],
+  );
+  return r.rows[0];
+}
+
 /** POST /auth/register with invite_token: the invited user sets its name and password and is signed in. */
 export async function acceptInvite(
   deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock'>,

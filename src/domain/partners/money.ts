@@ -316,6 +316,15 @@ export async function getWithdrawal(deps: DbDeps, partnerId: number | null, id: 
   return r.rows[0];
 }
 
+/** How many withdrawals have `status`, counting at most `cap` (withdrawals_status_idx). */
+export async function countWithdrawals(db: Queryable, status: Withdrawal['status'], cap: number): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM withdrawals WHERE status = $1 LIMIT ${cap}) AS capped`,
+    [status],
+  );
+  return r.rows[0].n;
+}
+
 /** Every partner's withdrawals, newest first, each with its partner's name (the admin's payouts). */
 export function listAllWithdrawals(
   deps: DbSecretsDeps,

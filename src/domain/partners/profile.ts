@@ -8,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import { checkWebsite } from '../addresses.ts';
 import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 import { endPartnerSessions } from '../accounts/impersonation.ts';
+import { notify } from '../notifications/notify.ts';
 import { forgetPartnerKeys } from './keys.ts';
 
 export const PARTNER_STATUSES = ['pending', 'active', 'rejected', 'suspended'] as const;
@@ -58,6 +59,15 @@ export async function activePartner(deps: DbDeps, tenant: Tenant): Promise<Partn
 }
 
 // The admin's side (decisions 23).
+
+/** How many partners have `status`, counting at most `cap` (the admin's menu shows "99+", not an exact total). */
+export async function countPartners(db: Queryable, status: PartnerStatus, cap: number): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM partners WHERE status = $1 LIMIT ${cap}) AS capped`,
+    [status],
+  );
+  return r.rows[0].n;
+}
 export async function listPartners(
   deps: DbSecretsDeps,
   filters: { status?: PartnerStatus },
@@ -94,6 +104,18 @@ const MOVES: Record<'approve' | 'reject' | 'suspend', { to: PartnerStatus; from:
   suspend: { to: 'suspended', from: ['active'] },
 };
 
+const NOTICES: Record<keyof typeof MOVES, { title: string; body: string }> = {
+  approve: {
+    title: 'Partner programme: approved',
+    body: 'Your partner profile is active: make a referral link or invite clients in the partner section.',
+  },
+  reject: { title: 'Partner programme: not approved', body: 'Your partner application was not approved.' },
+  suspend: {
+    title: 'Partner programme: suspended',
+    body: "Your partner profile is suspended: its keys and its sessions in clients' accounts have stopped.",
+  },
+};
+
 export async function movePartner(
   deps: Pick<Deps, 'db' | 'caches'>,
   id: number,
@@ -111,6 +133,9 @@ export async function movePartner(
     // Its sessions in clients' accounts end with its authority (issue 38), for good: approving it again
     // does not revive them.
     if (m.to !== 'active') await endPartnerSessions(tx, id);
+    // The partner hears of the decision in its own cabinet (issue 41), not by asking again.
+    const notice = NOTICES[action];
+    await notify(tx, r.rows[0].client_id, `partner.${m.to}`, notice.title, notice.body);
     return r.rows[0];
   });
   if (moved) return moved;

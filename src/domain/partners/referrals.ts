@@ -168,6 +168,23 @@ export async function invitePartnerClient(
 }
 
 /**
+ * What a partner's invitation page shows before the client registers (issue 41): the partner that invites
+ * and the invited address. Undefined for a token that would not register, as attributeNewClient reads it.
+ */
+export async function partnerInviteDetails(
+  db: Queryable,
+  token: string,
+): Promise<{ partner_name: string; email: string; expires_at: Date } | undefined> {
+  const r = await db.query<{ partner_name: string; email: string; expires_at: Date }>(
+    `SELECT p.company_name AS partner_name, i.email, i.expires_at
+       FROM partner_invites i JOIN partners p ON p.id = i.partner_id
+      WHERE i.token_hash = $1 AND i.client_id IS NULL AND i.expires_at > now() AND p.status = 'active'`,
+    [sha256Hex(token)],
+  );
+  return r.rows[0];
+}
+
+/**
  * In the registration's transaction: the partner a new client belongs to, from a referral code or a
  * partner's invite token. An unknown or inactive code refuses the registration (400), so a client never
  * believes it came through a partner it did not.

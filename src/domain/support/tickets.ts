@@ -187,6 +187,15 @@ export async function setTicketStatus(deps: DbDeps, ticketId: number, status: Ti
   });
 }
 
+/** How many tickets have `status`, counting at most `cap` (tickets_status_idx). */
+export async function countTickets(db: Queryable, status: TicketStatus, cap: number): Promise<number> {
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM tickets WHERE status = $1 LIMIT ${cap}) AS capped`,
+    [status],
+  );
+  return r.rows[0].n;
+}
+
 /** The job: tickets answered and then idle for 14 days close. */
 export async function closeIdleTickets(deps: DbDeps, limit = 500): Promise<number> {
   const r = await deps.db.query(

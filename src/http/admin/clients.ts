@@ -7,7 +7,7 @@ import { IdParams, numericId, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Nullable, Page } from '../schemas.ts';
 import { AdminClient } from '../shapes/admin-client.ts';
-import { auth, tags } from './shared.ts';
+import { adminOf, auth, tags } from './shared.ts';
 
 export function adminClientRoutes(app: App, deps: Deps): void {
   route(app, {
@@ -29,10 +29,13 @@ export function adminClientRoutes(app: App, deps: Deps): void {
     url: '/admin/clients/:id',
     auth,
     permission: 'admin.clients',
-    errors: [404],
+    errors: [404, 409],
     schema: {
       tags,
       summary: "Change a client's plan, its expiry, or disable it (keys and tokens stop at once)",
+      description:
+        "Disabling the admin's own client is 409 `cannot_disable_self`; disabling the platform client (it " +
+        'takes the plan payments) is 409 `cannot_disable_platform_client`.',
       params: IdParams,
       body: Body(
         {
@@ -45,15 +48,20 @@ export function adminClientRoutes(app: App, deps: Deps): void {
       response: { 200: AdminClient },
     },
     handler: async (req) =>
-      updateClient(deps, numericId(req.params.id, 'client_not_found', 'client'), {
-        plan: req.body.plan,
-        plan_expires_at:
-          req.body.plan_expires_at === undefined
-            ? undefined
-            : req.body.plan_expires_at === null
-              ? null
-              : new Date(req.body.plan_expires_at),
-        disabled: req.body.disabled,
-      }),
+      updateClient(
+        deps,
+        numericId(req.params.id, 'client_not_found', 'client'),
+        {
+          plan: req.body.plan,
+          plan_expires_at:
+            req.body.plan_expires_at === undefined
+              ? undefined
+              : req.body.plan_expires_at === null
+                ? null
+                : new Date(req.body.plan_expires_at),
+          disabled: req.body.disabled,
+        },
+        adminOf(req),
+      ),
   });
 }

@@ -4,6 +4,7 @@ import { surface } from '../surface.ts';
 import { adminTicketRoutes } from './tickets.ts';
 import { adminClientRoutes } from './clients.ts';
 import { adminOperationRoutes } from './operations.ts';
+import { adminOverviewRoutes } from './overview.ts';
 import { adminPartnerRoutes } from './partners.ts';
 import { adminWithdrawalRoutes } from './withdrawals.ts';
 
@@ -13,4 +14,5 @@ export const adminSurface = surface('admin', (app, { deps }) => {
   adminOperationRoutes(app, deps);
   adminPartnerRoutes(app, deps);
   adminWithdrawalRoutes(app, deps);
+  adminOverviewRoutes(app, deps);
 });

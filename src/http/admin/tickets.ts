@@ -1,7 +1,6 @@
 // The admin API's support desk (decisions 17, 23): every client's tickets, support's replies, statuses.
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../errors.ts';
 import {
   getTicket,
   listTickets,
@@ -10,19 +9,13 @@ import {
   type TicketStatus as Status,
 } from '../../domain/support/tickets.ts';
 import { parseLimit } from '../../domain/pagination.ts';
-import { principal } from '../context.ts';
 import { IdParams, numericId, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Page } from '../schemas.ts';
 import { AdminTicket, AdminTicketWithMessages, MessageBody, TicketMessage, TicketStatus } from '../shapes/ticket.ts';
-import { auth, tags } from './shared.ts';
+import { adminOf, auth, tags } from './shared.ts';
 
 const ticketId = (raw: string) => numericId(raw, 'ticket_not_found', 'ticket');
-const adminOf = (req: Parameters<typeof principal>[0]) => {
-  const p = principal(req);
-  if (p.kind !== 'operator_admin') throw new AppError('forbidden_role', 'the admin API needs a user with is_admin');
-  return p;
-};
 
 export function adminTicketRoutes(app: App, deps: Deps): void {
   route(app, {

@@ -11,8 +11,10 @@ import { register } from '../../domain/accounts/register.ts';
 import { login } from '../../domain/accounts/login.ts';
 import { exchangeMagicToken, refreshFamilyOf, refreshTokens } from '../../domain/accounts/tokens.ts';
 import { requestPasswordReset, resetPassword } from '../../domain/accounts/password-reset.ts';
+import { teamInviteDetails } from '../../domain/accounts/team.ts';
+import { partnerInviteDetails } from '../../domain/partners/referrals.ts';
 import { route, type App } from '../route.ts';
-import { Body, Timestamp } from '../schemas.ts';
+import { Body, Nullable, Timestamp } from '../schemas.ts';
 import { TokenPair as TokenResponse } from '../shapes/token-pair.ts';
 import { consumeRate, setRateHeaders } from '../plugins/auth.ts';
 
@@ -52,6 +54,21 @@ const RegisterBody = Body({
     Type.String({ minLength: 1, maxLength: 64, description: "a partner's referral link code (/r/{code})" }),
   ),
 });
+
+const InviteDetails = Type.Object(
+  {
+    kind: Type.String({
+      enum: ['team', 'partner'],
+      description: 'inv_: joining a team; pinv_: a partner invites a shop',
+    }),
+    shop_name: Nullable(Type.String({ description: 'team: the shop the invitee joins' })),
+    role: Nullable(Type.String({ enum: ['admin', 'accountant', 'support', 'viewer'], description: 'team: its role' })),
+    partner_name: Nullable(Type.String({ description: 'partner: the company that invites' })),
+    email: Type.String({ description: 'the invited address: registration must use it' }),
+    expires_at: Timestamp,
+  },
+  { title: 'InviteDetails' },
+);
 
 const LoginBody = Body({
   email: Type.Optional(Email),
@@ -130,6 +147,35 @@ export function authRoutes(app: App, deps: Deps): void {
       const registered = await register(deps, req.body);
       if (req.body.email && req.body.password) await rememberAddress(deps, req.body.email, req.ip);
       return reply.status(201).send(registered);
+    },
+  });
+  route(app, {
+    method: 'POST',
+    url: '/auth/invite-details',
+    auth: [],
+    rateBucket: 'auth',
+    schema: {
+      tags: ['auth'],
+      summary: 'What an invitation is for, before registering with it: the shop and role, or the partner',
+      description:
+        'The token travels in the body, as with registration, so it stays out of access logs. A token that ' +
+        'would not register (unknown, used, revoked, expired, or its partner no longer active) is 400 ' +
+        '`invite_invalid`.',
+      body: Body({ invite_token: Type.String({ minLength: 1, maxLength: 128 }) }),
+      response: { 200: InviteDetails },
+    },
+    handler: async (req) => {
+      const token = req.body.invite_token;
+      if (token.startsWith('pinv_')) {
+        const p = await partnerInviteDetails(deps.db, token);
+        if (p) return { kind: 'partner', shop_name: null, role: null, ...p };
+      } else {
+        const m = await teamInviteDetails(deps.db, token);
+        if (m) return { kind: 'team', partner_name: null, ...m };
+      }
+      throw new AppError('invite_invalid', 'this invitation is not valid, was used, revoked or has expired', {
+        param: 'invite_token',
+      });
     },
   });
   route(app, {

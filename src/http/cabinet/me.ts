@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { acceptTerms, getProfile, listRequestLogs, regenerateApiKey } from '../../domain/accounts/profile.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import type { RequestLogWriter } from '../plugins/request-log.ts';
+import { ACTIONS, allowedActions } from '../../domain/access/policy.ts';
 import { cabinetUser } from '../context.ts';
 import { IgnoredModeQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
@@ -24,6 +25,11 @@ const Profile = Type.Object({
   trial_ends_at: Timestamp,
   plan_expires_at: NullableTimestamp,
   messenger_linked: Type.Boolean({ description: "this user's messenger chat is bound" }),
+  permissions: Type.Array(Type.String({ enum: Object.keys(ACTIONS) }), {
+    description:
+      'the actions of the permission table (decisions 16) this caller may do, as `x-permission` names them ' +
+      "on each operation: the caller's role, less what is blocked while a partner acts in the account",
+  }),
 });
 
 const LogItem = Type.Object({
@@ -56,7 +62,7 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
     schema: { tags: ['account'], summary: 'Client profile', response: { 200: Profile } },
     handler: async (req) => {
       const p = cabinetUser(req);
-      return getProfile(deps, p, p.userId);
+      return Object.assign(await getProfile(deps, p, p.userId), { permissions: allowedActions(p) });
     },
   });
   route(app, {

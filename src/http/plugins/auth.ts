@@ -71,7 +71,7 @@ async function resolveJwt(
   if (!user || !isRole(user.role)) throw new AppError('token_revoked', 'the user of this token is no longer active');
   // The operator's admins work on the admin API whatever the state of their own client account.
   if (audience === 'admin' && user.is_admin && !claims.act)
-    return { kind: 'operator_admin', userId: user.id, email: user.email };
+    return { kind: 'operator_admin', userId: user.id, email: user.email, clientId: user.client_id };
   if (user.client_disabled) throw new AppError('account_disabled', 'this account is disabled; contact support');
   const tenant = { clientId: user.client_id, mode: jwtMode(req), plan: user.plan, userId: user.id };
   // A partner acting in the account has the rights of `admin`, whatever the role of the user it acts as

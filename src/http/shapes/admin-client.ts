@@ -12,6 +12,7 @@ export const AdminClient = Type.Object(
     plan_expires_at: NullableTimestamp,
     disabled: Type.Boolean(),
     disabled_at: NullableTimestamp,
+    is_platform: Type.Boolean({ description: "the operator's own client, which takes plan payments; never disabled" }),
     created_at: Timestamp,
   },
   { title: 'AdminClient' },

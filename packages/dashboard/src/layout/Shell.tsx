@@ -1,6 +1,6 @@
 // The signed-in frame: a header (menu button on phones, the test-data switch, language, sign out), the
-// navigation by section (the shop; partners; administration for admins), a banner while test data is
-// shown, and the page.
+// navigation by section (the shop; partners; administration for admins, with what waits on each page), each
+// page listed only for the roles that may use it, a banner while test data is shown, and the page.
 import {
   AppShell,
   Burger,
@@ -12,25 +12,24 @@ import {
   Text,
   Button,
   Alert,
+  Badge,
   Divider,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { acting, signOut, stopActing } from '../api/session.ts';
-import { useMe } from '../api/me.ts';
+import { useCan, useMe } from '../api/me.ts';
 import { useMode } from '../mode.tsx';
 import { LANGUAGES, setLanguage, type Language } from '../i18n/index.ts';
 
 import { merchantRoutes } from '../pages/merchant/routes.ts';
 import { partnerRoutes } from '../pages/partner/routes.ts';
 import { adminRoutes } from '../pages/admin/routes.ts';
-import type { PageRoute } from '../pages/types.ts';
-
-/** [path, label, exact]: a group's first page is active on its own path only, the others on theirs and below. */
-const navOf = (base: string, routes: PageRoute[]) =>
-  routes.filter((r) => r.nav).map((r) => [[base, r.path].filter(Boolean).join('/'), r.nav!, r.path === ''] as const);
+import { countLabel, navOf, useAdminCounts, type NavItem } from './nav.ts';
+import './i18n-nav.ts';
 
 const LANG_NAMES: Record<Language, string> = { ru: 'Русский', kk: 'Қазақша', en: 'English' };
 
@@ -39,22 +38,36 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
   const { mode, setMode } = useMode();
   const me = useMe();
+  const can = useCan();
+  const counts = useAdminCounts(me.data?.is_admin === true);
+  const partnerNav = navOf('partner', partnerRoutes, can);
   const navigate = useNavigate();
   const queries = useQueryClient();
   const { pathname } = useLocation();
 
-  const link = (to: string, label: string, exact: boolean) => (
-    <NavLink
-      key={to}
-      component={RouterLink}
-      to={`/${to}`}
-      end={exact}
-      label={t(label)}
-      active={exact ? pathname === `/${to}` : pathname === `/${to}` || pathname.startsWith(`/${to}/`)}
-      variant="filled"
-      onClick={close}
-    />
-  );
+  const link = ({ to, label, exact, count }: NavItem) => {
+    const waiting = count ? countLabel(counts.data?.[count]) : null;
+    return (
+      <NavLink
+        key={to}
+        component={RouterLink}
+        to={`/${to}`}
+        end={exact}
+        label={t(label)}
+        active={exact ? pathname === `/${to}` : pathname === `/${to}` || pathname.startsWith(`/${to}/`)}
+        variant="filled"
+        onClick={close}
+        rightSection={
+          waiting && (
+            <Badge size="sm" color="red" data-testid={`count-${count}`}>
+              {waiting}
+              <VisuallyHidden> {t('nav.waiting')}</VisuallyHidden>
+            </Badge>
+          )
+        }
+      />
+    );
+  };
 
   return (
     <AppShell
@@ -99,17 +112,17 @@ export function Shell() {
           <Text size="xs" c="dimmed" px="sm" pt="xs">
             {me.data?.name ?? t('nav.merchant')}
           </Text>
-          {navOf('', merchantRoutes).map(([to, label, exact]) => link(to, label, exact))}
-          {partnerRoutes.length > 0 && (
+          {navOf('', merchantRoutes, can).map(link)}
+          {partnerNav.length > 0 && (
             <>
               <Divider my="xs" label={t('nav.partner')} labelPosition="left" />
-              {navOf('partner', partnerRoutes).map(([to, label, exact]) => link(to, label, exact))}
+              {partnerNav.map(link)}
             </>
           )}
           {me.data?.is_admin && adminRoutes.length > 0 && (
             <>
               <Divider my="xs" label={t('nav.admin')} labelPosition="left" />
-              {navOf('admin', adminRoutes).map(([to, label, exact]) => link(to, label, exact))}
+              {navOf('admin', adminRoutes, () => true).map(link)}
             </>
           )}
           <Divider my="xs" />

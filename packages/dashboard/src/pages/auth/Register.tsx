@@ -1,8 +1,9 @@
 // Registration: a new shop (its API keys are shown once, here), a team invitation (?invite_token=inv_…),
-// a partner's invitation (pinv_…) or referral link (?referral_code=).
+// a partner's invitation (pinv_…) or referral link (?referral_code=). An invitation names what it is for
+// (InviteDetails) and fills in the invited address.
 import { Button, PasswordInput, TextInput, Text, Anchor, Stack, Alert } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client.ts';
@@ -10,6 +11,7 @@ import { storePair } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { AuthFrame } from './AuthFrame.tsx';
+import { InviteDetails } from './InviteDetails.tsx';
 
 export function Register() {
   const { t } = useTranslation();
@@ -20,6 +22,8 @@ export function Register() {
   const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const navigate = useNavigate();
+  // The invited address, unless the user has typed one already.
+  const invitedEmail = useCallback((e: string) => setEmail((typed) => typed || e), []);
   const register = useMutation({
     mutationFn: () =>
       unwrap(
@@ -53,8 +57,11 @@ export function Register() {
   const teamInvite = invite?.startsWith('inv_');
   return (
     <AuthFrame title={t('auth.register')}>
-      {teamInvite && <Alert>{t('auth.invited')}</Alert>}
-      {(referral || invite?.startsWith('pinv_')) && <Alert>{t('auth.referral')}</Alert>}
+      {invite ? (
+        <InviteDetails token={invite} onEmail={invitedEmail} />
+      ) : (
+        referral && <Alert>{t('auth.referral')}</Alert>
+      )}
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -1,4 +1,5 @@
-// Today, this month, 14 days of paid payments as a chart, the plan and its limit, today's API calls.
+// The first steps until they are done (Checklist), then today, this month, 14 days of paid payments as a
+// chart, the plan and its limit, today's API calls.
 import { Card, SimpleGrid, Text, Group, Badge, Skeleton } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
@@ -10,6 +11,7 @@ import { useMode } from '../../mode.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { dateTime, day, tenge } from '../../format.ts';
+import { Checklist } from './Checklist.tsx';
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
@@ -43,6 +45,7 @@ export default function Overview() {
   const planEnd = dateTime(me.data?.plan_expires_at ?? me.data?.trial_ends_at, i18n.language);
   return (
     <Page title={t('overview.title')}>
+      <Checklist />
       <ErrorAlert error={stats.error ?? me.error} />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
         <Stat

@@ -1,5 +1,6 @@
-// The signed-in user's profile: its shop and role, and its password (decisions 30). The change answers a new token
-// pair: this session goes on with it, the user's other sessions end.
+// The signed-in user's profile: its shop and role, its messenger chat (MessengerLink), and its password
+// (decisions 30). The change answers a new token pair: this session goes on with it, the user's other
+// sessions end.
 import { Button, Card, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,12 +8,13 @@ import { useTranslation } from 'react-i18next';
 import './i18n-more.ts';
 import '../auth/i18n-password.ts';
 import { api, unwrap } from '../../api/client.ts';
-import { useMe } from '../../api/me.ts';
-import { acting, storePair } from '../../api/session.ts';
+import { useCan, useMe } from '../../api/me.ts';
+import { storePair } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { notify } from '../../components/notify.ts';
 import { Page } from '../../components/Page.tsx';
 import { NewPasswordInputs, newPasswordProblem } from '../auth/NewPassword.tsx';
+import { MessengerLink } from './MessengerLink.tsx';
 
 function ChangePassword() {
   const { t } = useTranslation();
@@ -75,6 +77,7 @@ function ChangePassword() {
 export default function Profile() {
   const { t } = useTranslation();
   const me = useMe();
+  const can = useCan();
   return (
     <Page title={t('profile.title')}>
       <ErrorAlert error={me.error} />
@@ -88,8 +91,9 @@ export default function Profile() {
           </Text>
         </Stack>
       )}
-      {/* A partner acting in the account may not change the user's password (the API refuses it too). */}
-      {!acting() && <ChangePassword />}
+      {/* Both are blocked while a partner acts in the account: the permissions say so (the API refuses too). */}
+      {can('messenger.link') && <MessengerLink />}
+      {can('account.password') && <ChangePassword />}
     </Page>
   );
 }

@@ -1,5 +1,6 @@
 // The team: its members and invitations; the owner invites by e-mail (the link is shown once) and changes
-// roles or removes members (the API answers others not_owner, shown as it says).
+// roles or removes members (the API answers others not_owner, shown as it says); and the partner's access
+// to the account (PartnerAccess), the other way into it.
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,6 +12,7 @@ import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { PartnerAccess } from './PartnerAccess.tsx';
 
 const ROLES = ['admin', 'accountant', 'support', 'viewer'] as const;
 type Role = (typeof ROLES)[number];
@@ -104,6 +106,7 @@ export default function Team() {
           },
         ]}
       />
+      <PartnerAccess />
     </Page>
   );
 }

@@ -1,10 +1,13 @@
 // The partner programme: apply (when this account has no profile), or the profile with its status; until
-// an administrator approves it, the other partner pages answer partner_not_active.
-import { Alert, Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
+// an administrator approves it, the other partner pages answer partner_not_active. Once approved, the page
+// says so and points to the first steps (the approval also leaves a notification in the cabinet).
+import { Alert, Anchor, Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import './i18n.ts';
+import '../merchant/i18n-guide.ts';
 import { api, ApiError, unwrap } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
@@ -65,7 +68,31 @@ export default function Home() {
             <Text>
               {t('partner.rate')}: {me.data.commission_rate_bps / 100} %
             </Text>
-            {me.data.status !== 'active' && <Alert color="yellow">{t('partner.pendingNote')}</Alert>}
+            {me.data.status === 'pending' && <Alert color="yellow">{t('partner.pendingNote')}</Alert>}
+            {(me.data.status === 'rejected' || me.data.status === 'suspended') && (
+              <Alert color="red">{t(`partner.${me.data.status}Note`)}</Alert>
+            )}
+            {me.data.status === 'active' && (
+              // The green alert's own colours are below AA on its background: body text and a darker blue for links.
+              <Alert
+                color="green"
+                title={t('partner.approved')}
+                data-testid="partner-approved"
+                styles={{ title: { color: 'var(--mantine-color-text)' } }}
+              >
+                <Text size="sm">{t('partner.approvedNext')}</Text>
+                <Group gap="md" mt="xs">
+                  <Anchor component={Link} to="/partner/links" size="sm" fw={600} c="blue.9">
+                    {t('partner.approvedLinks')}
+                  </Anchor>
+                  {!me.data.messenger_linked && (
+                    <Anchor component={Link} to="/profile" size="sm" fw={600} c="blue.9">
+                      {t('partner.approvedMessenger')}
+                    </Anchor>
+                  )}
+                </Group>
+              </Alert>
+            )}
           </Stack>
         </Card>
       )}

@@ -1,11 +1,15 @@
 // Withdrawals: the bank details (sealed on the server, the IBAN shown masked), a request (202: a code goes
 // to the partner's messenger), the code step, and the act of a paid one (a PDF fetched with the session).
-import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+// Without a bound messenger chat the code has nowhere to go: the page says so and sends the user to the
+// profile, where the chat is bound, before a request is refused for it (messenger_not_linked).
+import { Alert, Anchor, Button, Card, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import './i18n.ts';
-import { api, unwrap } from '../../api/client.ts';
+import '../merchant/i18n-guide.ts';
+import { api, ApiError, unwrap } from '../../api/client.ts';
 import { accessToken } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
@@ -31,6 +35,7 @@ export default function Withdrawals() {
   const queries = useQueryClient();
   const refresh = () => void queries.invalidateQueries();
   const bank = useQuery({ queryKey: ['bank'], queryFn: () => unwrap(api.GET('/partner/settings/bank')) });
+  const profile = useQuery({ queryKey: ['partner-me'], queryFn: () => unwrap(api.GET('/partner/me')) });
   const list = useQuery({
     queryKey: ['withdrawals'],
     queryFn: () => unwrap(api.GET('/partner/withdrawals', { params: { query: { limit: 100 } } })),
@@ -74,8 +79,25 @@ export default function Withdrawals() {
       refresh();
     },
   });
+  const needsMessenger =
+    profile.data?.messenger_linked === false ||
+    (request.error instanceof ApiError && request.error.code === 'messenger_not_linked');
   return (
     <Page title={t('wd.title')}>
+      {needsMessenger && (
+        // The yellow alert's own title colour is below AA on its background: body text, and a darker link.
+        <Alert
+          color="yellow"
+          title={t('wd.messengerTitle')}
+          data-testid="needs-messenger"
+          styles={{ title: { color: 'var(--mantine-color-text)' } }}
+        >
+          <Text size="sm">{t('wd.messengerWhy')}</Text>
+          <Anchor component={Link} to="/profile" fw={600} size="sm" c="blue.9">
+            {t('wd.messengerGo')}
+          </Anchor>
+        </Alert>
+      )}
       <Card withBorder>
         <form
           onSubmit={(e) => {
