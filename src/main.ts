@@ -1,5 +1,6 @@
 // CLI entry: `start` (ROLE all | api | worker), `migrate`, `reseal` (after rotating APP_SECRET), and
 // `admin connect-platform` (the operator's provider account for plan payments).
+import { readFileSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
 import { connect } from './db/db.ts';
@@ -10,6 +11,7 @@ import { startJobs } from './jobs/index.ts';
 import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhooks/reseal.ts';
 import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
+import { startTracing } from './telemetry/tracing-sdk.ts';
 
 async function main(): Promise<void> {
   const command = process.argv[2] ?? 'start';
@@ -53,9 +55,13 @@ async function main(): Promise<void> {
   if (command !== 'start')
     throw new Error(`unknown command "${command}" (start | migrate | reseal | admin connect-platform)`);
 
+  // Before the store connects: its statements, the providers' calls and the requests are traced from the
+  // start (decisions 29). Without OTEL_EXPORTER_OTLP_ENDPOINT nothing of OpenTelemetry is loaded.
+  const tracing = await startTracing(config.otel, { role: config.role, version: packageVersion() });
   const runtime = await bootstrap(config);
   const { deps } = runtime;
   const { app } = await buildApp(deps);
+  if (tracing) app.log.info({ endpoint: config.otel.endpoint, protocol: config.otel.protocol }, 'exporting traces');
   for (const w of runtime.warnings) app.log.warn(w);
   if (!config.databaseUrl && config.nodeEnv === 'production') {
     app.log.warn(
@@ -77,7 +83,17 @@ async function main(): Promise<void> {
     else app.log.info({ signal }, 'shutting down');
     await Promise.all([app.close(), jobs?.stop()]);
     await runtime.close();
+    await tracing?.shutdown(); // the last spans go out before the process ends
   });
+}
+
+/** The version in package.json beside src/ or dist/ (the resource's service.version); '' if unreadable. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '';
+  }
 }
 
 main().catch((err) => {

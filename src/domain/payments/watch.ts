@@ -9,6 +9,7 @@ import type { PaymentProvider, ProviderTiming } from '../../providers/types.ts';
 import { OP_COLUMNS_O, type Operation } from './operations.ts';
 import { syncOperation } from './sync.ts';
 import { liveProvidersFor } from './provider-accounts.ts';
+import { inSpan } from '../../telemetry/tracing.ts';
 
 const LEASE_S = 30;
 /**
@@ -65,7 +66,11 @@ export async function pollWatchedQrs(
   const worker = async () => {
     for (let op = queue.shift(); op; op = queue.shift()) {
       try {
-        await syncOperation(deps, op, op.mode === 'live' ? providers?.get(op.provider_account_id) : undefined);
+        // A span per poll (tracing on): the status call and, when it changed, the transition and the
+        // webhooks it queues, whose attempts then continue this trace.
+        await inSpan('qr-watcher poll', { attributes: { 'tolem.operation.id': op.id } }, () =>
+          syncOperation(deps, op, op.mode === 'live' ? providers?.get(op.provider_account_id) : undefined),
+        );
       } catch (err) {
         opts.onError?.(err, op);
       }
