@@ -13,6 +13,7 @@ import { clientErrorHandler } from './http/plugins/client-errors.ts';
 import { AppError } from './errors.ts';
 import { authPlugin } from './http/plugins/auth.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
+import { registerJobMetrics } from './http/plugins/metrics-jobs.ts';
 import { requestLogPlugin, RequestLogWriter } from './http/plugins/request-log.ts';
 import { operationIdOf, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
@@ -154,6 +155,7 @@ export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<Bui
   const requestLog = new RequestLogWriter(deps.db);
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { registry });
+  registerJobMetrics(registry, deps);
   await app.register(swagger, {
     // The document's post-processing, step by step: http/openapi-document.ts.
     transformObject: (doc) =>

@@ -68,6 +68,11 @@ export interface Config {
   adminEmails: string[];
   /** bearer token that /metrics then requires; unset: /metrics is open (decisions 25) */
   metricsToken?: string;
+  /**
+   * a second listener for /metrics, /healthz and /readyz only (http/metrics-listener.ts): how a ROLE=worker
+   * process, which has no HTTP listener, is scraped and health-checked; unset: none
+   */
+  metricsPort?: number;
   /** traces over OTLP (decisions 29); no endpoint: tracing off and its packages never loaded */
   otel: OtelConfig;
   partnerAutoApprove: boolean;
@@ -226,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     providerGatewayUrl: env.PROVIDER_GATEWAY_URL || undefined,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: metricsPort(env.METRICS_PORT),
     otel: otelConfig(env),
     adminEmails: (env.ADMIN_EMAILS ?? '')
       .split(',')
@@ -292,6 +298,13 @@ function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
     localOffset: parseTimezone(env.QRAPI_TIMEZONE),
     phoneFormat: phoneFormat(env.QRAPI_PHONE_FORMAT),
   };
+}
+
+function metricsPort(v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = int('METRICS_PORT', v, 0);
+  if (n < 1 || n > 65535) throw new Error(`METRICS_PORT must be a port number (1-65535), got "${v}"`);
+  return n;
 }
 
 /** Off when no endpoint is set, when OTEL_SDK_DISABLED=true, or when OTEL_TRACES_EXPORTER says none. */

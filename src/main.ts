@@ -12,6 +12,7 @@ import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhoo
 import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
 import { startTracing } from './telemetry/tracing-sdk.ts';
+import { listenForMetrics } from './http/metrics-listener.ts';
 
 async function main(): Promise<void> {
   const command = process.argv[2] ?? 'start';
@@ -74,6 +75,9 @@ async function main(): Promise<void> {
   } else {
     app.log.info('worker started (ROLE=worker): background jobs only, no HTTP listener');
   }
+  const metrics =
+    config.metricsPort === undefined ? undefined : await listenForMetrics(app, config.metricsPort, config.host);
+  if (metrics) app.log.info({ port: metrics.port }, 'serving /metrics, /healthz and /readyz on METRICS_PORT');
 
   // At once, side by side: HTTP stops accepting (503 to new requests) while the requests in flight
   // finish, and the jobs finish the item in hand (the rest of a claimed batch waits for its lease to run
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
-    await Promise.all([app.close(), jobs?.stop()]);
+    await Promise.all([app.close(), jobs?.stop(), metrics?.close()]);
     await runtime.close();
     await tracing?.shutdown(); // the last spans go out before the process ends
   });

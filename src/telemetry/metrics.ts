@@ -10,7 +10,7 @@ export const webhookAttempts = new Counter({
   labelNames: ['outcome'],
   registers: [],
 });
-for (const outcome of ['delivered', 'failed']) webhookAttempts.labels(outcome);
+for (const outcome of ['delivered', 'failed']) webhookAttempts.inc({ outcome }, 0);
 
 export const webhookDeliveriesFailed = new Counter({
   name: 'tolem_webhook_deliveries_failed_total',
@@ -25,7 +25,7 @@ export const outboxSends = new Counter({
   registers: [],
 });
 for (const channel of ['email', 'messenger', 'sms'])
-  for (const outcome of ['sent', 'retry', 'failed']) outboxSends.labels(channel, outcome);
+  for (const outcome of ['sent', 'retry', 'failed']) outboxSends.inc({ channel, outcome }, 0);
 
 export const breakerTrips = new Counter({
   name: 'tolem_provider_breaker_trips_total',

@@ -161,6 +161,21 @@ async function attemptOne(
   return { status: 'sent' };
 }
 
+/**
+ * Messages due now and not sent yet (at most `cap`), and seconds since the oldest became due (0 when none),
+ * for /metrics: the outbox job's backlog.
+ */
+export async function outboxBacklog(db: Queryable, cap: number): Promise<{ due: number; oldestSeconds: number }> {
+  const r = await db.query<{ due: number; oldest: number | null }>(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox_messages
+                                    WHERE status = 'pending' AND next_attempt_at <= now() LIMIT $1) d)::int AS due,
+            EXTRACT(EPOCH FROM now() - (SELECT min(next_attempt_at) FROM outbox_messages
+                                         WHERE status = 'pending' AND next_attempt_at <= now()))::float8 AS oldest`,
+    [cap],
+  );
+  return { due: r.rows[0].due, oldestSeconds: Math.max(0, r.rows[0].oldest ?? 0) };
+}
+
 /** A message sealed with an APP_SECRET this process no longer has: no later attempt can open it. */
 class SealedElsewhere extends Error {}
 

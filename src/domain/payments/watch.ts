@@ -29,6 +29,19 @@ export async function watchQr(deps: DbDeps, opId: string, t: ProviderTiming): Pr
   );
 }
 
+/**
+ * The watcher's lag, for /metrics: seconds since the most overdue live QR should have been polled (0 when
+ * none is overdue). A pass starts every second, so a healthy watcher stays within a second or two; more
+ * means the passes cannot keep up (too many QRs for the accounts' calls per second, or a slow provider).
+ */
+export async function watcherLagSeconds(deps: DbDeps): Promise<number> {
+  const r = await deps.db.query<{ lag: number | null }>(
+    `SELECT EXTRACT(EPOCH FROM now() - min(next_poll_at))::float8 AS lag FROM operations
+      WHERE status = 'created' AND next_poll_at IS NOT NULL AND next_poll_at <= now()`,
+  );
+  return Math.max(0, r.rows[0].lag ?? 0);
+}
+
 /** One pass: polls the due QRs it can claim; returns how many. */
 export async function pollWatchedQrs(
   deps: ProviderDeps,

@@ -142,6 +142,7 @@ export class QrapiConnection {
   }
 
   async close(): Promise<void> {
+    this.breaker.dispose();
     await this.dispatcher?.close();
   }
 
