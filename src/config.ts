@@ -313,7 +313,7 @@ function otelConfig(env: Record<string, string | undefined>): OtelConfig {
   if (protocol !== 'http/protobuf' && protocol !== 'http/json')
     throw new Error(
       `OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, got "${protocol}" (grpc is not supported: ` +
-        'send to the collector\'s OTLP/HTTP port, 4318)',
+        "send to the collector's OTLP/HTTP port, 4318)",
     );
   const exporter = (env.OTEL_TRACES_EXPORTER || 'otlp').trim();
   if (exporter !== 'otlp' && exporter !== 'none')

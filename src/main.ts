@@ -94,7 +94,8 @@ async function main(): Promise<void> {
 /** The version in package.json beside src/ or dist/ (the resource's service.version); '' if unreadable. */
 function packageVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '';
   }

@@ -18,7 +18,9 @@ export async function listenForMetrics(app: FastifyInstance, port: number, host:
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' || !PATHS.has(path)) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: this port serves /metrics, /healthz, /readyz');
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end('not found: this port serves /metrics, /healthz, /readyz');
       return;
     }
     const authorization = req.headers.authorization;

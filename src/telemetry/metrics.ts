@@ -6,7 +6,7 @@ import { Counter } from 'prom-client';
 
 export const webhookAttempts = new Counter({
   name: 'tolem_webhook_attempts_total',
-  help: "Webhook delivery attempts made by the workers, by outcome: delivered (a 2xx) or failed (anything else)",
+  help: 'Webhook delivery attempts made by the workers, by outcome: delivered (a 2xx) or failed (anything else)',
   labelNames: ['outcome'],
   registers: [],
 });

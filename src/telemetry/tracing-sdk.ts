@@ -34,7 +34,11 @@ export async function startTracing(
   ]);
   // The variables (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES) win over these defaults.
   const resource = resources
-    .resourceFromAttributes({ 'service.name': 'tolem', 'service.version': about.version ?? '', 'tolem.role': about.role })
+    .resourceFromAttributes({
+      'service.name': 'tolem',
+      'service.version': about.version ?? '',
+      'tolem.role': about.role,
+    })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new sdk.NodeTracerProvider({
     resource,

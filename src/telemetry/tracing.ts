@@ -102,7 +102,8 @@ export const REQUEST_SPAN = Symbol('tolem.requestSpan');
  * written under one. Installed only with tracing on.
  */
 export function traceLogFields(_obj: object, _level: number, logger?: object): Record<string, string> {
-  const span = installed?.api.trace.getActiveSpan() ?? (logger as { [REQUEST_SPAN]?: Span } | undefined)?.[REQUEST_SPAN];
+  const span =
+    installed?.api.trace.getActiveSpan() ?? (logger as { [REQUEST_SPAN]?: Span } | undefined)?.[REQUEST_SPAN];
   if (!span) return {};
   const c = span.spanContext();
   return { trace_id: c.traceId, span_id: c.spanId };

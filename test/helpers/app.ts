@@ -57,7 +57,10 @@ function pgliteTemplate(): Blob | undefined {
 
 export async function buildTestApp(
   overrides: Partial<Config> = {},
-  opts: { clock?: Clock; /** the app's log lines go here (else no log) */ logStream?: { write(line: string): void } } = {},
+  opts: {
+    clock?: Clock /** the app's log lines go here (else no log) */;
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig(
     {

@@ -40,7 +40,13 @@ export function metricNamesIn(expr: string): string[] {
   for (const m of s.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)) {
     const at = m.index ?? 0;
     if (/[0-9.]/.test(s[at - 1] ?? '')) continue; // 1e3, the unit of 5m
-    if (s.slice(at + m[0].length).trimStart().startsWith('(')) continue; // a function or aggregation
+    if (
+      s
+        .slice(at + m[0].length)
+        .trimStart()
+        .startsWith('(')
+    )
+      continue; // a function or aggregation
     if (KEYWORDS.has(m[0].toLowerCase())) continue;
     names.add(m[0]);
   }

@@ -34,14 +34,18 @@ describe('tracing configuration', () => {
       }),
     ).toEqual({ endpoint: 'https://b/otlp/traces', protocol: 'http/json' });
     expect(otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_SDK_DISABLED: 'true' }).endpoint).toBeUndefined();
-    expect(otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_TRACES_EXPORTER: 'none' }).endpoint).toBeUndefined();
+    expect(
+      otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_TRACES_EXPORTER: 'none' }).endpoint,
+    ).toBeUndefined();
   });
 
   it('refuses what it cannot do, naming the variable', () => {
     expect(() => otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
       /OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json, got "grpc"/,
     );
-    expect(() => otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be/);
+    expect(() => otel({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT must be/,
+    );
     expect(() => otel({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER must be otlp or none/);
   });
 
@@ -93,7 +97,10 @@ describe('tracing configuration', () => {
     expect(sdkModules(Object.fromEntries(loaded.map((k) => [k, true])))).toEqual([]);
 
     // The same question asked of this process after starting the SDK: the check sees it when it is there.
-    const handle = await startTracing({ endpoint: 'http://127.0.0.1:9/v1/traces', protocol: 'http/json' }, { role: 'all' });
+    const handle = await startTracing(
+      { endpoint: 'http://127.0.0.1:9/v1/traces', protocol: 'http/json' },
+      { role: 'all' },
+    );
     try {
       const seen = sdkModules(createRequire(import.meta.url).cache);
       expect(seen.some((k) => k.includes('@opentelemetry/sdk-trace-node/'))).toBe(true);

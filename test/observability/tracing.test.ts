@@ -73,7 +73,7 @@ describe('a payment traced over OTLP', () => {
   let m: Merchant;
   let opId: string;
 
-  it('is exported as HTTP -> SQL -> provider -> webhook delivery in one trace, and its log lines carry it', async () => {
+  it('is exported as HTTP -> SQL -> provider -> webhook delivery in one trace; its log lines carry it', async () => {
     m = await newMerchant(t.app);
     const clientId = await clientIdOf(t.runtime.deps.db, m);
     await createHook(t.app, m, { url: `${rx.url}/hook`, events: ['payment.completed'] }, '?mode=test');
@@ -145,7 +145,9 @@ describe('a payment traced over OTLP', () => {
     expect(create.attributes['http.response.status_code']).toBe(201);
     const createTrace = spans.filter((s) => s.traceId === create.traceId);
     expect(createTrace.find((s) => s.name === 'sandbox.createQr')).toBeDefined();
-    expect(createTrace.some((s) => String(s.attributes['db.query.text']).includes('INSERT INTO operations'))).toBe(true);
+    expect(createTrace.some((s) => String(s.attributes['db.query.text']).includes('INSERT INTO operations'))).toBe(
+      true,
+    );
     expect(create.resource).toMatchObject({ 'service.name': 'tolem', 'tolem.role': 'all' });
 
     // The log: the pay request's lines, "incoming request" (written before any hook) included, carry
@@ -155,7 +157,7 @@ describe('a payment traced over OTLP', () => {
     expect(ofTrace.find((l) => l.msg === 'incoming request')?.span_id).toBe(http.spanId);
   }, 30_000);
 
-  it('continues a caller\'s traceparent, and exports protobuf by default (http/protobuf)', async () => {
+  it("continues a caller's traceparent, and exports protobuf by default (http/protobuf)", async () => {
     await tracing!.shutdown();
     tracing = await startTracing({ endpoint: otlp.url, protocol: 'http/protobuf' }, { role: 'api' });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';

@@ -41,7 +41,7 @@ export function registerJobMetrics(registry: Registry, deps: Pick<Deps, 'db'>): 
 
   new Gauge({
     name: 'tolem_provider_breakers_open',
-    help: "Provider accounts whose circuit breaker is open now in this process (their calls fail at once)",
+    help: 'Provider accounts whose circuit breaker is open now in this process (their calls fail at once)',
     registers: [registry],
     collect() {
       this.set(openBreakers());
@@ -49,7 +49,9 @@ export function registerJobMetrics(registry: Registry, deps: Pick<Deps, 'db'>): 
   });
   new Gauge({
     name: 'tolem_job_backlog',
-    help: `Items due now and not yet handled, by queue (webhooks: deliveries; outbox: messages), at most ${BACKLOG_COUNT_CAP}`,
+    help:
+      'Items due now and not yet handled, by queue (webhooks: deliveries; outbox: messages), ' +
+      `at most ${BACKLOG_COUNT_CAP}`,
     labelNames: ['queue'],
     registers: [registry],
     async collect() {
@@ -70,7 +72,7 @@ export function registerJobMetrics(registry: Registry, deps: Pick<Deps, 'db'>): 
   });
   new Gauge({
     name: 'tolem_watcher_lag_seconds',
-    help: "Seconds since the most overdue live QR should have had its status polled (0: the watcher keeps up)",
+    help: 'Seconds since the most overdue live QR should have had its status polled (0: the watcher keeps up)',
     registers: [registry],
     async collect() {
       const f = await figures();
