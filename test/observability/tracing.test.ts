@@ -10,6 +10,7 @@ import { clientIdOf, createHook, sleep, startReceiver, type Receiver } from '../
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.ts';
 import { startTracing, type TracingHandle } from '../../src/telemetry/tracing-sdk.ts';
 import { deliverAllDue } from '../../src/jobs/deliveries.ts';
+import { currentTraceparent, inSpan, traceLogFields } from '../../src/telemetry/tracing.ts';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -156,6 +157,20 @@ describe('a payment traced over OTLP', () => {
     expect(ofTrace.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
     expect(ofTrace.find((l) => l.msg === 'incoming request')?.span_id).toBe(http.spanId);
   }, 30_000);
+
+  it('inside a span: the log fields and the stored traceparent name it; outside, nothing', async () => {
+    expect(traceLogFields({}, 30)).toEqual({});
+    expect(currentTraceparent()).toBeNull();
+    await inSpan('outbox send', {}, async (span) => {
+      const c = span!.spanContext();
+      expect(traceLogFields({}, 30)).toEqual({ trace_id: c.traceId, span_id: c.spanId });
+      expect(currentTraceparent()).toBe(`00-${c.traceId}-${c.spanId}-01`);
+      // A job continuing that traceparent later is a child of this span, in its trace.
+      await inSpan('webhook delivery', { parent: currentTraceparent() }, async (child) => {
+        expect(child!.spanContext().traceId).toBe(c.traceId);
+      });
+    });
+  });
 
   it("continues a caller's traceparent, and exports protobuf by default (http/protobuf)", async () => {
     await tracing!.shutdown();
