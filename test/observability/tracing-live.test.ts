@@ -43,7 +43,7 @@ const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) =>
   spans.filter((s) => s.traceId === parent.traceId && s.parentSpanId === parent.spanId);
 
 describe('a live payment traced over OTLP', () => {
-  it('creation: request -> qrapi.createQr -> its HTTP attempt; the watcher poll -> status call -> delivery', async () => {
+  it('creation: request -> qrapi.createQr -> HTTP attempt; then watcher poll -> status call -> delivery', async () => {
     const deps = w.t.runtime.deps;
     const m = await w.liveMerchant();
     const hook = await w.t.app.inject({
