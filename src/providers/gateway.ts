@@ -47,7 +47,14 @@ export class GatewayProvider implements PaymentProvider {
     const url = `${this.baseUrl.replace(/\/+$/, '')}${path}`;
     return inSpan(
       method,
-      { kind: 'client', attributes: { 'http.request.method': method, 'url.full': url } },
+      {
+        kind: 'client',
+        // A customer lookup's path is the customer's phone: the span names the route, not the person.
+        attributes: {
+          'http.request.method': method,
+          'url.full': url.replace(/\/customers\/[^/?]+/, '/customers/{phone}'),
+        },
+      },
       async (span) => {
         const out = await this.send<T>(method, url, path, body, (status) =>
           span?.setAttribute('http.response.status_code', status),

@@ -9,6 +9,7 @@ import { sleep, startReceiver, type Receiver } from '../webhooks/helpers.ts';
 import { startTracing, type TracingHandle } from '../../src/telemetry/tracing-sdk.ts';
 import { pollWatchedQrs } from '../../src/domain/payments/watch.ts';
 import { deliverAllDue } from '../../src/jobs/deliveries.ts';
+import { providerFor } from '../../src/domain/payments/provider-accounts.ts';
 
 let otlp: OtlpReceiver;
 let tracing: TracingHandle | undefined;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   tracing = await startTracing({ endpoint: otlp.url, protocol: 'http/json' }, { role: 'all' });
   w = await qrapiWorld();
   rx = await startReceiver();
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   await rx?.close();
   await w?.close();
@@ -99,4 +100,25 @@ describe('a live payment traced over OTLP', () => {
       200,
     );
   }, 60_000);
+
+  it("a customer lookup's attempt names the call, not the phone nor the device token of its query", async () => {
+    const m = await w.liveMerchant();
+    const driver = await providerFor(w.t.runtime.deps, 'live', m.accountId);
+    await driver.findCustomer('+77015550123').catch(() => null); // the answer does not matter here
+    const spans = await spansUntil((all) =>
+      all.some((s) => s.name === 'GET remote/client-info' && s.attributes['http.response.status_code'] !== undefined),
+    );
+    const attempt = spans.find((s) => s.name === 'GET remote/client-info')!;
+    expect(attempt.attributes['url.full']).toBe(`${w.emu.url}/r3/v01/remote/client-info`);
+    const token = (
+      await w.t.runtime.deps.db.query<{ device_token: string }>(
+        'SELECT device_token FROM provider_accounts WHERE id = $1',
+        [m.accountId],
+      )
+    ).rows[0].device_token;
+    expect(token).toBeTruthy();
+    const text = JSON.stringify(spans.filter((s) => s.traceId === attempt.traceId));
+    expect(text).not.toMatch(/7015550123/);
+    expect(text).not.toContain(token);
+  }, 30_000);
 });

@@ -11,6 +11,9 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../help
 import { startTracing, type TracingHandle } from '../../src/telemetry/tracing-sdk.ts';
 import { deliverAllDue } from '../../src/jobs/deliveries.ts';
 import { currentTraceparent, inSpan, traceLogFields } from '../../src/telemetry/tracing.ts';
+import { GatewayProvider } from '../../src/providers/gateway.ts';
+import { tracedProvider } from '../../src/providers/traced.ts';
+import { startGateway } from '../helpers/gateway.ts';
 
 const SERVER = 2;
 const CLIENT = 3;
@@ -170,6 +173,22 @@ describe('a payment traced over OTLP', () => {
         expect(child!.spanContext().traceId).toBe(c.traceId);
       });
     });
+  });
+
+  it("the gateway driver's spans: the call, its HTTP attempt, and no customer's phone", async () => {
+    const gw = await startGateway();
+    try {
+      const driver = tracedProvider(new GatewayProvider(gw.url, 2000), 'gateway');
+      await driver.findCustomer('+77015550123');
+      const spans = await spansUntil((all) => all.some((s) => s.name === 'gateway.findCustomer'));
+      const call = spans.find((s) => s.name === 'gateway.findCustomer')!;
+      const attempt = spans.find((s) => s.parentSpanId === call.spanId);
+      expect(attempt).toMatchObject({ name: 'GET', kind: CLIENT });
+      expect(attempt!.attributes['url.full']).toBe(`${gw.url}/customers/{phone}`);
+      expect(JSON.stringify([call, attempt])).not.toMatch(/7015550123/);
+    } finally {
+      await gw.close();
+    }
   });
 
   it("continues a caller's traceparent, and exports protobuf by default (http/protobuf)", async () => {

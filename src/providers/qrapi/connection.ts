@@ -183,7 +183,12 @@ export class QrapiConnection {
       `${method} ${callOf(path)}`,
       {
         kind: 'client',
-        attributes: { 'http.request.method': method, 'url.full': url, 'tolem.provider.scheme': this.cred.scheme },
+        // Without the query: it carries the device token and, for client-info, the customer's phone.
+        attributes: {
+          'http.request.method': method,
+          'url.full': url.split('?')[0],
+          'tolem.provider.scheme': this.cred.scheme,
+        },
       },
       async (span) => {
         const out = await this.attempt<T>(method, url, path, opts, (status) =>
