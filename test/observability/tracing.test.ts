@@ -128,6 +128,8 @@ describe('a payment traced over OTLP', () => {
     }
     expect(sql.some((s) => String(s.attributes['db.query.text']).includes(`operations`))).toBe(true);
     expect(JSON.stringify(sql.map((s) => s.attributes))).not.toContain(m.testKey);
+    // The request's span names its route, never its URL (paths carry ids and, elsewhere, tokens).
+    expect(JSON.stringify(http.attributes)).not.toContain(opId);
 
     // The provider: the sandbox's simulated payment and the status read, both within the request.
     for (const call of ['sandbox.simulate', 'sandbox.getStatus']) {

@@ -28,7 +28,8 @@ export function traceRequests(app: FastifyInstance): void {
     const method = raw.method ?? 'HTTP';
     const span = tracer.startSpan(
       method,
-      { kind: SERVER, attributes: { 'http.request.method': method, 'url.path': (raw.url ?? '/').split('?')[0] } },
+      // The route pattern only (set below), never the URL: paths carry checkout and link tokens.
+      { kind: SERVER, attributes: { 'http.request.method': method } },
       parent,
     );
     spans.set(raw, span);
