@@ -13,10 +13,13 @@ import { clientErrorHandler } from './http/plugins/client-errors.ts';
 import { AppError } from './errors.ts';
 import { authPlugin } from './http/plugins/auth.ts';
 import { metricsPlugin } from './http/plugins/metrics.ts';
+import { registerJobMetrics } from './http/plugins/metrics-jobs.ts';
 import { requestLogPlugin, RequestLogWriter } from './http/plugins/request-log.ts';
 import { operationIdOf, type App, type DeclaredRoute, type RouteConfig } from './http/route.ts';
 import { idempotencyPlugin } from './http/plugins/idempotency.ts';
 import { adminAuditPlugin } from './http/plugins/admin-audit.ts';
+import { traceRequests } from './http/plugins/tracing.ts';
+import { traceLogFields, tracingOn } from './telemetry/tracing.ts';
 import type { SurfaceOptions } from './http/surface.ts';
 import { systemSurface } from './http/system/index.ts';
 import { authSurface } from './http/auth/index.ts';
@@ -62,13 +65,23 @@ export interface BuiltApp {
   routes: DeclaredRoute[];
 }
 
-export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<BuiltApp> {
+export interface BuildOptions {
+  /** false: no log at all (tests) */
+  logger?: boolean;
+  /** where the log's lines go instead of stdout (a test reading them) */
+  logStream?: { write(line: string): void };
+}
+
+export async function buildApp(deps: Deps, opts: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger:
       opts.logger === false
         ? false
         : {
             level: deps.config.logLevel,
+            stream: opts.logStream,
+            // trace_id and span_id on every line written under a span (decisions 29), only with tracing on.
+            mixin: tracingOn() ? traceLogFields : undefined,
             // Secrets never reach the log: credentials in headers and anything that looks like one in bodies.
             redact: [
               'req.headers["x-api-key"]',
@@ -97,6 +110,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     clientErrorHandler: clientErrorHandler(() => `req_${nextUlid()}`),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler as never);
+  // First of the hooks, so that authentication's statements are already inside the request's span.
+  traceRequests(app as unknown as FastifyInstance);
 
   // JSON only: other media types (text/plain included, which Fastify parses by default) are 415.
   app.removeContentTypeParser('text/plain');
@@ -140,6 +155,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const requestLog = new RequestLogWriter(deps.db);
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { registry });
+  registerJobMetrics(registry, deps);
   await app.register(swagger, {
     // The document's post-processing, step by step: http/openapi-document.ts.
     transformObject: (doc) =>

@@ -13,6 +13,7 @@ import { channelDrivers } from './channels/index.ts';
 import { ensurePlatformAccount } from './domain/subscriptions/subscriptions.ts';
 import { setCommissionHoldDays } from './domain/partners/commissions.ts';
 import type { LogLine } from './channels/log.ts';
+import { traceLogFields } from './telemetry/tracing.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -57,7 +58,10 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
     caches,
     channels: channelDrivers(
       config.channels,
-      opts.logLine ?? ((fields, msg) => console.log(JSON.stringify({ level: 30, time: Date.now(), ...fields, msg }))),
+      // The `log` drivers' lines carry the trace of the send they belong to, as the app's log lines do.
+      opts.logLine ??
+        ((fields, msg) =>
+          console.log(JSON.stringify({ level: 30, time: Date.now(), ...traceLogFields({}, 30), ...fields, msg }))),
     ),
   };
   if (opts.migrate !== false) await ensurePlatformAccount(deps);

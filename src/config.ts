@@ -71,6 +71,13 @@ export interface Config {
   adminEmails: string[];
   /** bearer token that /metrics then requires; unset: /metrics is open (decisions 25) */
   metricsToken?: string;
+  /**
+   * a second listener for /metrics, /healthz and /readyz only (http/metrics-listener.ts): how a ROLE=worker
+   * process, which has no HTTP listener, is scraped and health-checked; unset: none
+   */
+  metricsPort?: number;
+  /** traces over OTLP (decisions 29); no endpoint: tracing off and its packages never loaded */
+  otel: OtelConfig;
   partnerAutoApprove: boolean;
   rateLimits: RateLimits;
   trustProxy: boolean | string;
@@ -113,6 +120,17 @@ export interface QrapiConfig {
   localOffset: number;
   /** phones to the provider as 8XXXXXXXXXX (the document's form, default) or 7XXXXXXXXXX (QRAPI_PHONE_FORMAT=7) */
   phoneFormat: '8' | '7';
+}
+
+/**
+ * The standard OpenTelemetry variables that decide whether traces are exported and how. The SDK reads the
+ * rest of them itself (headers, time-out, compression, certificates, OTEL_BSP_*, sampler, resource).
+ */
+export interface OtelConfig {
+  /** where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces */
+  endpoint?: string;
+  /** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL: http/protobuf (default) or http/json */
+  protocol: 'http/protobuf' | 'http/json';
 }
 
 export interface ChannelConfig {
@@ -236,6 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     providerGatewayUrl: env.PROVIDER_GATEWAY_URL || undefined,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000),
     metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: metricsPort(env.METRICS_PORT),
+    otel: otelConfig(env),
     adminEmails: (env.ADMIN_EMAILS ?? '')
       .split(',')
       .map((s) => s.trim().toLowerCase())
@@ -301,6 +321,34 @@ function qrapiConfig(env: Record<string, string | undefined>): QrapiConfig {
     localOffset: parseTimezone(env.QRAPI_TIMEZONE),
     phoneFormat: phoneFormat(env.QRAPI_PHONE_FORMAT),
   };
+}
+
+function metricsPort(v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = int('METRICS_PORT', v, 0);
+  if (n < 1 || n > 65535) throw new Error(`METRICS_PORT must be a port number (1-65535), got "${v}"`);
+  return n;
+}
+
+/** Off when no endpoint is set, when OTEL_SDK_DISABLED=true, or when OTEL_TRACES_EXPORTER says none. */
+function otelConfig(env: Record<string, string | undefined>): OtelConfig {
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json')
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, got "${protocol}" (grpc is not supported: ` +
+        "send to the collector's OTLP/HTTP port, 4318)",
+    );
+  const exporter = (env.OTEL_TRACES_EXPORTER || 'otlp').trim();
+  if (exporter !== 'otlp' && exporter !== 'none')
+    throw new Error(`OTEL_TRACES_EXPORTER must be otlp or none, got "${exporter}"`);
+  const off = bool(env.OTEL_SDK_DISABLED) || exporter === 'none';
+  // As the specification says: the signal's own variable is the URL as is; the shared one is a base.
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const endpoint =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint))
+    throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  return { endpoint: off ? undefined : endpoint, protocol };
 }
 
 function phoneFormat(v: string | undefined): '8' | '7' {

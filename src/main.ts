@@ -1,5 +1,6 @@
 // CLI entry: `start` (ROLE all | api | worker), `migrate`, `reseal` (after rotating APP_SECRET), and
 // `admin connect-platform` (the operator's provider account for plan payments).
+import { readFileSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
 import { connect } from './db/db.ts';
@@ -11,6 +12,8 @@ import { startHeartbeat } from './jobs/heartbeat.ts';
 import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhooks/reseal.ts';
 import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
+import { startTracing } from './telemetry/tracing-sdk.ts';
+import { listenForMetrics } from './http/metrics-listener.ts';
 
 async function main(): Promise<void> {
   const command = process.argv[2] ?? 'start';
@@ -54,9 +57,13 @@ async function main(): Promise<void> {
   if (command !== 'start')
     throw new Error(`unknown command "${command}" (start | migrate | reseal | admin connect-platform)`);
 
+  // Before the store connects: its statements, the providers' calls and the requests are traced from the
+  // start (decisions 29). Without OTEL_EXPORTER_OTLP_ENDPOINT nothing of OpenTelemetry is loaded.
+  const tracing = await startTracing(config.otel, { role: config.role, version: packageVersion() });
   const runtime = await bootstrap(config);
   const { deps } = runtime;
   const { app } = await buildApp(deps);
+  if (tracing) app.log.info({ endpoint: config.otel.endpoint, protocol: config.otel.protocol }, 'exporting traces');
   for (const w of runtime.warnings) app.log.warn(w);
   if (!config.databaseUrl && config.nodeEnv === 'production') {
     app.log.warn(
@@ -77,6 +84,9 @@ async function main(): Promise<void> {
   }
   const stopHeartbeat =
     config.role === 'worker' && config.heartbeatFile ? startHeartbeat(deps, config.heartbeatFile, app.log) : undefined;
+  const metrics =
+    config.metricsPort === undefined ? undefined : await listenForMetrics(app, config.metricsPort, config.host);
+  if (metrics) app.log.info({ port: metrics.port }, 'serving /metrics, /healthz and /readyz on METRICS_PORT');
 
   // At once, side by side: HTTP stops accepting (503 to new requests) while the requests in flight
   // finish, and the jobs finish the item in hand (the rest of a claimed batch waits for its lease to run
@@ -85,9 +95,20 @@ async function main(): Promise<void> {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     stopHeartbeat?.();
-    await Promise.all([app.close(), jobs?.stop()]);
+    await Promise.all([app.close(), jobs?.stop(), metrics?.close()]);
     await runtime.close();
+    await tracing?.shutdown(); // the last spans go out before the process ends
   });
+}
+
+/** The version in package.json beside src/ or dist/ (the resource's service.version); '' if unreadable. */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
+  } catch {
+    return '';
+  }
 }
 
 main().catch((err) => {

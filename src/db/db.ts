@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { preparedRunner } from './pglite-prepared.ts';
 import { AUTOVACUUM_CHECK_MS, startAutovacuum } from './pglite-autovacuum.ts';
 import type { QueryResult } from './query-result.ts';
+import { tracedDb } from './traced.ts';
+import { tracingOn } from '../telemetry/tracing.ts';
 // Registers pg's timestamptz parser: a fast path for the UTC values PostgreSQL sends.
 import './timestamps.ts';
 
@@ -234,5 +236,13 @@ export async function connect(opts: {
   poolMax?: number;
   pgliteFrom?: Blob;
 }): Promise<Db> {
-  return opts.databaseUrl ? connectPg(opts.databaseUrl, opts.poolMax) : connectPglite(opts.dataDir, opts.pgliteFrom);
+  const db = opts.databaseUrl
+    ? connectPg(opts.databaseUrl, opts.poolMax)
+    : await connectPglite(opts.dataDir, opts.pgliteFrom);
+  if (!tracingOn()) return db;
+  // Statements as spans (db/traced.ts); the embedded store's dump still finds its PGlite.
+  const traced = tracedDb(db);
+  const lite = pglites.get(db);
+  if (lite) pglites.set(traced, lite);
+  return traced;
 }

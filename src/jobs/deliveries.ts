@@ -13,10 +13,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../crypto.ts';
 import { claimDue, type Claimed } from '../domain/webhooks/claim.ts';
-import { isSuccess, recordAttempt, responsePreview, send } from '../domain/webhooks/attempt.ts';
+import { failureText, isSuccess, recordAttempt, responsePreview, send } from '../domain/webhooks/attempt.ts';
 import { leaseSecondsFor } from '../domain/webhooks/manual.ts';
 import { coalesceMsFor, SuccessBatcher } from '../domain/webhooks/success-batch.ts';
 import { DELIVERIES_CHANNEL } from '../domain/webhooks/enqueue.ts';
+import { failSpan, inSpan, tracingOn, type Span } from '../telemetry/tracing.ts';
+import { webhookAttempts, webhookDeliveriesFailed } from '../telemetry/metrics.ts';
 
 export const DELIVERY_POLL_MS = 250;
 /** After a notification: long enough to claim the deliveries of several commits in one statement. */
@@ -47,18 +49,57 @@ async function claim(deps: Deps, limit: number, clientId?: number): Promise<{ cl
 
 /**
  * Sends one claimed delivery and records the outcome. A failure to record (store unavailable) leaves the
- * lease to run out, and the row is attempted again: at least once, never lost.
+ * lease to run out, and the row is attempted again: at least once, never lost. With tracing on, the
+ * attempt is a span in the trace of the transaction that queued the delivery (its stored traceparent):
+ * a payment's trace goes on through the webhook it caused.
  */
-async function deliverOne(
+function deliverOne(
   deps: Deps,
   successes: SuccessBatcher,
   c: Claimed,
   token: string,
   log?: DeliverOptions['log'],
 ): Promise<void> {
+  if (!tracingOn()) return attempt(deps, successes, c, token, log, undefined);
+  const attributes = {
+    'tolem.webhook.id': c.webhook.id,
+    'tolem.delivery.id': c.delivery.id,
+    'tolem.message.id': c.delivery.message_id,
+    'tolem.event.type': c.delivery.event_type,
+    'tolem.delivery.attempt': c.delivery.attempts + 1,
+  };
+  return inSpan('webhook delivery', { kind: 'consumer', parent: c.traceContext, attributes }, (span) =>
+    attempt(deps, successes, c, token, log, span),
+  );
+}
+
+async function attempt(
+  deps: Deps,
+  successes: SuccessBatcher,
+  c: Claimed,
+  token: string,
+  log: DeliverOptions['log'],
+  span: Span | undefined,
+): Promise<void> {
   try {
-    const result = await send(deps, c.webhook, c.delivery, log);
-    if (isSuccess(result.status)) {
+    // The POST alone, as a client span: the receiver's own time, apart from recording the outcome. Only
+    // the host: a webhook URL may carry the merchant's token in its path or query.
+    const result = !span
+      ? await send(deps, c.webhook, c.delivery, log)
+      : await inSpan(
+          'POST',
+          { kind: 'client', attributes: { 'http.request.method': 'POST', 'server.address': hostOf(c.webhook.url) } },
+          async (post) => {
+            const r = await send(deps, c.webhook, c.delivery, log);
+            post?.setAttribute('http.response.status_code', r.status);
+            return r;
+          },
+        );
+    const ok = isSuccess(result.status);
+    webhookAttempts.labels(ok ? 'delivered' : 'failed').inc();
+    span?.setAttribute('http.response.status_code', result.status);
+    if (!ok && span) failSpan(span, failureText(result));
+    if (ok) {
       await successes.add({
         deliveryId: c.delivery.id,
         leaseToken: token,
@@ -67,10 +108,20 @@ async function deliverOne(
         at: new Date(),
       });
     } else {
-      await recordAttempt(deps, c.delivery, c.webhook, result, 'auto', token);
+      const row = await recordAttempt(deps, c.delivery, c.webhook, result, 'auto', token);
+      if (row?.status === 'failed' && c.delivery.status === 'pending') webhookDeliveriesFailed.inc();
     }
   } catch (err) {
+    if (span) failSpan(span, err);
     log?.error({ err, delivery: c.delivery.id }, 'webhook delivery not recorded');
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
   }
 }
 

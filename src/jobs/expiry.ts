@@ -5,6 +5,7 @@
 import type { Deps } from '../deps.ts';
 import { claimDueExpiries, type Operation } from '../domain/payments/operations.ts';
 import { syncOperation } from '../domain/payments/sync.ts';
+import { inSpan } from '../telemetry/tracing.ts';
 
 export async function sweepExpired(
   deps: Deps,
@@ -16,7 +17,10 @@ export async function sweepExpired(
   for (const op of due) {
     if (stopping()) break; // the rest keep their lease and are claimed again when it runs out
     try {
-      await syncOperation(deps, op);
+      // A span per payment (tracing on): the provider's answer, the transition and the webhooks it queues.
+      await inSpan('expiry-sweeper sync', { attributes: { 'tolem.operation.id': op.id } }, () =>
+        syncOperation(deps, op),
+      );
     } catch (err) {
       onError?.(err, op); // the lease runs out and the next pass tries again
     }

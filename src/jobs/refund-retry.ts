@@ -6,6 +6,7 @@
 import type { Deps } from '../deps.ts';
 import { findOperation } from '../domain/payments/operations.ts';
 import { claimDueRefunds, sendRefund } from '../domain/payments/refund-settle.ts';
+import { inSpan } from '../telemetry/tracing.ts';
 
 export async function retryPendingRefunds(
   deps: Deps,
@@ -17,10 +18,13 @@ export async function retryPendingRefunds(
   for (const r of due) {
     if (stopping()) break; // the rest are due again at their next attempt
     try {
-      const op = await findOperation(deps.db, { clientId: r.client_id, mode: r.mode }, r.operation_id);
-      // An r2 refund here has its payer identified already (one still waiting for the scan has no next
-      // attempt: the return watcher follows it); it is sent again naming the same return.
-      await sendRefund(deps, op, r.id, Number(r.amount), { first: false, returnRef: r.return_qr_id });
+      // A span per refund (tracing on): the provider's call and what its answer settles.
+      await inSpan('refund-retry send', { attributes: { 'tolem.refund.id': r.id } }, async () => {
+        const op = await findOperation(deps.db, { clientId: r.client_id, mode: r.mode }, r.operation_id);
+        // An r2 refund here has its payer identified already (one still waiting for the scan has no next
+        // attempt: the return watcher follows it); it is sent again naming the same return.
+        await sendRefund(deps, op, r.id, Number(r.amount), { first: false, returnRef: r.return_qr_id });
+      });
     } catch (err) {
       onError?.(err, r.id); // still pending: the next attempt is already scheduled
     }

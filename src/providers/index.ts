@@ -8,6 +8,7 @@ import { SandboxProvider } from './sandbox.ts';
 import { GatewayProvider } from './gateway.ts';
 import { QrapiRegistry } from './qrapi/registry.ts';
 import type { PaymentProvider } from './types.ts';
+import { tracedProvider } from './traced.ts';
 
 export interface Providers {
   sandbox: SandboxProvider;
@@ -18,10 +19,12 @@ export interface Providers {
 }
 
 export function createProviders(config: Config, db: Db, limiter: RateLimiter): Providers {
-  const sandbox = new SandboxProvider(db, config.publicBaseUrl);
+  // Each driver as spans of its calls when tracing is on (traced.ts); itself otherwise.
+  const sandbox = tracedProvider(new SandboxProvider(db, config.publicBaseUrl), 'sandbox');
   if (config.providerDriver === 'gateway') {
     if (!config.providerGatewayUrl) throw new Error('PROVIDER_DRIVER=gateway needs PROVIDER_GATEWAY_URL');
-    return { sandbox, live: new GatewayProvider(config.providerGatewayUrl, config.providerTimeoutMs) };
+    const gateway = new GatewayProvider(config.providerGatewayUrl, config.providerTimeoutMs);
+    return { sandbox, live: tracedProvider(gateway, 'gateway') };
   }
   if (config.providerDriver === 'qrapi') {
     return { sandbox, live: sandbox, qrapi: new QrapiRegistry(config.qrapi, config.providerTimeoutMs, limiter) };

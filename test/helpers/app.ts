@@ -55,7 +55,13 @@ function pgliteTemplate(): Blob | undefined {
   return template;
 }
 
-export async function buildTestApp(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  overrides: Partial<Config> = {},
+  opts: {
+    clock?: Clock /** the app's log lines go here (else no log) */;
+    logStream?: { write(line: string): void };
+  } = {},
+): Promise<TestApp> {
   const config = loadConfig(
     {
       ...process.env,
@@ -68,11 +74,14 @@ export async function buildTestApp(overrides: Partial<Config> = {}, opts: { cloc
   );
   if (!config.databaseUrl) config.dataDir = 'memory://';
   const runtime = await bootstrap(config, {
-    ...opts,
+    clock: opts.clock,
     pgliteFrom: config.databaseUrl ? undefined : pgliteTemplate(),
     logLine: () => {},
   });
-  const { app, requestLog, routes } = await buildApp(runtime.deps, { logger: false });
+  const { app, requestLog, routes } = await buildApp(
+    runtime.deps,
+    opts.logStream ? { logStream: opts.logStream } : { logger: false },
+  );
   let closed = false;
   const t: TestApp = {
     app,

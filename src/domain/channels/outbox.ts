@@ -13,6 +13,8 @@ import type { Deps, DbSecretsDeps, DbDeps } from '../../deps.ts';
 import type { Sealer } from '../../secrets.ts';
 import { ChannelError, type Channel } from '../../channels/types.ts';
 import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
+import { currentTraceparent, failSpan, inSpan } from '../../telemetry/tracing.ts';
+import { outboxSends } from '../../telemetry/metrics.ts';
 
 export interface NewMessage {
   channel: Channel;
@@ -31,8 +33,8 @@ export async function enqueueMessage(tx: Queryable, m: NewMessage, sealer?: Seal
   const secrets = (m.secrets ?? []).filter(Boolean);
   if (secrets.length && !sealer) throw new Error('a message carrying secrets needs the sealer');
   const r = await tx.query<{ id: number }>(
-    `INSERT INTO outbox_messages (channel, recipient, subject, body, body_sealed, client_id, purpose)
-      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    `INSERT INTO outbox_messages (channel, recipient, subject, body, body_sealed, client_id, purpose, trace_context)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
     [
       m.channel,
       m.recipient,
@@ -41,6 +43,8 @@ export async function enqueueMessage(tx: Queryable, m: NewMessage, sealer?: Seal
       secrets.length ? sealer!.seal(m.body) : null,
       m.clientId ?? null,
       m.purpose,
+      // the send continues the trace of the request that wrote the message (null with tracing off)
+      currentTraceparent(),
     ],
   );
   return r.rows[0].id;
@@ -84,6 +88,8 @@ interface Claimed {
   body: string;
   body_sealed: string | null;
   attempts: number;
+  purpose: string;
+  trace_context: string | null;
 }
 
 /** Sends up to `limit` due messages; returns how many were claimed. */
@@ -94,7 +100,7 @@ export async function sendDueMessages(deps: Pick<Deps, 'db' | 'secrets' | 'chann
                     WHERE status = 'pending' AND next_attempt_at <= now()
                       AND (locked_until IS NULL OR locked_until <= now())
                     ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, channel, recipient, subject, body, body_sealed, attempts`,
+      RETURNING id, channel, recipient, subject, body, body_sealed, attempts, purpose, trace_context`,
     [limit, LEASE_SECONDS],
   );
   // One channel's slowness must not hold the others' messages: all sends of the batch run together.
@@ -102,7 +108,32 @@ export async function sendDueMessages(deps: Pick<Deps, 'db' | 'secrets' | 'chann
   return claimed.rows.length;
 }
 
-async function sendOne(deps: Pick<Deps, 'db' | 'secrets' | 'channels'>, m: Claimed): Promise<void> {
+/** One message's attempt: a span in the trace that wrote the message, when tracing is on. */
+function sendOne(deps: Pick<Deps, 'db' | 'secrets' | 'channels'>, m: Claimed): Promise<void> {
+  return inSpan(
+    'outbox send',
+    {
+      kind: 'producer',
+      parent: m.trace_context,
+      attributes: {
+        'tolem.outbox.id': m.id,
+        'tolem.outbox.channel': m.channel,
+        'tolem.outbox.purpose': m.purpose,
+        'tolem.outbox.attempt': m.attempts,
+      },
+    },
+    async (span) => {
+      const outcome = await attemptOne(deps, m);
+      outboxSends.labels(m.channel, outcome.status).inc();
+      if (outcome.error && span) failSpan(span, outcome.error);
+    },
+  );
+}
+
+async function attemptOne(
+  deps: Pick<Deps, 'db' | 'secrets' | 'channels'>,
+  m: Claimed,
+): Promise<{ status: 'sent' | 'retry' | 'failed'; error?: unknown }> {
   const driver = deps.channels[m.channel];
   try {
     await driver.send({ recipient: m.recipient, subject: m.subject ?? undefined, body: textOf(deps, m) });
@@ -120,13 +151,29 @@ async function sendOne(deps: Pick<Deps, 'db' | 'secrets' | 'channels'>, m: Claim
         backoffSeconds(m.attempts),
       ],
     );
-    return;
+    return { status: last ? 'failed' : 'retry', error: err };
   }
   await deps.db.query(
     `UPDATE outbox_messages SET status = 'sent', sent_at = now(), driver = $2, locked_until = NULL, last_error = NULL
       WHERE id = $1`,
     [m.id, driver.name],
   );
+  return { status: 'sent' };
+}
+
+/**
+ * Messages due now and not sent yet (at most `cap`), and seconds since the oldest became due (0 when none),
+ * for /metrics: the outbox job's backlog.
+ */
+export async function outboxBacklog(db: Queryable, cap: number): Promise<{ due: number; oldestSeconds: number }> {
+  const r = await db.query<{ due: number; oldest: number | null }>(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox_messages
+                                    WHERE status = 'pending' AND next_attempt_at <= now() LIMIT $1) d)::int AS due,
+            EXTRACT(EPOCH FROM now() - (SELECT min(next_attempt_at) FROM outbox_messages
+                                         WHERE status = 'pending' AND next_attempt_at <= now()))::float8 AS oldest`,
+    [cap],
+  );
+  return { due: r.rows[0].due, oldestSeconds: Math.max(0, r.rows[0].oldest ?? 0) };
 }
 
 /** A message sealed with an APP_SECRET this process no longer has: no later attempt can open it. */

@@ -9,6 +9,7 @@ import type { PaymentProvider, ProviderTiming } from '../../providers/types.ts';
 import { OP_COLUMNS_O, type Operation } from './operations.ts';
 import { syncOperation } from './sync.ts';
 import { liveProvidersFor } from './provider-accounts.ts';
+import { inSpan } from '../../telemetry/tracing.ts';
 
 const LEASE_S = 30;
 /**
@@ -26,6 +27,19 @@ export async function watchQr(deps: DbDeps, opId: string, t: ProviderTiming): Pr
       WHERE id = $1`,
     [opId, Math.max(1, Math.round(t.pollIntervalS)), Math.max(1, Math.round(t.confirmTimeoutS))],
   );
+}
+
+/**
+ * The watcher's lag, for /metrics: seconds since the most overdue live QR should have been polled (0 when
+ * none is overdue). A pass starts every second, so a healthy watcher stays within a second or two; more
+ * means the passes cannot keep up (too many QRs for the accounts' calls per second, or a slow provider).
+ */
+export async function watcherLagSeconds(deps: DbDeps): Promise<number> {
+  const r = await deps.db.query<{ lag: number | null }>(
+    `SELECT EXTRACT(EPOCH FROM now() - min(next_poll_at))::float8 AS lag FROM operations
+      WHERE status = 'created' AND next_poll_at IS NOT NULL AND next_poll_at <= now()`,
+  );
+  return Math.max(0, r.rows[0].lag ?? 0);
 }
 
 /** One pass: polls the due QRs it can claim; returns how many. */
@@ -65,7 +79,11 @@ export async function pollWatchedQrs(
   const worker = async () => {
     for (let op = queue.shift(); op; op = queue.shift()) {
       try {
-        await syncOperation(deps, op, op.mode === 'live' ? providers?.get(op.provider_account_id) : undefined);
+        // A span per poll (tracing on): the status call and, when it changed, the transition and the
+        // webhooks it queues, whose attempts then continue this trace.
+        await inSpan('qr-watcher poll', { attributes: { 'tolem.operation.id': op.id } }, () =>
+          syncOperation(deps, op, op.mode === 'live' ? providers?.get(op.provider_account_id) : undefined),
+        );
       } catch (err) {
         opts.onError?.(err, op);
       }

@@ -27,6 +27,8 @@ export type ClaimedWebhook = Pick<
 export interface Claimed {
   delivery: ClaimedDelivery;
   webhook: ClaimedWebhook;
+  /** the traceparent of the transaction that queued the delivery, continued by its attempts */
+  traceContext: string | null;
 }
 
 type ClaimRow = ClaimedDelivery & {
@@ -34,6 +36,7 @@ type ClaimRow = ClaimedDelivery & {
   w_secret_enc: string;
   w_previous_secret_enc: string | null;
   w_previous_secret_expires_at: Date | null;
+  trace_context: string | null;
 };
 
 export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[]> {
@@ -60,7 +63,7 @@ export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[
               FOR UPDATE OF wd SKIP LOCKED) due, webhooks w
       WHERE d.id = due.id AND w.id = d.webhook_id
       RETURNING d.id, d.webhook_id, d.client_id, d.mode, d.message_id, d.event_id, d.event_type, d.body, d.status,
-                d.attempts,
+                d.attempts, d.trace_context,
                 w.url AS w_url, w.secret_enc AS w_secret_enc, w.previous_secret_enc AS w_previous_secret_enc,
                 w.previous_secret_expires_at AS w_previous_secret_expires_at`,
     params,
@@ -88,5 +91,6 @@ export async function claimDue(db: Queryable, o: ClaimOptions): Promise<Claimed[
       previous_secret_enc: row.w_previous_secret_enc,
       previous_secret_expires_at: row.w_previous_secret_expires_at,
     },
+    traceContext: row.trace_context,
   }));
 }

@@ -17,6 +17,7 @@ import {
 } from '../types.ts';
 import { CircuitBreaker } from './breaker.ts';
 import { errorForCode, type Call } from './codes.ts';
+import { inSpan } from '../../telemetry/tracing.ts';
 
 export interface QrapiEndpoints {
   /** full base of each scheme, e.g. https://host:8545/r3/v01 */
@@ -141,6 +142,7 @@ export class QrapiConnection {
   }
 
   async close(): Promise<void> {
+    this.breaker.dispose();
     await this.dispatcher?.close();
   }
 
@@ -174,7 +176,36 @@ export class QrapiConnection {
     return `${base}/${path}${query}`;
   }
 
-  private async once<T>(method: 'GET' | 'POST', path: string, opts: CallOptions): Promise<T> {
+  /** One attempt, as an HTTP client span beneath the call's (providers/traced.ts) when tracing is on. */
+  private once<T>(method: 'GET' | 'POST', path: string, opts: CallOptions): Promise<T> {
+    const url = this.url(path, opts);
+    return inSpan(
+      `${method} ${callOf(path)}`,
+      {
+        kind: 'client',
+        // Without the query: it carries the device token and, for client-info, the customer's phone.
+        attributes: {
+          'http.request.method': method,
+          'url.full': url.split('?')[0],
+          'tolem.provider.scheme': this.cred.scheme,
+        },
+      },
+      async (span) => {
+        const out = await this.attempt<T>(method, url, path, opts, (status) =>
+          span?.setAttribute('http.response.status_code', status),
+        );
+        return out;
+      },
+    );
+  }
+
+  private async attempt<T>(
+    method: 'GET' | 'POST',
+    url: string,
+    path: string,
+    opts: CallOptions,
+    answered: (status: number) => void,
+  ): Promise<T> {
     const headers: Record<string, string> = { 'x-request-id': randomUUID(), accept: 'application/json' };
     if (this.cred.scheme === 'r1') headers['api-key'] = this.cred.apiKey;
     if (opts.body) headers['content-type'] = 'application/json';
@@ -182,7 +213,7 @@ export class QrapiConnection {
     let text: string;
     const dispatcher = this.connections();
     try {
-      const res = await request(this.url(path, opts), {
+      const res = await request(url, {
         method,
         headers,
         body: opts.body ? JSON.stringify(opts.body) : undefined,
@@ -191,6 +222,7 @@ export class QrapiConnection {
         bodyTimeout: this.ep.timeoutMs,
       });
       status = res.statusCode;
+      answered(status);
       text = await res.body.text();
     } catch (err) {
       const code = String((err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code ?? '');

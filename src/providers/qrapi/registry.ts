@@ -6,6 +6,7 @@ import type { QrapiConfig } from '../../config.ts';
 import type { RateLimiter } from '../../infra/rate-limit-store.ts';
 import { QrapiConnection, type QrapiCredentials } from './connection.ts';
 import { CLIENT_INFO_PER_MINUTE, QrapiDriver } from './driver.ts';
+import { tracedProvider } from '../traced.ts';
 
 export interface QrapiAccountRow {
   id: number;
@@ -44,7 +45,7 @@ export class QrapiRegistry {
       held = { version: row.version, connection: this.connectionFor(row.credentials()) };
       this.connections.set(row.id, held);
     }
-    return new QrapiDriver({
+    const driver = new QrapiDriver({
       connection: held.connection,
       orgBin: row.orgBin,
       deviceToken: row.deviceToken,
@@ -54,6 +55,7 @@ export class QrapiRegistry {
       allowClientInfo: async (device) =>
         (await this.limiter.consume('qrapi_client_info', CLIENT_INFO_PER_MINUTE, device)).allowed,
     });
+    return tracedProvider(driver, 'qrapi');
   }
 
   async close(): Promise<void> {
