@@ -54,7 +54,11 @@ export function subscriptionRoutes(app: App, deps: Deps): void {
       response: {
         200: Type.Object({
           data: Type.Array(
-            Type.Object({ plan: Type.String({ enum: [...PLANS] }), amount: Type.Integer(), period_days: Type.Integer() }),
+            Type.Object({
+              plan: Type.String({ enum: [...PLANS] }),
+              amount: Type.Integer(),
+              period_days: Type.Integer(),
+            }),
           ),
         }),
       },
