@@ -9,9 +9,11 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { dateTime } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 export default function AdminClients() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const queries = useQueryClient();
   const [q, setQ] = useState('');
   const list = useQuery({
@@ -42,7 +44,7 @@ export default function AdminClients() {
         columns={[
           { label: t('pclients.name'), cell: (c) => c.name },
           { label: t('auth.email'), cell: (c) => c.email },
-          { label: t('pclients.plan'), cell: (c) => c.plan },
+          { label: t('pclients.plan'), cell: (c) => word('plan', c.plan) },
           { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
           {
             label: t('common.actions'),

@@ -11,6 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 const STATUSES = ['created', 'paid', 'refunded', 'partially_refunded', 'cancelled', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
@@ -27,6 +28,7 @@ async function exportCsv(mode: string, status: string | null) {
 
 export default function Payments() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const { mode } = useMode();
   const [status, setStatus] = useState<Status | null>(null);
   const list = useQuery({
@@ -48,7 +50,7 @@ export default function Payments() {
           label={t('payments.filter')}
           data={[
             { value: '', label: t('common.all') },
-            ...STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
+            ...STATUSES.map((s) => ({ value: s, label: word('payment_status', s) })),
           ]}
           value={status ?? ''}
           onChange={(v) => setStatus((v || null) as Status | null)}
@@ -76,7 +78,7 @@ export default function Payments() {
                   </Anchor>
                 </Table.Td>
                 <Table.Td>
-                  <StatusBadge status={p.status} />
+                  <StatusBadge status={p.status} kind="payment_status" />
                 </Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {tenge(p.amount)}

@@ -12,6 +12,7 @@ import { acting, storePair } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { notify } from '../../components/notify.ts';
 import { Page } from '../../components/Page.tsx';
+import { useWords } from '../../components/words.ts';
 import { NewPasswordInputs, newPasswordProblem } from '../auth/NewPassword.tsx';
 
 function ChangePassword() {
@@ -74,6 +75,7 @@ function ChangePassword() {
 
 export default function Profile() {
   const { t } = useTranslation();
+  const { word } = useWords();
   const me = useMe();
   return (
     <Page title={t('profile.title')}>
@@ -84,7 +86,7 @@ export default function Profile() {
             {t('nav.merchant')}: {me.data.name}
           </Text>
           <Text size="sm">
-            {t('profile.role')}: {t(`role.${me.data.role}`)}
+            {t('profile.role')}: {word('member_role', me.data.role)}
           </Text>
         </Stack>
       )}

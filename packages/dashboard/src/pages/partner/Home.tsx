@@ -60,7 +60,7 @@ export default function Home() {
             <Text fw={700}>{me.data.company_name}</Text>
             <Group gap="xs">
               <Text>{t('partner.status')}:</Text>
-              <StatusBadge status={me.data.status} />
+              <StatusBadge status={me.data.status} kind="partner_status" />
             </Group>
             <Text>
               {t('partner.rate')}: {me.data.commission_rate_bps / 100} %
