@@ -22,7 +22,9 @@ export function ErrorAlert({ error, field }: { error: unknown; field?: (param: s
     : String((error as Error)?.message ?? error);
   return (
     <Alert color="red" title={t('common.error')} role="alert">
-      <Text size="sm">{label ? t('errors.invalidField', { field: label }) : t(key)}</Text>
+      <Text size="sm" data-testid="error-words">
+        {label ? t('errors.invalidField', { field: label }) : t(key)}
+      </Text>
       <details>
         <Text component="summary" size="xs" c="dimmed" style={{ cursor: 'pointer' }}>
           {t('errors.details')}

@@ -84,8 +84,8 @@ export default function Overview() {
               {word('plan', me.data.plan)}
             </Badge>
           </Group>
-          <Text size="sm" c="dimmed">
-            {me.data.plan_active ? `${t('overview.planUntil')} ${planEnd}` : t('overview.planInactive')}
+          <Text size="sm" c="dimmed" data-testid="overview-plan-until">
+            {me.data.plan_active ? t('overview.planUntil', { date: planEnd }) : t('overview.planInactive')}
           </Text>
         </Card>
       )}
