@@ -333,8 +333,15 @@ describe('the pages', () => {
   const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.tsx'));
   // Fields that hold an enum value, rendered as they came: `{x.plan}`, `cell: (x) => x.type`, `${x.status}`,
   // a list of event types joined as they are.
-  const RAW =
-    /(?<!=)\{\s*[\w.?!]+\.(plan|type|origin|role|status|state|event_type|step|kind|mode|category|source)\s*\}|=>\s*[\w.?!]+\.(plan|type|origin|role|status|state|event_type|step|kind|mode|category|source)\s*[},]|\$\{\s*[\w.?!]+\.(plan|type|origin|role|status|state|event_type|step|kind|mode|category|source)\s*\}|\.events\.join/;
+  const FIELD = '(plan|type|origin|role|status|state|event_type|step|kind|mode|category|source)';
+  const RAW = new RegExp(
+    [
+      `(?<!=)\\{\\s*[\\w.?!]+\\.${FIELD}\\s*\\}`,
+      `=>\\s*[\\w.?!]+\\.${FIELD}\\s*[},]`,
+      `\\$\\{\\s*[\\w.?!]+\\.${FIELD}\\s*\\}`,
+      '\\.events\\.join',
+    ].join('|'),
+  );
   // The request log's status is the HTTP status code, a number.
   const ALLOWED = ["cell: (l) => l.status, align: 'right'"];
 
