@@ -1,5 +1,8 @@
 // Plans: monthly limits on live paid payments, and whether a plan is active now.
 
+/** Every plan a client can be on (the clients.plan CHECK). */
+export const PLANS = ['trial', 'starter', 'professional', 'enterprise'] as const;
+
 export const PLAN_LIMITS: Record<string, number | null> = {
   trial: 30,
   starter: 200,

@@ -44,23 +44,23 @@ async function notifySessionLost(
   a: { clientId: number; displayName: string; trouble?: 'session' | 'egress' },
 ): Promise<void> {
   if (a.trouble === 'egress') {
-    await notify(
-      tx,
-      a.clientId,
-      'provider.unreachable',
-      `Provider account "${a.displayName}" is refused by the provider`,
-      "The provider's r3 host refused this server's address: r3 answers only the static IP it allow-listed. " +
+    await notify(tx, a.clientId, {
+      type: 'provider.unreachable',
+      params: { account: a.displayName },
+      title: `Provider account "${a.displayName}" is refused by the provider`,
+      body:
+        "The provider's r3 host refused this server's address: r3 answers only the static IP it allow-listed. " +
         'Live payments through this account fail until the server sends from that address (PROVIDER_EGRESS_PROXY) ' +
         'or the provider adds this one; then run its health check.',
-    );
+    });
     return;
   }
-  await notify(
-    tx,
-    a.clientId,
-    'provider.session_expired',
-    `Provider account "${a.displayName}" needs attention`,
-    'The provider refused its credentials, certificate, trade point or device. ' +
+  await notify(tx, a.clientId, {
+    type: 'provider.session_expired',
+    params: { account: a.displayName },
+    title: `Provider account "${a.displayName}" needs attention`,
+    body:
+      'The provider refused its credentials, certificate, trade point or device. ' +
       'Live payments through it fail until it is reconnected.',
-  );
+  });
 }

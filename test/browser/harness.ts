@@ -38,9 +38,12 @@ function shopServer(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-export async function startHarness(overrides: Parameters<typeof buildTestApp>[0] = {}): Promise<Harness> {
+export async function startHarness(
+  overrides: Parameters<typeof buildTestApp>[0] = {},
+  opts: Parameters<typeof buildTestApp>[1] = {},
+): Promise<Harness> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const t = await buildTestApp(overrides);
+  const t = await buildTestApp(overrides, opts);
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const shopSrv = await shopServer();

@@ -17,7 +17,9 @@ async function seed(m: Merchant, n: number): Promise<number[]> {
   const clientId = await clientIdOf(t.runtime.deps.db, m);
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
-    ids.push((await t.runtime.deps.db.tx((tx) => notify(tx, clientId, 'plan.limit_near', `Title ${i}`, `Body ${i}`)))!);
+    const params = { plan: 'trial', used: 24 + i, limit: 30, month: '2026-11' };
+    const n = { type: 'plan.limit_near' as const, params, title: `Title ${i}`, body: `Body ${i}` };
+    ids.push((await t.runtime.deps.db.tx((tx) => notify(tx, clientId, n)))!);
   }
   return ids;
 }
@@ -35,8 +37,14 @@ describe('GET /me/notifications', () => {
     expect(res.status).toBe(200);
     const items = res.body.data;
     expect(items.map((x: { id: number }) => x.id)).toEqual([ids[1], ids[0]]);
-    expect(Object.keys(items[0]).sort()).toEqual(['body', 'created_at', 'id', 'read_at', 'title', 'type']);
-    expect(items[0]).toMatchObject({ type: 'plan.limit_near', title: 'Title 1', body: 'Body 1', read_at: null });
+    expect(Object.keys(items[0]).sort()).toEqual(['body', 'created_at', 'id', 'params', 'read_at', 'title', 'type']);
+    expect(items[0]).toMatchObject({
+      type: 'plan.limit_near',
+      title: 'Title 1',
+      body: 'Body 1',
+      params: { plan: 'trial', used: 25, limit: 30, month: '2026-11' },
+      read_at: null,
+    });
   });
 
   it('pages with a cursor and filters unread ones', async () => {
@@ -98,17 +106,21 @@ describe('notify()', () => {
   it('writes in the caller’s transaction and deduplicates by key', async () => {
     const m = await newMerchant(t.app);
     const clientId = await clientIdOf(t.runtime.deps.db, m);
-    const first = await t.runtime.deps.db.tx((tx) =>
-      notify(tx, clientId, 'trial.ending', 'Trial ends soon', 'In 3 days', 'trial_ending:2026-01-01'),
-    );
-    const dup = await t.runtime.deps.db.tx((tx) =>
-      notify(tx, clientId, 'trial.ending', 'Trial ends soon', 'In 3 days', 'trial_ending:2026-01-01'),
-    );
+    const ending = {
+      type: 'trial.ending' as const,
+      params: { ends_at: '2026-01-01T00:00:00.000Z' },
+      title: 'Trial ends soon',
+      body: 'In 3 days',
+      dedupeKey: 'trial_ending:2026-01-01',
+    };
+    const first = await t.runtime.deps.db.tx((tx) => notify(tx, clientId, ending));
+    const dup = await t.runtime.deps.db.tx((tx) => notify(tx, clientId, ending));
     expect(first).toBeTypeOf('number');
     expect(dup).toBeNull();
     await expect(
       t.runtime.deps.db.tx(async (tx) => {
-        await notify(tx, clientId, 'plan.limit_near', 'x', 'y');
+        const params = { plan: 'trial', used: 24, limit: 30, month: '2026-11' };
+        await notify(tx, clientId, { type: 'plan.limit_near', params, title: 'x', body: 'y' });
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');

@@ -16,6 +16,7 @@ const notices = async (m: Merchant) =>
   (await t.app.inject({ method: 'GET', url: '/me/notifications', headers: bearer(m) })).json().data as {
     type: string;
     body: string;
+    params: Record<string, unknown>;
   }[];
 
 /** Live paid payments of this month written straight to the table (the plan counts paid_at only). */
@@ -51,6 +52,9 @@ describe('plan limit notifications', () => {
     const near = await notices(m);
     expect(near.map((n) => n.type)).toEqual(['plan.limit_near']);
     expect(near[0].body).toContain('24 of the 30');
+    // The facts the dashboard words it from in the reader's language.
+    const month = new Date().toISOString().slice(0, 7);
+    expect(near[0].params).toEqual({ plan: 'trial', used: 24, limit: 30, month });
     await paidLive(clientId, accountId, 4);
     await payLive(m); // 30th
     expect((await notices(m)).map((n) => n.type)).toEqual(['plan.limit_reached', 'plan.limit_near']);
@@ -105,6 +109,11 @@ describe('plan ending notifications', () => {
     const list = await notices(m);
     expect(list.map((n) => n.type)).toEqual(['trial.ending']);
     expect(list[0].body).toMatch(/^The 14-day trial ends on \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    const ends = await t.runtime.deps.db.query<{ trial_ends_at: Date }>(
+      'SELECT trial_ends_at FROM clients WHERE id = $1',
+      [clientId],
+    );
+    expect(list[0].params).toEqual({ ends_at: ends.rows[0].trial_ends_at.toISOString() });
     expect(await notices(far)).toEqual([]); // a new trial has 14 days left
   });
 
@@ -120,7 +129,9 @@ describe('plan ending notifications', () => {
     await set(m, '1 day');
     await set(gone, '-1 day');
     await noticeEndingPlans(t.runtime.deps.db, now);
-    expect((await notices(m)).map((n) => n.type)).toEqual(['plan.expiring']);
+    const expiring = await notices(m);
+    expect(expiring.map((n) => n.type)).toEqual(['plan.expiring']);
+    expect(expiring[0].params).toEqual({ plan: 'starter', ends_at: expect.stringMatching(/^\d{4}-.+Z$/) });
     expect(await notices(gone)).toEqual([]);
   });
 });

@@ -2748,7 +2748,7 @@ export interface components {
              */
             updated_at: string;
             last_delivery_at: string | null;
-            last_delivery_status: string | null;
+            last_delivery_status: ("pending" | "delivered" | "failed") | null;
         };
         /** Webhook */
         Webhook: {
@@ -2820,10 +2820,18 @@ export interface components {
         /** Notification */
         Notification: {
             id: number;
-            /** @description webhook.disabled, plan.limit_near, trial.ending, ... */
-            type: string;
+            /**
+             * @description what it is about; `params` are its facts
+             * @enum {string}
+             */
+            type: "webhook.disabled" | "plan.limit_reached" | "plan.limit_near" | "trial.ending" | "plan.expiring" | "plan.changed" | "ticket.answered" | "provider.certificate_expiring" | "provider.session_expired" | "provider.unreachable" | "partner.active" | "partner.rejected" | "partner.suspended";
+            /** @description in English; the dashboard words it from type and params */
             title: string;
+            /** @description in English (a support answer: its text as written) */
             body: string;
+            params: {
+                [key: string]: unknown;
+            } | null;
             read_at: string | null;
             /**
              * Format: date-time
@@ -3630,7 +3638,8 @@ export interface components {
             id: number;
             partner_id: number;
             amount: number;
-            status: string;
+            /** @enum {string} */
+            status: "confirmation_required" | "processing" | "paid" | "rejected" | "cancelled";
             reference: string | null;
             reason: string | null;
             paid_at: string | null;
@@ -3657,7 +3666,8 @@ export interface components {
             id: number;
             partner_id: number;
             amount: number;
-            status: string;
+            /** @enum {string} */
+            status: "confirmation_required" | "processing" | "paid" | "rejected" | "cancelled";
             reference: string | null;
             reason: string | null;
             paid_at: string | null;
@@ -3878,7 +3888,8 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "active" | "restricted";
             status_reason: ("plan_inactive" | "session_expired") | null;
-            plan: string;
+            /** @enum {string} */
+            plan: "trial" | "starter" | "professional" | "enterprise";
             plan_active: boolean;
             provider_connected: boolean;
             onboarding_state: string;
@@ -3905,7 +3916,8 @@ export interface components {
             client_id: number;
             client_name: string;
             operation_id: string;
-            plan: string;
+            /** @enum {string} */
+            plan: "trial" | "starter" | "professional" | "enterprise";
             base_amount: number;
             rate_bps: number;
             amount: number;
@@ -3933,7 +3945,8 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "active" | "restricted";
             status_reason: ("plan_inactive" | "session_expired") | null;
-            plan: string;
+            /** @enum {string} */
+            plan: "trial" | "starter" | "professional" | "enterprise";
             plan_active: boolean;
             provider_connected: boolean;
             onboarding_state: string;
@@ -4036,7 +4049,8 @@ export interface components {
         /** BalanceTransaction */
         BalanceTransaction: {
             id: number;
-            type: string;
+            /** @enum {string} */
+            type: "commission" | "release" | "withdrawal_hold" | "withdrawal_release" | "withdrawal_paid" | "subscription" | "adjustment";
             /** @description signed tenge */
             amount: number;
             available_after: number;
@@ -4160,7 +4174,8 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "active" | "restricted";
             status_reason: ("plan_inactive" | "session_expired") | null;
-            plan: string;
+            /** @enum {string} */
+            plan: "trial" | "starter" | "professional" | "enterprise";
             plan_active: boolean;
             provider_connected: boolean;
             onboarding_state: string;
@@ -15112,7 +15127,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            plan: string;
+                            /** @enum {string} */
+                            plan: "trial" | "starter" | "professional" | "enterprise";
                             amount: number;
                             period_days: number;
                         }[];

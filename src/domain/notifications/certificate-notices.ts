@@ -14,15 +14,19 @@ export async function noticeExpiringCertificates(db: Queryable, now: Date): Prom
     const date = a.certificate_expires_at.toISOString().slice(0, 10);
     const stage = a.days <= 1 ? 'last_day' : 'month';
     const when = a.days < 0 ? `expired on ${date}` : `expires on ${date}`;
-    const id = await notify(
-      db,
-      a.client_id,
-      'provider.certificate_expiring',
-      `Provider certificate of "${a.display_name}" ${when}`,
-      'Request a new client certificate from the provider and reconnect the account before then; ' +
+    const id = await notify(db, a.client_id, {
+      type: 'provider.certificate_expiring',
+      params: {
+        account: a.display_name,
+        expires_at: a.certificate_expires_at.toISOString(),
+        variant: a.days < 0 ? 'expired' : 'expires',
+      },
+      title: `Provider certificate of "${a.display_name}" ${when}`,
+      body:
+        'Request a new client certificate from the provider and reconnect the account before then; ' +
         'live payments through it stop when it expires.',
-      `certificate:${a.id}:${date}:${stage}`,
-    );
+      dedupeKey: `certificate:${a.id}:${date}:${stage}`,
+    });
     if (id !== null) sent++;
   }
   return sent;

@@ -5,14 +5,27 @@ import type { Tenant } from '../tenant.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
 import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
+import type { NotificationParams, NotificationType, ParamValue } from './kinds.ts';
 
 export interface NotificationRecord {
   id: number;
   type: string;
   title: string;
   body: string;
+  /** the facts the dashboard words it from (kinds.ts); null on rows written before they were kept */
+  params: Record<string, ParamValue> | null;
   read_at: Date | null;
   created_at: Date;
+}
+
+export interface NewNotification<T extends NotificationType> {
+  type: T;
+  /** what happened, for the reader's language (kinds.ts) */
+  params: NotificationParams<T>;
+  /** the English wording, for API readers */
+  title: string;
+  body: string;
+  dedupeKey?: string;
 }
 
 /**
@@ -20,23 +33,21 @@ export interface NotificationRecord {
  * key for the same client creates nothing (e.g. `trial_ending:<trial end date>`), so periodic jobs may
  * call it on every pass. Returns the new id, or null when deduplicated.
  */
-export async function notify(
+export async function notify<T extends NotificationType>(
   tx: Queryable,
   clientId: number,
-  type: string,
-  title: string,
-  body: string,
-  dedupeKey?: string,
+  n: NewNotification<T>,
 ): Promise<number | null> {
   const r = await tx.query<{ id: number }>(
-    `INSERT INTO notifications (client_id, type, title, body, dedupe_key) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO notifications (client_id, type, title, body, params, dedupe_key)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6)
      ON CONFLICT (client_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING id`,
-    [clientId, type, title.slice(0, 200), body.slice(0, 2000), dedupeKey ?? null],
+    [clientId, n.type, n.title.slice(0, 200), n.body.slice(0, 2000), JSON.stringify(n.params), n.dedupeKey ?? null],
   );
   return r.rows[0]?.id ?? null;
 }
 
-const COLUMNS = 'id, type, title, body, read_at, created_at';
+const COLUMNS = 'id, type, title, body, params, read_at, created_at';
 
 export async function listNotifications(
   deps: DbSecretsDeps,

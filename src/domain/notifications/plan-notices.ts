@@ -34,24 +34,23 @@ export async function noticePlanUsage(tx: Queryable, clientId: number, paidAt: D
   const row = r.rows[0];
   const month = from.toISOString().slice(0, 7);
   if (row.used >= limit) {
-    await notify(
-      tx,
-      clientId,
-      'plan.limit_reached',
-      'Monthly limit reached',
-      `The ${row.plan} plan allows ${limit} live payments a month and all ${limit} are used for ${month}. ` +
+    await notify(tx, clientId, {
+      type: 'plan.limit_reached',
+      params: { plan: row.plan, limit, month },
+      title: 'Monthly limit reached',
+      body:
+        `The ${row.plan} plan allows ${limit} live payments a month and all ${limit} are used for ${month}. ` +
         'New live payments are refused until next month or until you move to a larger plan.',
-      `plan_limit_reached:${month}`,
-    );
+      dedupeKey: `plan_limit_reached:${month}`,
+    });
   } else if (row.used >= Math.ceil(limit * LIMIT_NEAR_SHARE)) {
-    await notify(
-      tx,
-      clientId,
-      'plan.limit_near',
-      'Monthly limit nearly reached',
-      `${row.used} of the ${limit} live payments of the ${row.plan} plan are used for ${month}.`,
-      `plan_limit_near:${month}`,
-    );
+    await notify(tx, clientId, {
+      type: 'plan.limit_near',
+      params: { plan: row.plan, used: row.used, limit, month },
+      title: 'Monthly limit nearly reached',
+      body: `${row.used} of the ${limit} live payments of the ${row.plan} plan are used for ${month}.`,
+      dedupeKey: `plan_limit_near:${month}`,
+    });
   }
 }
 
@@ -61,7 +60,7 @@ export async function noticePlanUsage(tx: Queryable, clientId: number, paidAt: D
  */
 export async function noticeEndingPlans(db: Queryable, now: Date): Promise<number> {
   const r = await db.query(
-    `INSERT INTO notifications (client_id, type, title, body, dedupe_key)
+    `INSERT INTO notifications (client_id, type, title, body, params, dedupe_key)
      SELECT id, kind,
             CASE kind WHEN 'trial.ending' THEN 'Your trial ends soon' ELSE 'Your plan expires soon' END,
             CASE kind WHEN 'trial.ending'
@@ -69,11 +68,14 @@ export async function noticeEndingPlans(db: Queryable, now: Date): Promise<numbe
                    ' UTC. Choose a plan to keep taking live payments; test mode keeps working.'
               ELSE 'The ' || plan || ' plan expires on ' || to_char(ends_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') ||
                    ' UTC. Renew it to keep taking live payments.' END,
+            CASE kind WHEN 'trial.ending' THEN jsonb_build_object('ends_at', iso)
+              ELSE jsonb_build_object('plan', plan, 'ends_at', iso) END,
             kind || ':' || to_char(ends_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
        FROM (SELECT id, plan,
                     CASE WHEN plan = 'trial' THEN 'trial.ending' ELSE 'plan.expiring' END AS kind,
                     CASE WHEN plan = 'trial' THEN trial_ends_at ELSE plan_expires_at END AS ends_at
-               FROM clients) c
+               FROM clients) c,
+            LATERAL (SELECT to_char(ends_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS iso) t
       WHERE ends_at > $1 AND ends_at <= $1::timestamptz + make_interval(days => $2)
      ON CONFLICT (client_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING`,
     [now, ENDING_NOTICE_DAYS],

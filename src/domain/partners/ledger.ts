@@ -5,14 +5,16 @@ import type { Queryable } from '../../db/db.ts';
 import type { DbSecretsDeps, DbDeps } from '../../deps.ts';
 import { page, type PageResult, type Position, type Paging } from '../pagination.ts';
 
-export type EntryType =
-  | 'commission'
-  | 'release'
-  | 'withdrawal_hold'
-  | 'withdrawal_release'
-  | 'withdrawal_paid'
-  | 'subscription'
-  | 'adjustment';
+export const ENTRY_TYPES = [
+  'commission',
+  'release',
+  'withdrawal_hold',
+  'withdrawal_release',
+  'withdrawal_paid',
+  'subscription',
+  'adjustment',
+] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
 
 export interface LedgerEntry {
   id: number;

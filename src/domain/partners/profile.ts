@@ -104,13 +104,22 @@ const MOVES: Record<'approve' | 'reject' | 'suspend', { to: PartnerStatus; from:
   suspend: { to: 'suspended', from: ['active'] },
 };
 
-const NOTICES: Record<keyof typeof MOVES, { title: string; body: string }> = {
+const NOTICES: Record<
+  keyof typeof MOVES,
+  { type: 'partner.active' | 'partner.rejected' | 'partner.suspended'; title: string; body: string }
+> = {
   approve: {
+    type: 'partner.active',
     title: 'Partner programme: approved',
     body: 'Your partner profile is active: make a referral link or invite clients in the partner section.',
   },
-  reject: { title: 'Partner programme: not approved', body: 'Your partner application was not approved.' },
+  reject: {
+    type: 'partner.rejected',
+    title: 'Partner programme: not approved',
+    body: 'Your partner application was not approved.',
+  },
   suspend: {
+    type: 'partner.suspended',
     title: 'Partner programme: suspended',
     body: "Your partner profile is suspended: its keys and its sessions in clients' accounts have stopped.",
   },
@@ -135,7 +144,7 @@ export async function movePartner(
     if (m.to !== 'active') await endPartnerSessions(tx, id);
     // The partner hears of the decision in its own cabinet (issue 41), not by asking again.
     const notice = NOTICES[action];
-    await notify(tx, r.rows[0].client_id, `partner.${m.to}`, notice.title, notice.body);
+    await notify(tx, r.rows[0].client_id, { ...notice, params: {} });
     return r.rows[0];
   });
   if (moved) return moved;

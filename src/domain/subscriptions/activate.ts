@@ -44,15 +44,20 @@ export async function applyPlan(
       ...ref,
     },
   });
-  await notify(
-    tx,
-    sub.client_id,
-    'plan.changed',
-    `Plan ${sub.plan} active until ${expires.toISOString().slice(0, 10)}`,
-    extend
+  await notify(tx, sub.client_id, {
+    type: 'plan.changed',
+    params: {
+      plan: sub.plan,
+      previous_plan: c.plan,
+      expires_at: expires.toISOString(),
+      days: PERIOD_DAYS,
+      variant: extend ? 'extended' : 'replaced',
+    },
+    title: `Plan ${sub.plan} active until ${expires.toISOString().slice(0, 10)}`,
+    body: extend
       ? `The ${sub.plan} plan is extended by ${PERIOD_DAYS} days.`
       : `The ${sub.plan} plan replaces ${c.plan} from now, for ${PERIOD_DAYS} days.`,
-  );
+  });
   // API keys carry the plan in their cache entry: every instance forgets this client's.
   await forgetClientKeys(tx, sub.client_id);
   return { expires_at: expires };

@@ -144,7 +144,12 @@ export async function supportReply(
         WHERE id = $1`,
       [ticketId, m.created_at],
     );
-    await notify(tx, t.client_id, 'ticket.answered', `Support answered: ${t.subject}`, body.slice(0, 300));
+    await notify(tx, t.client_id, {
+      type: 'ticket.answered',
+      params: { ticket_id: ticketId, subject: t.subject },
+      title: `Support answered: ${t.subject}`,
+      body: body.slice(0, 300),
+    });
     const author = await tx.query<{ email: string; messenger_chat_id: string | null }>(
       `SELECT u.email, u.messenger_chat_id FROM tickets t JOIN users u ON u.id = t.created_by
         WHERE t.id = $1 AND u.status = 'active'`,

@@ -233,13 +233,18 @@ export async function applyHealth(
     const why = gone
       ? 'its endpoint answered 410 Gone'
       : `its deliveries have been failing since ${cur.failing_since!.toISOString()}`;
-    await notify(
-      tx,
-      cur.client_id,
-      'webhook.disabled',
-      'Webhook switched off',
-      `The ${cur.mode} webhook ${cur.url} was switched off because ${why}. ` +
+    await notify(tx, cur.client_id, {
+      type: 'webhook.disabled',
+      params: {
+        mode: cur.mode,
+        url: cur.url,
+        variant: gone ? 'gone' : 'failing',
+        failing_since: gone ? null : cur.failing_since!.toISOString(),
+      },
+      title: 'Webhook switched off',
+      body:
+        `The ${cur.mode} webhook ${cur.url} was switched off because ${why}. ` +
         'Pending deliveries wait; a successful test or retry, or Enable, switches it back on.',
-    );
+    });
   }
 }

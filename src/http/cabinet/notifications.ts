@@ -4,17 +4,25 @@ import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { parseLimit } from '../../domain/pagination.ts';
 import { listNotifications, markAllRead, unreadCount } from '../../domain/notifications/notify.ts';
+import { NOTIFICATION_TYPES } from '../../domain/notifications/kinds.ts';
 import { cabinetUser } from '../context.ts';
 import { IgnoredModeQuery, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
-import { Body, NullableTimestamp, Page, Timestamp } from '../schemas.ts';
+import { Body, Nullable, NullableTimestamp, Page, Timestamp } from '../schemas.ts';
 
 const Notification = Type.Object(
   {
     id: Type.Integer(),
-    type: Type.String({ description: 'webhook.disabled, plan.limit_near, trial.ending, ...' }),
-    title: Type.String(),
-    body: Type.String(),
+    type: Type.String({ enum: NOTIFICATION_TYPES, description: 'what it is about; `params` are its facts' }),
+    title: Type.String({ description: 'in English; the dashboard words it from type and params' }),
+    body: Type.String({ description: 'in English (a support answer: its text as written)' }),
+    params: Nullable(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'the facts of this type: plan, month (YYYY-MM), *_at timestamps, variant, ...; ' +
+          'null for notifications created before they were kept',
+      }),
+    ),
     read_at: NullableTimestamp,
     created_at: Timestamp,
   },

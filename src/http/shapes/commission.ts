@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { Timestamp } from '../schemas.ts';
 import { COMMISSION_STATUSES } from '../../domain/partners/commissions.ts';
+import { PLANS } from '../../domain/plans.ts';
 
 export const Commission = Type.Object(
   {
@@ -9,7 +10,7 @@ export const Commission = Type.Object(
     client_id: Type.Integer(),
     client_name: Type.String(),
     operation_id: Type.String(),
-    plan: Type.String(),
+    plan: Type.String({ enum: [...PLANS] }),
     base_amount: Type.Integer(),
     rate_bps: Type.Integer(),
     amount: Type.Integer(),

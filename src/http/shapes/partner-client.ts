@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { Nullable, Timestamp } from '../schemas.ts';
 import { CLIENT_STATUSES } from '../../domain/partners/clients.ts';
+import { PLANS } from '../../domain/plans.ts';
 import { Commission } from './commission.ts';
 import { PaymentItem } from './payment.ts';
 
@@ -15,7 +16,7 @@ export const ClientItem = Type.Object(
     origin: Type.String({ enum: ['referral', 'invite', 'api'] }),
     status: Type.String({ enum: [...CLIENT_STATUSES] }),
     status_reason: Nullable(Type.String({ enum: ['plan_inactive', 'session_expired'] })),
-    plan: Type.String(),
+    plan: Type.String({ enum: [...PLANS] }),
     plan_active: Type.Boolean(),
     provider_connected: Type.Boolean(),
     onboarding_state: Type.String(),

@@ -6,6 +6,8 @@ import type { ListedWebhook } from '../../domain/webhooks/manage.ts';
 import type { DeliveryRow, WebhookRow } from '../../domain/webhooks/store.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/events/types.ts';
 
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'];
+
 export const EventList = Type.Array(Type.String(), {
   description: 'payment.completed, payment.cancelled, payment.expired, payment.refunded, webhook.test',
 });
@@ -42,7 +44,9 @@ export const WebhookListItem = Type.Object(
   {
     ...WebhookProps,
     last_delivery_at: NullableTimestamp,
-    last_delivery_status: Nullable(Type.String({ description: 'status of the most recently attempted delivery' })),
+    last_delivery_status: Nullable(
+      Type.String({ enum: DELIVERY_STATUSES, description: 'status of the most recently attempted delivery' }),
+    ),
   },
   { title: 'WebhookListItem' },
 );
@@ -52,7 +56,7 @@ export const Delivery = Type.Object(
     event_id: Type.String(),
     event_type: Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }),
     message_id: Type.String({ description: 'X-Webhook-ID / webhook-id, the same on every attempt' }),
-    status: Type.String({ enum: ['pending', 'delivered', 'failed'] }),
+    status: Type.String({ enum: DELIVERY_STATUSES }),
     attempts: Type.Integer(),
     created_at: Timestamp,
     delivered_at: NullableTimestamp,

@@ -2,11 +2,13 @@
 import { Type } from 'typebox';
 import { Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 
+const WITHDRAWAL_STATUSES = ['confirmation_required', 'processing', 'paid', 'rejected', 'cancelled'];
+
 export const Withdrawal = Type.Object(
   {
     id: Type.Integer(),
     amount: Type.Integer(),
-    status: Type.String({ enum: ['confirmation_required', 'processing', 'paid', 'rejected', 'cancelled'] }),
+    status: Type.String({ enum: WITHDRAWAL_STATUSES }),
     code_expires_at: Nullable(Timestamp),
     attempts_left: Type.Integer(),
     reference: Nullable(Type.String()),
@@ -36,7 +38,7 @@ export const AdminWithdrawal = Type.Object(
     id: Type.Integer(),
     partner_id: Type.Integer(),
     amount: Type.Integer(),
-    status: Type.String(),
+    status: Type.String({ enum: WITHDRAWAL_STATUSES }),
     reference: Nullable(Type.String()),
     reason: Nullable(Type.String()),
     paid_at: NullableTimestamp,

@@ -15,6 +15,7 @@ import { OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, NullableTimestamp, Timestamp } from '../schemas.ts';
 import { Status } from '../shapes/payment.ts';
+import { PLANS } from '../../domain/plans.ts';
 
 const PlanQr = Type.Object(
   {
@@ -52,7 +53,13 @@ export function subscriptionRoutes(app: App, deps: Deps): void {
       summary: 'Plans that can be bought, with their price for 30 days',
       response: {
         200: Type.Object({
-          data: Type.Array(Type.Object({ plan: Type.String(), amount: Type.Integer(), period_days: Type.Integer() })),
+          data: Type.Array(
+            Type.Object({
+              plan: Type.String({ enum: [...PLANS] }),
+              amount: Type.Integer(),
+              period_days: Type.Integer(),
+            }),
+          ),
         }),
       },
     },

@@ -31,6 +31,4 @@ export function setLanguage(l: Language): void {
   void i18n.changeLanguage(l);
 }
 
-export const locale = (l: string) => (l === 'kk' ? 'kk-KZ' : l === 'en' ? 'en-GB' : 'ru-RU');
-
 export default i18n;

@@ -14,6 +14,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { dateTime } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 interface Target {
   id: number;
@@ -23,6 +24,7 @@ interface Target {
 
 export default function AdminClients() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const queries = useQueryClient();
   const me = useMe();
   const [q, setQ] = useState('');
@@ -60,7 +62,7 @@ export default function AdminClients() {
         columns={[
           { label: t('pclients.name'), cell: (c) => c.name },
           { label: t('auth.email'), cell: (c) => c.email },
-          { label: t('pclients.plan'), cell: (c) => c.plan },
+          { label: t('pclients.plan'), cell: (c) => word('plan', c.plan) },
           { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
           {
             label: t('common.actions'),

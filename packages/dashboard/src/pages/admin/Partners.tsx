@@ -10,11 +10,13 @@ import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 const STATUSES = ['pending', 'active', 'suspended', 'rejected'] as const;
 
 export default function Partners() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const queries = useQueryClient();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('pending');
   const list = useQuery({
@@ -32,7 +34,7 @@ export default function Partners() {
         aria-label={t('common.status')}
         value={status}
         onChange={(v) => setStatus(v as typeof status)}
-        data={STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        data={STATUSES.map((s) => ({ value: s, label: word('partner_status', s) }))}
       />
       <ErrorAlert error={list.error ?? move.error} />
       <Rows
@@ -42,7 +44,7 @@ export default function Partners() {
         columns={[
           { label: t('partner.company'), cell: (p) => p.company_name },
           { label: t('partner.website'), cell: (p) => p.website ?? '—' },
-          { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
+          { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} kind="partner_status" /> },
           { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
           {
             label: t('common.actions'),

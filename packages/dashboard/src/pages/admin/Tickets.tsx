@@ -100,7 +100,7 @@ export default function AdminTickets() {
             ),
           },
           { label: t('money.client'), cell: (x) => x.client_id },
-          { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
+          { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} kind="ticket_status" /> },
           { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },
         ]}
       />

@@ -43,7 +43,7 @@ export default function AdminWithdrawals() {
           { label: 'ID', cell: (w) => <span style={{ whiteSpace: 'nowrap' }}>W-{w.id}</span> },
           { label: t('partner.company'), cell: (w) => w.partner_name },
           { label: t('common.amount'), cell: (w) => tenge(w.amount), align: 'right' },
-          { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} of="withdrawal" /> },
+          { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} kind="withdrawal_status" /> },
           { label: t('common.created'), cell: (w) => dateTime(w.created_at, i18n.language) },
           {
             label: t('common.actions'),

@@ -8,9 +8,20 @@ import { useTranslation } from 'react-i18next';
 import './i18n-invite.ts';
 import { api, unwrap } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { useWords } from '../../components/words.ts';
+
+// The role as it reads inside the invite's sentence (lower case), one key per role the API may name.
+const ROLE_IN_A_SENTENCE: Record<string, string> = {
+  admin: 'invite.role.admin',
+  accountant: 'invite.role.accountant',
+  support: 'invite.role.support',
+  viewer: 'invite.role.viewer',
+};
 
 export function InviteDetails({ token, onEmail }: { token: string; onEmail: (email: string) => void }) {
   const { t } = useTranslation();
+  const { word } = useWords();
+  const role = (r: string) => (ROLE_IN_A_SENTENCE[r] ? t(ROLE_IN_A_SENTENCE[r]) : word('member_role', r));
   const details = useQuery({
     queryKey: ['invite', token],
     queryFn: () => unwrap(api.POST('/auth/invite-details', { body: { invite_token: token } })),
@@ -31,7 +42,10 @@ export function InviteDetails({ token, onEmail }: { token: string; onEmail: (ema
       {d && (
         <Text size="sm" data-testid="invite-details">
           {d.kind === 'team'
-            ? t('invite.team', { shop: d.shop_name, role: t(`invite.role.${d.role}`) })
+            ? t('invite.team', {
+                shop: d.shop_name,
+                role: role(d.role ?? ''),
+              })
             : t('invite.partner', { partner: d.partner_name })}
         </Text>
       )}

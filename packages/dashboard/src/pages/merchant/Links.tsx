@@ -186,7 +186,7 @@ export default function Links() {
                   {tenge(l.amount)}
                 </Table.Td>
                 <Table.Td>
-                  <StatusBadge status={l.status} />
+                  <StatusBadge status={l.status} kind="link_status" />
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(l.expires_at, i18n.language)}</Table.Td>
                 <Table.Td>{l.paid_count}</Table.Td>

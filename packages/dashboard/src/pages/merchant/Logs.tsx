@@ -7,9 +7,11 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { dateTime } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 export default function Logs() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const logs = useQuery({
     queryKey: ['logs'],
     queryFn: () => unwrap(api.GET('/me/logs', { params: { query: { limit: 100 } } })),
@@ -27,7 +29,11 @@ export default function Logs() {
           { label: t('logs.path'), cell: (l) => l.path },
           { label: t('logs.status'), cell: (l) => l.status, align: 'right' },
           { label: t('logs.duration'), cell: (l) => l.duration_ms, align: 'right' },
-          { label: t('logs.key'), cell: (l) => l.api_key_prefix ?? (l.actor ? `partner ${l.actor.partner_id}` : '—') },
+          {
+            label: t('logs.key'),
+            cell: (l) =>
+              l.api_key_prefix ?? (l.actor ? `${word('log_actor', l.actor.kind)} ${l.actor.partner_id}` : '—'),
+          },
         ]}
       />
     </Page>

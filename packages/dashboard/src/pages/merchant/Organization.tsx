@@ -9,6 +9,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { notify } from '../../components/notify.ts';
+import { useWords } from '../../components/words.ts';
 
 const TEXT_FIELDS = [
   'legal_name',
@@ -26,7 +27,8 @@ type Org = Partial<Record<(typeof TEXT_FIELDS)[number], string | null>> & {
 };
 
 export default function Organization() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const queries = useQueryClient();
   const org = useQuery({ queryKey: ['organization'], queryFn: () => unwrap(api.GET('/me/organization')) });
   const [form, setForm] = useState<Org>({});
@@ -56,7 +58,7 @@ export default function Organization() {
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Select
               label={t('org.org_type')}
-              data={['ip', 'too', 'ao', 'other'].map((v) => ({ value: v, label: v.toUpperCase() }))}
+              data={(['ip', 'too', 'ao', 'other'] as const).map((v) => ({ value: v, label: word('org_type', v) }))}
               value={form.org_type ?? null}
               onChange={(v) => setForm({ ...form, org_type: v as Org['org_type'] })}
               clearable
@@ -76,7 +78,10 @@ export default function Organization() {
             checked={Boolean(form.vat_payer)}
             onChange={(e) => setForm({ ...form, vat_payer: e.currentTarget.checked })}
           />
-          <ErrorAlert error={save.error ?? org.error} />
+          <ErrorAlert
+            error={save.error ?? org.error}
+            field={(p) => (i18n.exists(`org.${p}`) ? t(`org.${p}`) : undefined)}
+          />
           <Button type="submit" loading={save.isPending} w="fit-content">
             {t('common.save')}
           </Button>

@@ -10,8 +10,9 @@ import { useMe } from '../../api/me.ts';
 import { useMode } from '../../mode.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
-import { dateTime, day, tenge } from '../../format.ts';
+import { dateWords, day, tenge } from '../../format.ts';
 import { Checklist } from './Checklist.tsx';
+import { useWords } from '../../components/words.ts';
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
@@ -33,6 +34,7 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
 
 export default function Overview() {
   const { t, i18n } = useTranslation();
+  const { word, count } = useWords();
   const { mode } = useMode();
   const me = useMe();
   const stats = useQuery({
@@ -42,7 +44,7 @@ export default function Overview() {
   const usage = useQuery({ queryKey: ['usage'], queryFn: () => unwrap(api.GET('/me/usage')) });
   const s = stats.data;
   // The paid plan's end, or the trial's while there is no paid plan.
-  const planEnd = dateTime(me.data?.plan_expires_at ?? me.data?.trial_ends_at, i18n.language);
+  const planEnd = dateWords(me.data?.plan_expires_at ?? me.data?.trial_ends_at, i18n.language);
   return (
     <Page title={t('overview.title')}>
       <Checklist />
@@ -51,12 +53,12 @@ export default function Overview() {
         <Stat
           label={t('overview.today')}
           value={s ? tenge(s.today.amount) : '…'}
-          hint={s ? `${s.today.count} ${t('overview.payments')}` : undefined}
+          hint={s ? count('payments', s.today.count) : undefined}
         />
         <Stat
           label={t('overview.month')}
           value={s ? tenge(s.month.amount) : '…'}
-          hint={s ? `${s.month.count} ${t('overview.payments')}` : undefined}
+          hint={s ? count('payments', s.month.count) : undefined}
         />
         <Stat label={t('overview.conversion')} value={s ? `${Math.round(s.conversion * 100)} %` : '…'} />
         <Stat label={t('overview.usage')} value={usage.data ? String(usage.data.today) : '…'} />
@@ -81,12 +83,12 @@ export default function Overview() {
         <Card withBorder>
           <Group justify="space-between">
             <Text fw={600}>{t('overview.plan')}</Text>
-            <Badge color={me.data.plan_active ? 'green' : 'red'} variant="dot">
-              {me.data.plan}
+            <Badge color={me.data.plan_active ? 'green' : 'red'} variant="dot" data-testid="overview-plan">
+              {word('plan', me.data.plan)}
             </Badge>
           </Group>
-          <Text size="sm" c="dimmed">
-            {me.data.plan_active ? `${t('overview.planUntil')} ${planEnd}` : t('overview.planInactive')}
+          <Text size="sm" c="dimmed" data-testid="overview-plan-until">
+            {me.data.plan_active ? t('overview.planUntil', { date: planEnd }) : t('overview.planInactive')}
           </Text>
         </Card>
       )}

@@ -16,6 +16,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 import { ReturnQr, type Refund } from './ReturnQr.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { PaymentBuyer } from './PaymentBuyer.tsx';
@@ -23,6 +24,7 @@ import { PaymentRefunds } from './PaymentRefunds.tsx';
 
 export default function PaymentDetail() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const { opId = '' } = useParams();
   const { mode } = useMode();
   const queries = useQueryClient();
@@ -92,7 +94,7 @@ export default function PaymentDetail() {
         <Card withBorder>
           <Stack gap={4}>
             <Group>
-              <StatusBadge status={p.status} />
+              <StatusBadge status={p.status} kind="payment_status" />
               <Text fw={700} size="xl">
                 {tenge(p.amount)}
               </Text>
@@ -204,7 +206,7 @@ export default function PaymentDetail() {
           <Table.Tbody>
             {events.data?.data.map((e) => (
               <Table.Tr key={e.id}>
-                <Table.Td ff="monospace">{e.type}</Table.Td>
+                <Table.Td>{word('event_type', e.type)}</Table.Td>
                 <Table.Td>{dateTime(e.created_at, i18n.language)}</Table.Td>
               </Table.Tr>
             ))}

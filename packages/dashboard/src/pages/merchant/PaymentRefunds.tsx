@@ -46,7 +46,7 @@ export function PaymentRefunds({ opId, mode }: { opId: string; mode: 'live' | 't
           minWidth={300}
           columns={[
             { label: t('common.amount'), cell: (r) => tenge(r.amount), align: 'right' },
-            { label: t('common.status'), cell: (r) => <StatusBadge status={r.status} of="refund" /> },
+            { label: t('common.status'), cell: (r) => <StatusBadge status={r.status} kind="refund_status" /> },
             { label: t('refunds.time'), cell: (r) => dateTime(r.created_at, i18n.language) },
             { label: t('refunds.reason'), cell: (r) => r.reason ?? '—' },
           ]}

@@ -5,6 +5,7 @@
 import { Button, Grid, Group, Select, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useWords } from '../../components/words.ts';
 import './i18n-search.ts';
 import { EMPTY_SEARCH, formOf, paramsOf, problemsOf, Q_MAX, type SearchForm } from './payment-search.ts';
 
@@ -12,6 +13,7 @@ const STATUSES = ['created', 'paid', 'refunded', 'partially_refunded', 'cancelle
 
 export function PaymentSearch({ value, onSearch }: { value: SearchForm; onSearch: (form: SearchForm) => void }) {
   const { t } = useTranslation();
+  const { word } = useWords();
   const [draft, setDraft] = useState(value);
   const [checked, setChecked] = useState(false);
   // The URL's search, and the one this form last handed over: the URL catches up with a hand-over a moment
@@ -52,7 +54,7 @@ export function PaymentSearch({ value, onSearch }: { value: SearchForm; onSearch
             label={t('payments.filter')}
             data={[
               { value: '', label: t('common.all') },
-              ...STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })),
+              ...STATUSES.map((s) => ({ value: s, label: word('payment_status', s) })),
             ]}
             value={draft.status}
             onChange={(v) => setDraft({ ...draft, status: v ?? '' })}

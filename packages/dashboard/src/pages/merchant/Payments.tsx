@@ -92,7 +92,7 @@ export default function Payments() {
                   </Anchor>
                 </Table.Td>
                 <Table.Td>
-                  <StatusBadge status={p.status} />
+                  <StatusBadge status={p.status} kind="payment_status" />
                 </Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {tenge(p.amount)}

@@ -13,6 +13,7 @@ import { storePair } from '../../api/session.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { notify } from '../../components/notify.ts';
 import { Page } from '../../components/Page.tsx';
+import { useWords } from '../../components/words.ts';
 import { NewPasswordInputs, newPasswordProblem } from '../auth/NewPassword.tsx';
 import { MessengerLink } from './MessengerLink.tsx';
 
@@ -76,6 +77,7 @@ function ChangePassword() {
 
 export default function Profile() {
   const { t } = useTranslation();
+  const { word } = useWords();
   const me = useMe();
   const can = useCan();
   return (
@@ -87,7 +89,7 @@ export default function Profile() {
             {t('nav.merchant')}: {me.data.name}
           </Text>
           <Text size="sm">
-            {t('profile.role')}: {t(`role.${me.data.role}`)}
+            {t('profile.role')}: {word('member_role', me.data.role)}
           </Text>
         </Stack>
       )}

@@ -11,6 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { notify } from '../../components/notify.ts';
+import { useWords } from '../../components/words.ts';
 
 interface Step {
   state: string;
@@ -19,6 +20,7 @@ interface Step {
 
 function Wizard() {
   const { t } = useTranslation();
+  const { word } = useWords();
   const { mode } = useMode();
   const queries = useQueryClient();
   const q = { query: { mode } };
@@ -55,7 +57,7 @@ function Wizard() {
         }),
       ),
     onSuccess: () => {
-      notify(t('state.connected'));
+      notify(word('onboarding_state', 'connected'));
       setCode('');
       done();
     },
@@ -72,7 +74,7 @@ function Wizard() {
         <Group justify="space-between">
           <Text fw={600}>{t('provider.connect')}</Text>
           <Badge variant="dot" color={state === 'connected' ? 'green' : 'gray'} data-testid="onboarding-state">
-            {t(`state.${state}`)}
+            {word('onboarding_state', state)}
           </Badge>
         </Group>
         {!waiting && (

@@ -172,7 +172,7 @@ export function ReturnQr({
             )}
             <Box role="status" data-testid="return-status">
               <Flex gap="xs" align="center" wrap="wrap">
-                <StatusBadge status={state === 'completed' ? 'refunded' : state} />
+                <StatusBadge status={state} kind="refund_status" />
                 <Text size="sm" fw={600}>
                   {message}
                 </Text>

@@ -10,10 +10,12 @@ import { api, unwrap } from '../../api/client.ts';
 import { useMe } from '../../api/me.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
-import { dateTime, tenge } from '../../format.ts';
+import { dateWords, tenge } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 export default function Subscription() {
   const { t, i18n } = useTranslation();
+  const { word, count } = useWords();
   const me = useMe();
   const queries = useQueryClient();
   const plans = useQuery({ queryKey: ['plans'], queryFn: () => unwrap(api.GET('/v1/subscription/plans')) });
@@ -38,8 +40,8 @@ export default function Subscription() {
     <Page title={t('plan.title')}>
       {me.data && (
         <Text>
-          {t('plan.current')}: <b>{me.data.plan}</b>
-          {me.data.plan_expires_at ? ` · ${dateTime(me.data.plan_expires_at, i18n.language)}` : ''}
+          {t('plan.current')}: <b>{word('plan', me.data.plan)}</b>
+          {me.data.plan_expires_at ? ` · ${dateWords(me.data.plan_expires_at, i18n.language)}` : ''}
         </Text>
       )}
       <ErrorAlert error={plans.error ?? pay.error ?? check.error} />
@@ -47,12 +49,10 @@ export default function Subscription() {
         {plans.data?.data.map((p) => (
           <Card key={p.plan} withBorder>
             <Stack gap="xs">
-              <Text fw={700} tt="capitalize">
-                {p.plan}
-              </Text>
+              <Text fw={700}>{word('plan', p.plan)}</Text>
               <Text size="xl">{tenge(p.amount)}</Text>
               <Text size="sm" c="dimmed">
-                {p.period_days} {t('plan.days')}
+                {count('days', p.period_days)}
               </Text>
               <Button
                 variant="default"

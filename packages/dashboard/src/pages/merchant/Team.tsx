@@ -13,12 +13,14 @@ import { Rows } from '../../components/Rows.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { PartnerAccess } from './PartnerAccess.tsx';
+import { useWords } from '../../components/words.ts';
 
 const ROLES = ['admin', 'accountant', 'support', 'viewer'] as const;
 type Role = (typeof ROLES)[number];
 
 export default function Team() {
   const { t } = useTranslation();
+  const { word } = useWords();
   const queries = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
@@ -40,7 +42,7 @@ export default function Team() {
       unwrap(api.DELETE('/me/team/{member_id}', { params: { path: { member_id: String(id) } } })),
     onSuccess: refresh,
   });
-  const roleData = ROLES.map((r) => ({ value: r, label: t(`role.${r}`) }));
+  const roleData = ROLES.map((r) => ({ value: r, label: word('member_role', r) }));
   return (
     <Page title={t('team.title')}>
       <form
@@ -82,7 +84,7 @@ export default function Team() {
             label: t('team.role'),
             cell: (m) =>
               m.role === 'owner' ? (
-                t('role.owner')
+                word('member_role', 'owner')
               ) : (
                 <Select
                   aria-label={`${t('team.role')} ${m.email}`}
@@ -94,7 +96,7 @@ export default function Team() {
                 />
               ),
           },
-          { label: t('team.status'), cell: (m) => <StatusBadge status={m.status} of="member" /> },
+          { label: t('team.status'), cell: (m) => <StatusBadge status={m.status} kind="member_status" /> },
           {
             label: t('common.actions'),
             cell: (m) =>

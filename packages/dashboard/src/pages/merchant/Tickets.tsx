@@ -126,7 +126,7 @@ export default function Tickets() {
               </Anchor>
             ),
           },
-          { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
+          { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} kind="ticket_status" /> },
           { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },
         ]}
       />

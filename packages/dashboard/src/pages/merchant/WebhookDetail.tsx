@@ -16,9 +16,11 @@ import { Page } from '../../components/Page.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 export default function WebhookDetail() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const { mode } = useMode();
   const id = useParams().id ?? '';
   const queries = useQueryClient();
@@ -85,7 +87,7 @@ export default function WebhookDetail() {
         <Card withBorder>
           <Stack gap="xs">
             <Code style={{ wordBreak: 'break-all' }}>{h.url}</Code>
-            <Text size="sm">{h.events.join(', ')}</Text>
+            <Text size="sm">{h.events.map((e) => word('event_type', e)).join(', ')}</Text>
             <Group>
               <Button variant="light" onClick={() => test.mutate()} loading={test.isPending}>
                 {t('webhooks.test')}
@@ -148,9 +150,9 @@ export default function WebhookDetail() {
           <Table.Tbody>
             {deliveries.data?.data.map((d) => (
               <Table.Tr key={d.id}>
-                <Table.Td ff="monospace">{d.event_type}</Table.Td>
+                <Table.Td>{word('event_type', d.event_type)}</Table.Td>
                 <Table.Td>
-                  <StatusBadge status={d.status} />
+                  <StatusBadge status={d.status} kind="delivery_status" />
                 </Table.Td>
                 <Table.Td>
                   <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>

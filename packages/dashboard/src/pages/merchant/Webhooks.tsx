@@ -13,11 +13,13 @@ import { Dialog } from '../../components/Dialog.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 export const EVENT_TYPES = ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded'];
 
 function CreateWebhook() {
   const { t } = useTranslation();
+  const { word } = useWords();
   const { mode } = useMode();
   const queries = useQueryClient();
   const [url, setUrl] = useState('');
@@ -43,7 +45,13 @@ function CreateWebhook() {
           value={url}
           onChange={(e) => setUrl(e.currentTarget.value)}
         />
-        <MultiSelect label={t('webhooks.events')} data={EVENT_TYPES} value={events} onChange={setEvents} required />
+        <MultiSelect
+          label={t('webhooks.events')}
+          data={EVENT_TYPES.map((e) => ({ value: e, label: word('event_type', e) }))}
+          value={events}
+          onChange={setEvents}
+          required
+        />
         <ErrorAlert error={create.error} />
         <Button type="submit" loading={create.isPending}>
           {t('common.create')}
@@ -55,6 +63,7 @@ function CreateWebhook() {
 
 export default function Webhooks() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const { mode } = useMode();
   const [opened, { open, close }] = useDisclosure();
   const hooks = useQuery({
@@ -85,14 +94,18 @@ export default function Webhooks() {
                     {h.url}
                   </Anchor>
                 </Table.Td>
-                <Table.Td>{h.events.join(', ')}</Table.Td>
+                <Table.Td>{h.events.map((e) => word('event_type', e)).join(', ')}</Table.Td>
                 <Table.Td>
                   <Badge color={h.is_active ? 'green' : 'gray'} variant="dot">
                     {h.is_active ? t('webhooks.enabled') : t('webhooks.disabled')}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  {h.last_delivery_status ? <StatusBadge status={h.last_delivery_status} /> : '—'}{' '}
+                  {h.last_delivery_status ? (
+                    <StatusBadge status={h.last_delivery_status} kind="delivery_status" />
+                  ) : (
+                    '—'
+                  )}{' '}
                   {dateTime(h.last_delivery_at, i18n.language)}
                 </Table.Td>
               </Table.Tr>

@@ -10,12 +10,14 @@ import { api, unwrap } from '../../api/client.ts';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { day, tenge } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 const PERIODS = ['7d', '30d', '90d', '365d', 'all'] as const;
 const INTERVALS = ['day', 'week', 'month'] as const;
 
 export default function Analytics() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>('30d');
   const [interval, setInterval] = useState<(typeof INTERVALS)[number]>('day');
   const summary = useQuery({
@@ -73,7 +75,7 @@ export default function Analytics() {
         {funnel.data && (
           <BarChart
             h={240}
-            data={funnel.data.map((f) => ({ step: t(`pa.step.${f.step}`), value: f.value }))}
+            data={funnel.data.map((f) => ({ step: word('funnel_step', f.step), value: f.value }))}
             dataKey="step"
             series={[{ name: 'value', label: t('pa.clients_total'), color: 'blue.8' }]}
           />

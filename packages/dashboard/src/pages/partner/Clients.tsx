@@ -14,9 +14,11 @@ import { Rows } from '../../components/Rows.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 function Client({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const navigate = useNavigate();
   const queries = useQueryClient();
   const c = useQuery({
@@ -44,10 +46,10 @@ function Client({ id }: { id: string }) {
       {c.data && (
         <Stack>
           <Group>
-            <StatusBadge status={c.data.status} />
+            <StatusBadge status={c.data.status} kind="partner_client_status" />
             <Text>{c.data.email}</Text>
             <Text>
-              {t('pclients.plan')}: {c.data.plan}
+              {t('pclients.plan')}: {word('plan', c.data.plan)}
             </Text>
           </Group>
           {c.data.impersonation_allowed && (
@@ -61,7 +63,7 @@ function Client({ id }: { id: string }) {
             rowKey={(p) => p.operation_id}
             columns={[
               { label: t('payments.operation'), cell: (p) => p.operation_id },
-              { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
+              { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} kind="payment_status" /> },
               { label: t('common.amount'), cell: (p) => tenge(p.amount), align: 'right' },
               { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
             ]}
@@ -71,9 +73,9 @@ function Client({ id }: { id: string }) {
             rows={c.data.commissions}
             rowKey={(x) => x.id}
             columns={[
-              { label: t('pclients.plan'), cell: (x) => x.plan },
+              { label: t('pclients.plan'), cell: (x) => word('plan', x.plan) },
               { label: t('common.amount'), cell: (x) => tenge(x.amount), align: 'right' },
-              { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} /> },
+              { label: t('common.status'), cell: (x) => <StatusBadge status={x.status} kind="commission_status" /> },
             ]}
           />
         </Stack>
@@ -84,6 +86,7 @@ function Client({ id }: { id: string }) {
 
 export default function Clients() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const { id } = useParams();
   const [status, setStatus] = useState<string | null>(null);
   const [email, setEmail] = useState('');
@@ -122,7 +125,10 @@ export default function Clients() {
             label={t('common.status')}
             data={[
               { value: '', label: t('common.all') },
-              ...['pending', 'active', 'restricted'].map((s) => ({ value: s, label: t(`status.${s}`) })),
+              ...(['pending', 'active', 'restricted'] as const).map((s) => ({
+                value: s,
+                label: word('partner_client_status', s),
+              })),
             ]}
             value={status ?? ''}
             onChange={(v) => setStatus(v || null)}
@@ -146,8 +152,8 @@ export default function Clients() {
             ),
           },
           { label: t('auth.email'), cell: (c) => c.email },
-          { label: t('pclients.origin'), cell: (c) => c.origin },
-          { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} /> },
+          { label: t('pclients.origin'), cell: (c) => word('client_origin', c.origin) },
+          { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} kind="partner_client_status" /> },
           { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
         ]}
       />

@@ -63,14 +63,16 @@ export default function Home() {
             <Text fw={700}>{me.data.company_name}</Text>
             <Group gap="xs">
               <Text>{t('partner.status')}:</Text>
-              <StatusBadge status={me.data.status} />
+              <StatusBadge status={me.data.status} kind="partner_status" />
             </Group>
             <Text>
               {t('partner.rate')}: {me.data.commission_rate_bps / 100} %
             </Text>
             {me.data.status === 'pending' && <Alert color="yellow">{t('partner.pendingNote')}</Alert>}
             {(me.data.status === 'rejected' || me.data.status === 'suspended') && (
-              <Alert color="red">{t(`partner.${me.data.status}Note`)}</Alert>
+              <Alert color="red">
+                {t(me.data.status === 'rejected' ? 'partner.rejectedNote' : 'partner.suspendedNote')}
+              </Alert>
             )}
             {me.data.status === 'active' && (
               // The green alert's own colours are below AA on its background: body text and a darker blue for links.

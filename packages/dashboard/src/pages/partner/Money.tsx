@@ -9,9 +9,11 @@ import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
+import { useWords } from '../../components/words.ts';
 
 export default function Money() {
   const { t, i18n } = useTranslation();
+  const { word } = useWords();
   const balance = useQuery({ queryKey: ['balance'], queryFn: () => unwrap(api.GET('/partner/balance')) });
   const ledger = useQuery({
     queryKey: ['ledger'],
@@ -48,9 +50,9 @@ export default function Money() {
         rowKey={(c) => c.id}
         columns={[
           { label: t('money.client'), cell: (c) => c.client_name },
-          { label: t('pclients.plan'), cell: (c) => c.plan },
+          { label: t('pclients.plan'), cell: (c) => word('plan', c.plan) },
           { label: t('common.amount'), cell: (c) => tenge(c.amount), align: 'right' },
-          { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} /> },
+          { label: t('common.status'), cell: (c) => <StatusBadge status={c.status} kind="commission_status" /> },
           { label: t('common.created'), cell: (c) => dateTime(c.created_at, i18n.language) },
         ]}
       />
@@ -59,7 +61,7 @@ export default function Money() {
         rows={ledger.data?.data}
         rowKey={(x) => x.id}
         columns={[
-          { label: t('money.type'), cell: (x) => x.type },
+          { label: t('money.type'), cell: (x) => word('ledger_type', x.type) },
           { label: t('common.amount'), cell: (x) => tenge(x.amount), align: 'right' },
           { label: t('money.available'), cell: (x) => tenge(x.available_after), align: 'right' },
           { label: t('common.created'), cell: (x) => dateTime(x.created_at, i18n.language) },

@@ -177,7 +177,7 @@ export default function Withdrawals() {
         rowKey={(w) => w.id}
         columns={[
           { label: t('common.amount'), cell: (w) => tenge(w.amount), align: 'right' },
-          { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} of="withdrawal" /> },
+          { label: t('common.status'), cell: (w) => <StatusBadge status={w.status} kind="withdrawal_status" /> },
           { label: t('common.created'), cell: (w) => dateTime(w.created_at, i18n.language) },
           {
             label: t('common.actions'),
