@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPg, type Db, type Queryable } from '../../src/db/db.ts';
 import { storeUnavailable } from '../../src/db/unavailable.ts';
+import { releaseHeldClaim } from '../../src/http/plugins/idempotency.ts';
 import { ClaimReleases } from '../../src/http/plugins/idempotency-release.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, errorOf, idem, idsOf, key, newMerchant, type Merchant } from '../helpers/factories.ts';
@@ -120,7 +121,7 @@ describe('ClaimReleases', () => {
     const flaky: Queryable = {
       query: (sql, params) => (failures-- > 0 ? Promise.reject(refused()) : t.runtime.deps.db.query(sql, params)),
     };
-    const releases = new ClaimReleases(flaky, 60);
+    const releases = new ClaimReleases((scope) => releaseHeldClaim(flaky, scope), 60);
     const scope = await claim(`k-${randomUUID()}`, 60);
     releases.add({ scope, claimedAt: Date.now() });
     await releases.flush();
@@ -135,7 +136,11 @@ describe('ClaimReleases', () => {
 
   it('never releases a claim past its own lease: the key may be another request now', async () => {
     let now = Date.now();
-    const releases = new ClaimReleases(t.runtime.deps.db, 60, () => now);
+    const releases = new ClaimReleases(
+      (scope) => releaseHeldClaim(t.runtime.deps.db, scope),
+      60,
+      () => now,
+    );
     const late = await claim(`k-${randomUUID()}`, 60);
     releases.add({ scope: late, claimedAt: now });
     now += 55_000; // past the lease less its margin: dropped, not deleted

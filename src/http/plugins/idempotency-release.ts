@@ -8,7 +8,6 @@
 // (idempotency.ts), and deleting its row would let a third one run the same request. So each release is
 // tried until `LEASE_S - MARGIN_S` after the claim (the margin covers the clock of this process running
 // ahead of the database's), and only on a row whose lease is still in force.
-import type { Queryable } from '../../db/db.ts';
 
 const RETRY_MS = 1000;
 const MARGIN_S = 10;
@@ -25,7 +24,8 @@ export class ClaimReleases {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private db: Queryable,
+    /** deletes the key's row if it is still 'running' and its lease still holds (idempotency.ts owns it) */
+    private release: (scope: unknown[]) => Promise<unknown>,
     private leaseSeconds: number,
     private now: () => number = Date.now,
   ) {}
@@ -49,12 +49,7 @@ export class ClaimReleases {
         continue;
       }
       try {
-        await this.db.query(
-          `DELETE FROM idempotency_keys
-            WHERE client_id = $1 AND mode = $2 AND method = $3 AND path = $4 AND key = $5
-              AND state = 'running' AND locked_until > now()`,
-          claim.scope,
-        );
+        await this.release(claim.scope);
         this.pending.delete(id);
       } catch {
         // still unreachable: the next round tries again

@@ -86,10 +86,18 @@ function canonicalPath(req: FastifyRequest): string {
   return req.routeOptions.url!.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
 }
 
+/**
+ * Deletes a claim left 'running' by a request that failed, while the claim's lease holds: after it, the
+ * key may be another request's (ClaimReleases, idempotency-release.ts).
+ */
+export function releaseHeldClaim(db: Queryable, scope: unknown[]): Promise<unknown> {
+  return db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'running' AND locked_until > now()`, scope);
+}
+
 export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
   const { db } = opts.deps;
   app.decorateRequest('idempotency', undefined);
-  const releases = new ClaimReleases(db, LEASE_S);
+  const releases = new ClaimReleases((scope) => releaseHeldClaim(db, scope), LEASE_S);
   app.addHook('onClose', async () => releases.stop());
 
   const claim: preHandlerAsyncHookHandler = async (req, reply) => {
