@@ -50,7 +50,8 @@ async function paidOperations(stack: DrillStack): Promise<{ id: string; paid_at:
 
 /**
  * Waits (up to `boundMs`) until the payments meant are paid and every paid payment's payment.completed
- * has reached the receiver; then counts. `backlog(faultEnd)`: the operations owed a webhook by the fault's end (default: paid by then).
+ * has reached the receiver; then counts. `backlog`: the operations owed a webhook when the fault ended
+ * (default: those paid by then).
  */
 export async function collectFigures(opts: {
   drill: string;
