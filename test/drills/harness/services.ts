@@ -69,8 +69,13 @@ export class PrivatePostgres {
     const user = await pgUser();
     if (user) chownSync(dir, user.uid, user.gid);
     const p = new PrivatePostgres(dir, await freePort(), user);
-    await p.pg('initdb', ['-D', p.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-    await p.startServer();
+    try {
+      await p.pg('initdb', ['-D', p.data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+      await p.startServer();
+    } catch (err) {
+      await p.destroy();
+      throw err;
+    }
     return p;
   }
 

@@ -36,7 +36,8 @@ export class DrillStack {
   /** `env`: more configuration for both processes (the provider's, for the live drill). */
   static async start(name: string, env: Record<string, string> = {}): Promise<DrillStack> {
     const dir = mkdtempSync(path.join(tmpdir(), `tolem-drill-${name}-`));
-    const [postgres, redis, receiver] = await Promise.all([
+    // Whatever started is stopped again if the rest fails: a drill never leaves a server behind.
+    const started = await Promise.allSettled([
       PrivatePostgres.start(),
       PrivateRedis.start(),
       (async () => {
@@ -45,16 +46,27 @@ export class DrillStack {
         return r;
       })(),
     ]);
-    const admin = new pg.Client({ connectionString: postgres.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE tolem');
-    await admin.end();
+    const [postgres, redis, receiver] = started.map((r) => (r.status === 'fulfilled' ? r.value : undefined)) as [
+      PrivatePostgres?,
+      PrivateRedis?,
+      WebhookReceiver?,
+    ];
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed || !postgres || !redis || !receiver) {
+      await Promise.all([postgres?.destroy(), redis?.destroy(), receiver?.close()]);
+      rmSync(dir, { recursive: true, force: true });
+      throw (failed as PromiseRejectedResult | undefined)?.reason ?? new Error('a drill service did not start');
+    }
     const databaseUrl = postgres.url.replace(/\/postgres$/, '/tolem');
     const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, ...installationSecrets(), ...env };
     const api = await TolemProcess.create('api', dir, shared);
     const worker = await TolemProcess.create('worker', dir, shared);
     const stack = new DrillStack(dir, postgres, redis, api, worker, receiver, databaseUrl);
     try {
+      const admin = new pg.Client({ connectionString: postgres.url });
+      await admin.connect();
+      await admin.query('CREATE DATABASE tolem');
+      await admin.end();
       // Side by side, as a deployment starts them: the migrations run once, under their advisory lock.
       await Promise.all([api.start(), worker.start()]);
     } catch (err) {
