@@ -135,6 +135,8 @@ export const ERROR_STATUS = {
   payment_unavailable: 503,
   qr_creation_failed: 503,
   qr_failed: 503,
+  /** added: the database cannot be reached now (restarting, failing over); sent with Retry-After */
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -146,6 +146,15 @@ export function connectPg(url: string, max = 10): Db {
     },
     async tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const conn = await pool.connect();
+      // A checked-out client has no listener of the pool's: if its connection drops between two statements
+      // (a database restart), pg emits 'error' on it, and with nobody listening that is an uncaught
+      // exception that ended the whole process. Heard here, the next statement fails instead (the request
+      // gets a 503) and the broken client is discarded on release.
+      let lost: Error | undefined;
+      const onLost = (err: Error) => {
+        lost = err;
+      };
+      conn.on('error', onLost);
       try {
         await conn.query('BEGIN');
         const q: Queryable = {
@@ -161,7 +170,8 @@ export function connectPg(url: string, max = 10): Db {
         await conn.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        conn.release();
+        conn.off('error', onLost);
+        conn.release(lost);
       }
     },
     async exec(sql: string) {

@@ -4,6 +4,10 @@ import fp from 'fastify-plugin';
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorBody } from '../../errors.ts';
+import { storeUnavailable } from '../../db/unavailable.ts';
+
+/** Seconds a client is asked to wait when the database cannot be reached: about a restart's length. */
+export const STORE_RETRY_AFTER_S = 2;
 
 interface AjvError {
   keyword: string;
@@ -44,6 +48,12 @@ function fromValidation(err: FastifyError): AppError {
 
 export function toAppError(err: FastifyError | AppError | Error): AppError | undefined {
   if (err instanceof AppError) return err;
+  // Not the request's fault nor a final answer: the client sends it again (same Idempotency-Key).
+  if (storeUnavailable(err))
+    return new AppError('service_unavailable', 'the service is briefly unavailable; retry the request', {
+      headers: { 'Retry-After': STORE_RETRY_AFTER_S },
+      cause: err,
+    });
   const fe = err as FastifyError;
   if (fe.validation) return fromValidation(fe);
   switch (fe.code) {
@@ -90,6 +100,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const appErr = toAppError(err);
+    if (appErr?.code === 'service_unavailable') req.log.warn({ err }, 'the store is not reachable');
     if (appErr) return sendError(reply, req, appErr);
     req.log.error({ err }, 'unhandled error');
     return sendError(reply, req, new AppError('internal_error', 'internal error'));

@@ -15,6 +15,7 @@ import type { RouteConfig } from '../route.ts';
 import { addRouteHook } from '../route-hooks.ts';
 import { isTenantPrincipal } from '../../domain/access/principal.ts';
 import type { Receipt } from '../../domain/receipt.ts';
+import { ClaimReleases } from './idempotency-release.ts';
 
 const LEASE_S = 60;
 
@@ -34,7 +35,7 @@ export interface IdempotencyHandle {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: IdempotencyHandle & { scope: unknown[]; saved: boolean };
+    idempotency?: IdempotencyHandle & { scope: unknown[]; saved: boolean; claimedAt: number };
   }
 }
 
@@ -85,9 +86,19 @@ function canonicalPath(req: FastifyRequest): string {
   return req.routeOptions.url!.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '');
 }
 
+/**
+ * Deletes a claim left 'running' by a request that failed, while the claim's lease holds: after it, the
+ * key may be another request's (ClaimReleases, idempotency-release.ts).
+ */
+export function releaseHeldClaim(db: Queryable, scope: unknown[]): Promise<unknown> {
+  return db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'running' AND locked_until > now()`, scope);
+}
+
 export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: Deps }) => {
   const { db } = opts.deps;
   app.decorateRequest('idempotency', undefined);
+  const releases = new ClaimReleases((scope) => releaseHeldClaim(db, scope), LEASE_S);
+  app.addHook('onClose', async () => releases.stop());
 
   const claim: preHandlerAsyncHookHandler = async (req, reply) => {
     const key = req.headers['idempotency-key'];
@@ -108,6 +119,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     if (!owner) throw new Error(`${req.routeOptions.url}: idempotency needs a client-bound credential`);
     const scope = [owner.clientId, owner.mode, req.method, canonicalPath(req), key];
     const fp = fingerprint(req);
+    const claimedAt = Date.now();
     // Relaxed commit: the claim becomes durable with the request's own final commit (see Db.relaxed);
     // other requests see it at once either way.
     const claimed = await db.relaxed.query(CLAIM, [...scope, fp]);
@@ -146,6 +158,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     }
     req.idempotency = {
       scope,
+      claimedAt,
       requestKey: `${req.method} ${scope[3]} ${key}`,
       requestId: `rq_${createHash('sha256')
         .update(`${scope.join('|')}|${fp}`)
@@ -173,7 +186,12 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, opts: { deps: D
     if (status >= 500 || status === 429) {
       // Not stored, so the client may retry with the key. A response saved in a transaction that then
       // failed never committed: the row is still 'running' and goes too.
-      await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'running'`, h.scope);
+      // When the store itself is what failed, the delete fails too: the 5xx still goes out, and the claim
+      // is released again once the store answers (idempotency-release.ts).
+      await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'running'`, h.scope).catch((err) => {
+        req.log.warn({ err }, 'idempotency claim not released; trying again while the store is back');
+        releases.add({ scope: h.scope, claimedAt: h.claimedAt });
+      });
     } else if (!h.saved) {
       h.saved = true;
       await db.query(
