@@ -86,6 +86,11 @@ export const ERROR_WORDS: Record<string, Words> = {
     kk: 'Провайдерді қосудың бұл тәсілі серверде қосылмаған.',
     en: 'This way of connecting the provider is not enabled on the server.',
   },
+  service_unavailable: {
+    ru: 'Сервис ненадолго недоступен. Повторите через несколько секунд: повтор ничего не создаст дважды.',
+    kk: 'Қызмет уақытша қолжетімсіз. Бірнеше секундтан кейін қайталаңыз: қайталау ештеңені екі рет жасамайды.',
+    en: 'The service is briefly unavailable. Try again in a few seconds: a retry creates nothing twice.',
+  },
   cannot_disable_self: {
     ru: 'Нельзя отключить собственный аккаунт администратора.',
     kk: 'Әкімшінің өз аккаунтын өшіруге болмайды.',
