@@ -1,4 +1,5 @@
-// The database going away under a running API, as the PostgreSQL fault drill found it (docs/operations.md (Fault drills)):
+// The database going away under a running API, as the PostgreSQL fault drill found it (docs/operations.md,
+// Fault drills):
 // - a connection that drops inside a transaction, between two statements, no longer ends the process (pg
 //   emitted 'error' on the checked-out client with nobody listening: an uncaught exception);
 // - a request that fails because the store cannot be reached is a 503 service_unavailable with

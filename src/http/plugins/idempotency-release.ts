@@ -2,7 +2,7 @@
 // client may send it again; when the 5xx was the store itself being unreachable (a restart, a failover),
 // the DELETE fails as well, and the key stayed 'running' for the claim's whole lease: each retry was a 409
 // idempotency_conflict for up to a minute after a database restart of a few seconds (the PostgreSQL fault
-// drill, docs/operations.md (Fault drills)). Such claims are released again every second once the store answers.
+// drill, docs/operations.md, Fault drills). Such claims are released again every second once the store answers.
 //
 // Safe only while the claim's own lease holds: after it, another request may have taken the key over
 // (idempotency.ts), and deleting its row would let a third one run the same request. So each release is
