@@ -1,6 +1,5 @@
 // The fault drills (issue 42; docs/operations.md, Fault drills): each starts its own PostgreSQL and Redis
-// and runs Tolem as
-// real processes under a payment load while something fails. Not part of `npm test`; run by .ci/run:
+// and runs Tolem as real processes under a payment load while something fails. Not part of `npm test`; run by .ci/run:
 //   npx vitest run -c test/drills/vitest.config.ts
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
