@@ -1,5 +1,6 @@
-// CLI entry: `start` (ROLE all | api | worker), `migrate`, `reseal` (after rotating APP_SECRET), and
-// `admin connect-platform` (the operator's provider account for plan payments).
+// CLI entry: `start` (ROLE all | api | worker), `migrate`, `reseal` (after rotating APP_SECRET),
+// `admin connect-platform` (the operator's provider account for plan payments), and `backup` / `restore`
+// of the embedded store (docs/operations.md, Backups).
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
 import { connect } from './db/db.ts';
@@ -10,6 +11,11 @@ import { startJobs } from './jobs/index.ts';
 import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhooks/reseal.ts';
 import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
+import { backup } from './cli/backup.ts';
+import { restore } from './cli/restore.ts';
+import { adminSocketProblem, holdDataDir, type HeldDataDir } from './cli/admin-socket.ts';
+import { takeBackup } from './cli/snapshot.ts';
+import { secretsFile } from './secrets.ts';
 
 async function main(): Promise<void> {
   const command = process.argv[2] ?? 'start';
@@ -50,13 +56,37 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (command === 'backup' || command === 'restore') {
+    const r = await (command === 'backup' ? backup : restore)(config, process.argv.slice(3));
+    (r.exitCode ? console.error : console.log)(r.message);
+    process.exitCode = r.exitCode;
+    return;
+  }
   if (command !== 'start')
-    throw new Error(`unknown command "${command}" (start | migrate | reseal | admin connect-platform)`);
+    throw new Error(
+      `unknown command "${command}" (start | migrate | reseal | admin connect-platform | backup | restore)`,
+    );
 
+  // The embedded store's data directory is this process's alone: taken before the store opens, so that
+  // neither a second instance nor a `backup` of a stopped store opens it meanwhile (cli/admin-socket.ts).
+  const embedded = !config.databaseUrl && !config.dataDir.startsWith('memory://');
+  const socketProblem = embedded ? adminSocketProblem(config.dataDir) : undefined;
+  const held: HeldDataDir | undefined =
+    embedded && !socketProblem ? await holdDataDir(config.dataDir, 'server') : undefined;
   const runtime = await bootstrap(config);
   const { deps } = runtime;
+  held?.onBackup((req) =>
+    takeBackup(deps.db, {
+      dataDir: config.dataDir,
+      secretsFile: secretsFile(config),
+      includeSecrets: req.secrets,
+      appSecret: deps.secrets.appSecret,
+      takenFrom: 'running',
+    }),
+  );
   const { app } = await buildApp(deps);
   for (const w of runtime.warnings) app.log.warn(w);
+  if (socketProblem) app.log.warn(`${socketProblem}; until then \`backup\` cannot reach this instance while it runs`);
   if (!config.databaseUrl && config.nodeEnv === 'production') {
     app.log.warn(
       'embedded store (PGlite) in production: it survives a killed process but not a power loss; set DATABASE_URL',
@@ -75,7 +105,7 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
-    await Promise.all([app.close(), jobs?.stop()]);
+    await Promise.all([app.close(), jobs?.stop(), held?.close()]);
     await runtime.close();
   });
 }
