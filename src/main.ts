@@ -2,7 +2,7 @@
 // `admin connect-platform` (the operator's provider account for plan payments), and `backup` / `restore`
 // of the embedded store (docs/operations.md, Backups).
 import closeWithGrace from 'close-with-grace';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { connect } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { bootstrap } from './bootstrap.ts';
@@ -17,17 +17,15 @@ import { adminSocketProblem, holdDataDir, type HeldDataDir } from './cli/admin-s
 import { takeBackup } from './cli/snapshot.ts';
 import { secretsFile } from './secrets.ts';
 
-async function main(): Promise<void> {
-  const command = process.argv[2] ?? 'start';
-  const config = loadConfig();
-  if (command === 'migrate') {
+/** The commands besides `start`, `backup` and `restore`; each opens the store for its own length. */
+const COMMANDS: Record<string, (config: Config) => Promise<void>> = {
+  async migrate(config) {
     const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     const applied = await migrate(db);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'up to date');
     await db.close();
-    return;
-  }
-  if (command === 'reseal') {
+  },
+  async reseal(config) {
     // APP_SECRET rotation: re-seal what older keys sealed (docs/operations.md).
     const runtime = await bootstrap(config);
     const n = await resealWebhookSecrets(runtime.deps.db, runtime.deps.secrets.sealer);
@@ -42,9 +40,8 @@ async function main(): Promise<void> {
         `sealed ${o.sealed} IBAN${o.sealed === 1 ? '' : 's'} kept in clear before`,
     );
     await runtime.close();
-    return;
-  }
-  if (command === 'admin') {
+  },
+  async admin(config) {
     if (process.argv[3] !== 'connect-platform') throw new Error(`usage: ${USAGE}`);
     const runtime = await bootstrap(config);
     try {
@@ -54,25 +51,41 @@ async function main(): Promise<void> {
     } finally {
       await runtime.close();
     }
-    return;
-  }
+  },
+};
+
+async function main(): Promise<void> {
+  const command = process.argv[2] ?? 'start';
+  const config = loadConfig();
   if (command === 'backup' || command === 'restore') {
+    // They take the data directory themselves, when and if they open it (cli/backup.ts, cli/restore.ts).
     const r = await (command === 'backup' ? backup : restore)(config, process.argv.slice(3));
     (r.exitCode ? console.error : console.log)(r.message);
     process.exitCode = r.exitCode;
     return;
   }
-  if (command !== 'start')
+  if (command !== 'start' && !Object.hasOwn(COMMANDS, command))
     throw new Error(
       `unknown command "${command}" (start | migrate | reseal | admin connect-platform | backup | restore)`,
     );
 
-  // The embedded store's data directory is this process's alone: taken before the store opens, so that
-  // neither a second instance nor a `backup` of a stopped store opens it meanwhile (cli/admin-socket.ts).
+  // The embedded store's data directory is one process's at a time: taken before the store opens, so that
+  // no second instance, command or `backup` of a stopped store opens it meanwhile (cli/admin-socket.ts).
   const embedded = !config.databaseUrl && !config.dataDir.startsWith('memory://');
   const socketProblem = embedded ? adminSocketProblem(config.dataDir) : undefined;
   const held: HeldDataDir | undefined =
-    embedded && !socketProblem ? await holdDataDir(config.dataDir, 'server') : undefined;
+    embedded && !socketProblem
+      ? await holdDataDir(config.dataDir, command === 'start' ? 'server' : command)
+      : undefined;
+  if (command !== 'start') {
+    try {
+      await COMMANDS[command](config);
+    } finally {
+      await held?.close();
+    }
+    return;
+  }
+
   const runtime = await bootstrap(config);
   const { deps } = runtime;
   held?.onBackup((req) =>

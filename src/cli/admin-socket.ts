@@ -18,7 +18,8 @@ const MAX_SOCKET_PATH = 107;
 const REQUEST_MAX = 4096;
 const REQUEST_WAIT_MS = 10_000;
 
-export type Holder = 'server' | 'backup' | 'restore';
+/** `server`: a running instance; else the command holding it (backup, restore, migrate, reseal, admin) */
+export type Holder = string;
 
 export interface BackupRequest {
   op: 'backup';
@@ -158,7 +159,10 @@ export async function holdDataDir(dataDir: string, holder: Holder): Promise<Held
     if (req.op === 'hello') return reply(sock, { ok: true });
     if (req.op !== 'backup') return reply(sock, { ok: false, error: 'unknown request' });
     if (holder !== 'server')
-      return reply(sock, { ok: false, error: `a ${holder} command (pid ${process.pid}) is working on this store` });
+      return reply(sock, {
+        ok: false,
+        error: `the \`${holder}\` command (pid ${process.pid}) is working on this store`,
+      });
     await readyP;
     if (closing) return reply(sock, { ok: false, error: 'the instance is shutting down' });
     if (busy) return reply(sock, { ok: false, error: 'a backup is already being taken; try again when it ends' });
@@ -232,6 +236,6 @@ export async function holdDataDir(dataDir: string, holder: Holder): Promise<Held
 }
 
 export function heldBy(dataDir: string, a: Answer): AdminSocketError {
-  const who = a.holder === 'server' ? 'a running Tolem instance' : `a ${a.holder ?? 'Tolem'} command`;
+  const who = a.holder === 'server' ? 'a running Tolem instance' : `the \`${a.holder ?? '?'}\` command`;
   return new AdminSocketError(`${path.resolve(dataDir)} is held by ${who} (pid ${a.pid ?? '?'})`);
 }
