@@ -13,7 +13,7 @@ import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
 import { backup } from './cli/backup.ts';
 import { restore } from './cli/restore.ts';
-import { adminSocketProblem, holdDataDir, type HeldDataDir } from './cli/admin-socket.ts';
+import { AdminSocketError, adminSocketProblem, holdDataDir, type HeldDataDir } from './cli/admin-socket.ts';
 import { takeBackup } from './cli/snapshot.ts';
 import { secretsFile } from './secrets.ts';
 
@@ -72,11 +72,17 @@ async function main(): Promise<void> {
   // The embedded store's data directory is one process's at a time: taken before the store opens, so that
   // no second instance, command or `backup` of a stopped store opens it meanwhile (cli/admin-socket.ts).
   const embedded = !config.databaseUrl && !config.dataDir.startsWith('memory://');
-  const socketProblem = embedded ? adminSocketProblem(config.dataDir) : undefined;
-  const held: HeldDataDir | undefined =
-    embedded && !socketProblem
-      ? await holdDataDir(config.dataDir, command === 'start' ? 'server' : command)
-      : undefined;
+  let socketProblem = embedded ? adminSocketProblem(config.dataDir) : undefined;
+  let held: HeldDataDir | undefined;
+  try {
+    if (embedded && !socketProblem) held = await holdDataDir(config.dataDir, command === 'start' ? 'server' : command);
+  } catch (err) {
+    // Held by another process: refuse. No socket possible here at all: go on without, and say so.
+    if (!(err instanceof AdminSocketError && err.unavailable)) throw err;
+    socketProblem = err.message;
+  }
+  if (socketProblem && command !== 'start')
+    console.warn(`${socketProblem}; nothing keeps another process off DATA_DIR`);
   if (command !== 'start') {
     try {
       await COMMANDS[command](config);
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
   );
   const { app } = await buildApp(deps);
   for (const w of runtime.warnings) app.log.warn(w);
-  if (socketProblem) app.log.warn(`${socketProblem}; until then \`backup\` cannot reach this instance while it runs`);
+  if (socketProblem) app.log.warn(`${socketProblem}; \`backup\` cannot reach this instance while it runs`);
   if (!config.databaseUrl && config.nodeEnv === 'production') {
     app.log.warn(
       'embedded store (PGlite) in production: it survives a killed process but not a power loss; set DATABASE_URL',

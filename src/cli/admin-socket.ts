@@ -37,7 +37,10 @@ export interface Answer {
   bytes?: number;
 }
 
-export class AdminSocketError extends Error {}
+export class AdminSocketError extends Error {
+  /** the socket could not be made here at all (a file system without sockets): nobody else holds the directory */
+  unavailable = false;
+}
 
 /** Why DATA_DIR cannot have its admin socket, if it cannot: a path longer than a unix socket takes. */
 export function adminSocketProblem(dataDir: string): string | undefined {
@@ -202,18 +205,23 @@ export async function holdDataDir(dataDir: string, holder: Holder): Promise<Held
       void handle(sock, req);
     });
   });
-  // Owner-only from the moment it exists: the umask covers the instant between bind and chmod.
+  // Owner-only from the moment it exists: the umask covers the instant between bind and chmod. The bind
+  // happens within listen(), so the umask is back before anything else of this process runs.
+  const listening = new Promise<void>((ok, fail) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') return fail(new AdminSocketError(`${path.resolve(dataDir)} is in use: ${file}`));
+      const e = new AdminSocketError(`cannot make the admin socket ${file}: ${err.message}`);
+      e.unavailable = true;
+      fail(e);
+    });
+  });
   const umask = process.umask(0o177);
   try {
-    await new Promise<void>((ok, fail) => {
-      server.once('error', (err: NodeJS.ErrnoException) =>
-        fail(err.code === 'EADDRINUSE' ? new AdminSocketError(`${path.resolve(dataDir)} is in use: ${file}`) : err),
-      );
-      server.listen(file, ok);
-    });
+    server.listen(file);
   } finally {
     process.umask(umask);
   }
+  await Promise.race([listening, new Promise<void>((ok) => server.once('listening', ok))]);
   chmodSync(file, 0o600);
   server.unref();
 
