@@ -146,138 +146,143 @@ async function paymentIds(base: string, testKey: string): Promise<string[]> {
   return ids;
 }
 
-it('backup while writing, restore into a fresh DATA_DIR: the instant of the backup, secrets that open', async () => {
-  const dirA = path.join(work, 'a');
-  const dirB = path.join(work, 'b');
-  const file = path.join(work, 'tolem.tar.gz');
-  const a = await startInstance(dirA);
+// On the embedded run of the suite; the PostgreSQL run has its own drill (restore-postgres.test.ts).
+it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+  'backup while writing, restore into a fresh DATA_DIR: the instant of the backup, secrets that open',
+  async () => {
+    const dirA = path.join(work, 'a');
+    const dirB = path.join(work, 'b');
+    const file = path.join(work, 'tolem.tar.gz');
+    const a = await startInstance(dirA);
 
-  // 1. A merchant, a test-mode webhook (its secret is shown once, here), paid test payments.
-  const reg = await http(
-    a.base,
-    'POST',
-    '/auth/register',
-    {},
-    {
-      name: 'Drill Shop',
-      email: `drill-${process.pid}@example.kz`,
-      password: 'correct horse battery',
-    },
-  );
-  expect(reg.status, JSON.stringify(reg.body)).toBe(201);
-  const access = { authorization: `Bearer ${reg.body.access_token}` };
-  const testKey: string = reg.body.api_keys.test;
-  const hook = await http(a.base, 'POST', '/me/webhooks?mode=test', access, {
-    url: rx.url,
-    events: ['payment.completed'],
-  });
-  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
-  const secret: string = hook.body.secret;
-  const made: Paid[] = [];
-  for (let i = 0; i < 4; i++) made.push(await payment(a.base, testKey, 1000 + i));
+    // 1. A merchant, a test-mode webhook (its secret is shown once, here), paid test payments.
+    const reg = await http(
+      a.base,
+      'POST',
+      '/auth/register',
+      {},
+      {
+        name: 'Drill Shop',
+        email: `drill-${process.pid}@example.kz`,
+        password: 'correct horse battery',
+      },
+    );
+    expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+    const access = { authorization: `Bearer ${reg.body.access_token}` };
+    const testKey: string = reg.body.api_keys.test;
+    const hook = await http(a.base, 'POST', '/me/webhooks?mode=test', access, {
+      url: rx.url,
+      events: ['payment.completed'],
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const secret: string = hook.body.secret;
+    const made: Paid[] = [];
+    for (let i = 0; i < 4; i++) made.push(await payment(a.base, testKey, 1000 + i));
 
-  // 2. `backup` (the real command, a process of its own) while payments keep coming, and some after.
-  let writing = true;
-  let afterBackup = 0;
-  let backupEnd = Number.POSITIVE_INFINITY;
-  const writer = (async () => {
-    for (let i = 0; writing || afterBackup < 3; i++) {
-      const p = await payment(a.base, testKey, 2000 + i);
-      made.push(p);
-      if (p.startedAt > backupEnd) afterBackup++;
-      await new Promise((r) => setTimeout(r, 50)); // a steady trickle, not a flood that starves the backup
+    // 2. `backup` (the real command, a process of its own) while payments keep coming, and some after.
+    let writing = true;
+    let afterBackup = 0;
+    let backupEnd = Number.POSITIVE_INFINITY;
+    const writer = (async () => {
+      for (let i = 0; writing || afterBackup < 3; i++) {
+        const p = await payment(a.base, testKey, 2000 + i);
+        made.push(p);
+        if (p.startedAt > backupEnd) afterBackup++;
+        await new Promise((r) => setTimeout(r, 50)); // a steady trickle, not a flood that starves the backup
+      }
+    })();
+    const backupStart = Date.now();
+    const taken = await cli(dirA, ['backup', file]);
+    backupEnd = Date.now();
+    writing = false;
+    await writer;
+    expect(taken.code, taken.out).toBe(0);
+    expect(taken.out).toContain('THE SECRETS FILE IS INSIDE');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const { manifest } = await unpackBackup(readFileSync(file));
+    expect(manifest.taken_from).toBe('running');
+    expect(manifest.secrets).toBe('included');
+
+    // 3. Refusals while it runs: restore onto its DATA_DIR; a stopped instance does not answer a backup.
+    const onLive = await restore(config(dirA), [file, '--force']);
+    expect(onLive.exitCode).toBe(1);
+    expect(onLive.message).toMatch(/held by a running Tolem instance .*stop it first; nothing was changed/);
+    // A second process on the same data directory would corrupt it: whoever asks for it is refused.
+    await expect(holdDataDir(dirA, 'server')).rejects.toThrow(/is held by a running Tolem instance \(pid \d+\)/);
+    a.child.kill('SIGSTOP');
+    try {
+      const hung = await backup(config(dirA), [path.join(work, 'hung.tar.gz'), '--timeout', '1']);
+      expect(hung.exitCode).toBe(1);
+      expect(hung.message).toMatch(/sent nothing for 1 s: it is stopped or hung/);
+      expect(existsSync(path.join(work, 'hung.tar.gz'))).toBe(false);
+    } finally {
+      a.child.kill('SIGCONT');
     }
-  })();
-  const backupStart = Date.now();
-  const taken = await cli(dirA, ['backup', file]);
-  backupEnd = Date.now();
-  writing = false;
-  await writer;
-  expect(taken.code, taken.out).toBe(0);
-  expect(taken.out).toContain('THE SECRETS FILE IS INSIDE');
-  expect(statSync(file).mode & 0o777).toBe(0o600);
-  const { manifest } = await unpackBackup(readFileSync(file));
-  expect(manifest.taken_from).toBe('running');
-  expect(manifest.secrets).toBe('included');
 
-  // 3. Refusals while it runs: restore onto its DATA_DIR; a stopped instance does not answer a backup.
-  const onLive = await restore(config(dirA), [file, '--force']);
-  expect(onLive.exitCode).toBe(1);
-  expect(onLive.message).toMatch(/held by a running Tolem instance .*stop it first; nothing was changed/);
-  // A second process on the same data directory would corrupt it: whoever asks for it is refused.
-  await expect(holdDataDir(dirA, 'server')).rejects.toThrow(/is held by a running Tolem instance \(pid \d+\)/);
-  a.child.kill('SIGSTOP');
-  try {
-    const hung = await backup(config(dirA), [path.join(work, 'hung.tar.gz'), '--timeout', '1']);
-    expect(hung.exitCode).toBe(1);
-    expect(hung.message).toMatch(/sent nothing for 1 s: it is stopped or hung/);
-    expect(existsSync(path.join(work, 'hung.tar.gz'))).toBe(false);
-  } finally {
-    a.child.kill('SIGCONT');
-  }
+    // 4. The instance dies (SIGKILL: its socket and PostgreSQL's lock file stay behind). A backup then
+    //    refuses to guess whether it still runs; with --offline it opens the store itself, after all writes.
+    a.child.kill('SIGKILL');
+    await exited(a.child);
+    const guess = await backup(config(dirA), [path.join(work, 'dead.tar.gz')]);
+    expect(guess.exitCode).toBe(1);
+    expect(guess.message).toMatch(/no instance answers on its admin socket.*--offline/s);
+    const offline = await backup(config(dirA), [path.join(work, 'dead.tar.gz'), '--offline']);
+    expect(offline.exitCode, offline.message).toBe(0);
+    const all = (await unpackBackup(readFileSync(path.join(work, 'dead.tar.gz')))).manifest;
+    expect(all.taken_from).toBe('stopped');
+    expect(all.counts.operations).toBe(made.length);
 
-  // 4. The instance dies (SIGKILL: its socket and PostgreSQL's lock file stay behind). A backup then
-  //    refuses to guess whether it still runs; with --offline it opens the store itself, after all writes.
-  a.child.kill('SIGKILL');
-  await exited(a.child);
-  const guess = await backup(config(dirA), [path.join(work, 'dead.tar.gz')]);
-  expect(guess.exitCode).toBe(1);
-  expect(guess.message).toMatch(/no instance answers on its admin socket.*--offline/s);
-  const offline = await backup(config(dirA), [path.join(work, 'dead.tar.gz'), '--offline']);
-  expect(offline.exitCode, offline.message).toBe(0);
-  const all = (await unpackBackup(readFileSync(path.join(work, 'dead.tar.gz')))).manifest;
-  expect(all.taken_from).toBe('stopped');
-  expect(all.counts.operations).toBe(made.length);
+    // 5. The backup held the instant it was taken: everything finished before the command started, and
+    //    nothing started after it ended, which the writes after it prove it missed.
+    const before = made.filter((p) => p.finishedAt < backupStart).length;
+    const late = made.filter((p) => p.startedAt > backupEnd).length;
+    expect(late).toBeGreaterThanOrEqual(3);
+    expect(manifest.counts.operations).toBeGreaterThanOrEqual(before);
+    expect(manifest.counts.operations).toBeLessThanOrEqual(made.length - late);
 
-  // 5. The backup held the instant it was taken: everything finished before the command started, and
-  //    nothing started after it ended, which the writes after it prove it missed.
-  const before = made.filter((p) => p.finishedAt < backupStart).length;
-  const late = made.filter((p) => p.startedAt > backupEnd).length;
-  expect(late).toBeGreaterThanOrEqual(3);
-  expect(manifest.counts.operations).toBeGreaterThanOrEqual(before);
-  expect(manifest.counts.operations).toBeLessThanOrEqual(made.length - late);
+    // 6. A damaged file is refused whole, and nothing of DATA_DIR is made.
+    // A run of bytes, not one: a single flipped bit inside a long run of zero pages can decode to the same
+    // bytes (another distance into the same zeros), a file whose content is intact after all.
+    const bytes = readFileSync(file);
+    bytes.fill(0xa5, Math.floor(bytes.length / 2), Math.floor(bytes.length / 2) + 1024);
+    const garbled = path.join(work, 'garbled.tar.gz');
+    writeFileSync(garbled, bytes);
+    const bad = await restore(config(dirB), [garbled]);
+    expect(bad.exitCode, bad.message).toBe(1);
+    expect(bad.message).toMatch(/garbled\.tar\.gz: .*nothing was changed/);
+    expect(existsSync(dirB)).toBe(false);
 
-  // 6. A damaged file is refused whole, and nothing of DATA_DIR is made.
-  // A run of bytes, not one: a single flipped bit inside a long run of zero pages can decode to the same
-  // bytes (another distance into the same zeros), a file whose content is intact after all.
-  const bytes = readFileSync(file);
-  bytes.fill(0xa5, Math.floor(bytes.length / 2), Math.floor(bytes.length / 2) + 1024);
-  const garbled = path.join(work, 'garbled.tar.gz');
-  writeFileSync(garbled, bytes);
-  const bad = await restore(config(dirB), [garbled]);
-  expect(bad.exitCode, bad.message).toBe(1);
-  expect(bad.message).toMatch(/garbled\.tar\.gz: .*nothing was changed/);
-  expect(existsSync(dirB)).toBe(false);
+    // 7. The real `restore` into a fresh DATA_DIR; a second one over it is refused without --force.
+    const restored = await cli(dirB, ['restore', file]);
+    expect(restored.code, restored.out).toBe(0);
+    expect(restored.out).toContain('every count checked');
+    expect(restored.out).toContain(`APP_SECRET here opens the sealed values (key id ${manifest.app_secret_key_id})`);
+    const listing = readdirSync(dirB).sort();
+    const again = await restore(config(dirB), [file]);
+    expect(again.exitCode).toBe(1);
+    expect(again.message).toMatch(/is not empty .*--force.*nothing was changed/s);
+    expect(readdirSync(dirB).sort()).toEqual(listing);
 
-  // 7. The real `restore` into a fresh DATA_DIR; a second one over it is refused without --force.
-  const restored = await cli(dirB, ['restore', file]);
-  expect(restored.code, restored.out).toBe(0);
-  expect(restored.out).toContain('every count checked');
-  expect(restored.out).toContain(`APP_SECRET here opens the sealed values (key id ${manifest.app_secret_key_id})`);
-  const listing = readdirSync(dirB).sort();
-  const again = await restore(config(dirB), [file]);
-  expect(again.exitCode).toBe(1);
-  expect(again.message).toMatch(/is not empty .*--force.*nothing was changed/s);
-  expect(readdirSync(dirB).sort()).toEqual(listing);
-
-  // 8. A new instance on it: the payments of the backup's instant, the same tokens, the secret opens.
-  const b = await startInstance(dirB);
-  const ids = await paymentIds(b.base, testKey);
-  expect(ids.length).toBe(manifest.counts.operations);
-  const held = new Set(ids);
-  for (const p of made.filter((x) => x.finishedAt < backupStart)) expect(held.has(p.id)).toBe(true);
-  for (const p of made.filter((x) => x.startedAt > backupEnd)) expect(held.has(p.id)).toBe(false);
-  const hooks = await http(b.base, 'GET', '/me/webhooks?mode=test', access);
-  expect(hooks.status).toBe(200);
-  expect(hooks.body.data.map((h: { id: number }) => h.id)).toEqual([hook.body.id]);
-  const seen = rx.received.length;
-  const sent = await http(b.base, 'POST', `/me/webhooks/${hook.body.id}/test?mode=test`, access, {});
-  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-  const got = (await rx.waitFor(seen + 1)).slice(seen).find((r) => JSON.parse(r.body).type === 'webhook.test')!;
-  expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({
-    type: 'webhook.test',
-  });
-  b.child.kill('SIGTERM');
-  await exited(b.child);
-  expect(b.child.exitCode, b.output()).toBe(0);
-}, 240_000);
+    // 8. A new instance on it: the payments of the backup's instant, the same tokens, the secret opens.
+    const b = await startInstance(dirB);
+    const ids = await paymentIds(b.base, testKey);
+    expect(ids.length).toBe(manifest.counts.operations);
+    const held = new Set(ids);
+    for (const p of made.filter((x) => x.finishedAt < backupStart)) expect(held.has(p.id)).toBe(true);
+    for (const p of made.filter((x) => x.startedAt > backupEnd)) expect(held.has(p.id)).toBe(false);
+    const hooks = await http(b.base, 'GET', '/me/webhooks?mode=test', access);
+    expect(hooks.status).toBe(200);
+    expect(hooks.body.data.map((h: { id: number }) => h.id)).toEqual([hook.body.id]);
+    const seen = rx.received.length;
+    const sent = await http(b.base, 'POST', `/me/webhooks/${hook.body.id}/test?mode=test`, access, {});
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const got = (await rx.waitFor(seen + 1)).slice(seen).find((r) => JSON.parse(r.body).type === 'webhook.test')!;
+    expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toMatchObject({
+      type: 'webhook.test',
+    });
+    b.child.kill('SIGTERM');
+    await exited(b.child);
+    expect(b.child.exitCode, b.output()).toBe(0);
+  },
+  240_000,
+);
