@@ -208,6 +208,7 @@ export async function holdDataDir(dataDir: string, holder: Holder): Promise<Held
   // Owner-only from the moment it exists: the umask covers the instant between bind and chmod. The bind
   // happens within listen(), so the umask is back before anything else of this process runs.
   const listening = new Promise<void>((ok, fail) => {
+    server.once('listening', ok);
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') return fail(new AdminSocketError(`${path.resolve(dataDir)} is in use: ${file}`));
       const e = new AdminSocketError(`cannot make the admin socket ${file}: ${err.message}`);
@@ -221,7 +222,7 @@ export async function holdDataDir(dataDir: string, holder: Holder): Promise<Held
   } finally {
     process.umask(umask);
   }
-  await Promise.race([listening, new Promise<void>((ok) => server.once('listening', ok))]);
+  await listening;
   chmodSync(file, 0o600);
   server.unref();
 
