@@ -1,8 +1,9 @@
-// CLI entry: `start` (ROLE all | api | worker), `migrate`, `reseal` (after rotating APP_SECRET), and
-// `admin connect-platform` (the operator's provider account for plan payments).
+// CLI entry: `start` (ROLE all | api | worker), `migrate`, `reseal` (after rotating APP_SECRET),
+// `admin connect-platform` (the operator's provider account for plan payments), and `backup` / `restore`
+// of the embedded store (docs/operations.md, Backups).
 import { readFileSync } from 'node:fs';
 import closeWithGrace from 'close-with-grace';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { connect } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { bootstrap } from './bootstrap.ts';
@@ -14,18 +15,21 @@ import { resealAtRest } from './domain/organization/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
 import { startTracing } from './telemetry/tracing-sdk.ts';
 import { listenForMetrics } from './http/metrics-listener.ts';
+import { backup } from './cli/backup.ts';
+import { restore } from './cli/restore.ts';
+import { AdminSocketError, adminSocketProblem, holdDataDir, type HeldDataDir } from './cli/admin-socket.ts';
+import { takeBackup } from './cli/snapshot.ts';
+import { secretsFile } from './secrets.ts';
 
-async function main(): Promise<void> {
-  const command = process.argv[2] ?? 'start';
-  const config = loadConfig();
-  if (command === 'migrate') {
+/** The commands besides `start`, `backup` and `restore`; each opens the store for its own length. */
+const COMMANDS: Record<string, (config: Config) => Promise<void>> = {
+  async migrate(config) {
     const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     const applied = await migrate(db);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'up to date');
     await db.close();
-    return;
-  }
-  if (command === 'reseal') {
+  },
+  async reseal(config) {
     // APP_SECRET rotation: re-seal what older keys sealed (docs/operations.md).
     const runtime = await bootstrap(config);
     const n = await resealWebhookSecrets(runtime.deps.db, runtime.deps.secrets.sealer);
@@ -40,9 +44,8 @@ async function main(): Promise<void> {
         `sealed ${o.sealed} IBAN${o.sealed === 1 ? '' : 's'} kept in clear before`,
     );
     await runtime.close();
-    return;
-  }
-  if (command === 'admin') {
+  },
+  async admin(config) {
     if (process.argv[3] !== 'connect-platform') throw new Error(`usage: ${USAGE}`);
     const runtime = await bootstrap(config);
     try {
@@ -52,19 +55,65 @@ async function main(): Promise<void> {
     } finally {
       await runtime.close();
     }
+  },
+};
+
+async function main(): Promise<void> {
+  const command = process.argv[2] ?? 'start';
+  const config = loadConfig();
+  if (command === 'backup' || command === 'restore') {
+    // They take the data directory themselves, when and if they open it (cli/backup.ts, cli/restore.ts).
+    const r = await (command === 'backup' ? backup : restore)(config, process.argv.slice(3));
+    (r.exitCode ? console.error : console.log)(r.message);
+    process.exitCode = r.exitCode;
     return;
   }
-  if (command !== 'start')
-    throw new Error(`unknown command "${command}" (start | migrate | reseal | admin connect-platform)`);
+  if (command !== 'start' && !Object.hasOwn(COMMANDS, command))
+    throw new Error(
+      `unknown command "${command}" (start | migrate | reseal | admin connect-platform | backup | restore)`,
+    );
+
+  // The embedded store's data directory is one process's at a time: taken before the store opens, so that
+  // no second instance, command or `backup` of a stopped store opens it meanwhile (cli/admin-socket.ts).
+  const embedded = !config.databaseUrl && !config.dataDir.startsWith('memory://');
+  let socketProblem = embedded ? adminSocketProblem(config.dataDir) : undefined;
+  let held: HeldDataDir | undefined;
+  try {
+    if (embedded && !socketProblem) held = await holdDataDir(config.dataDir, command === 'start' ? 'server' : command);
+  } catch (err) {
+    // Held by another process: refuse. No socket possible here at all: go on without, and say so.
+    if (!(err instanceof AdminSocketError && err.unavailable)) throw err;
+    socketProblem = err.message;
+  }
+  if (socketProblem && command !== 'start')
+    console.warn(`${socketProblem}; nothing keeps another process off DATA_DIR`);
+  if (command !== 'start') {
+    try {
+      await COMMANDS[command](config);
+    } finally {
+      await held?.close();
+    }
+    return;
+  }
 
   // Before the store connects: its statements, the providers' calls and the requests are traced from the
   // start (decisions 29). Without OTEL_EXPORTER_OTLP_ENDPOINT nothing of OpenTelemetry is loaded.
   const tracing = await startTracing(config.otel, { role: config.role, version: packageVersion() });
   const runtime = await bootstrap(config);
   const { deps } = runtime;
+  held?.onBackup((req) =>
+    takeBackup(deps.db, {
+      dataDir: config.dataDir,
+      secretsFile: secretsFile(config),
+      includeSecrets: req.secrets,
+      appSecret: deps.secrets.appSecret,
+      takenFrom: 'running',
+    }),
+  );
   const { app } = await buildApp(deps);
   if (tracing) app.log.info({ endpoint: config.otel.endpoint, protocol: config.otel.protocol }, 'exporting traces');
   for (const w of runtime.warnings) app.log.warn(w);
+  if (socketProblem) app.log.warn(`${socketProblem}; \`backup\` cannot reach this instance while it runs`);
   if (!config.databaseUrl && config.nodeEnv === 'production') {
     app.log.warn(
       'embedded store (PGlite) in production: it survives a killed process but not a power loss; set DATABASE_URL',
@@ -95,7 +144,7 @@ async function main(): Promise<void> {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     stopHeartbeat?.();
-    await Promise.all([app.close(), jobs?.stop(), metrics?.close()]);
+    await Promise.all([app.close(), jobs?.stop(), metrics?.close(), held?.close()]);
     await runtime.close();
     await tracing?.shutdown(); // the last spans go out before the process ends
   });

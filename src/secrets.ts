@@ -96,8 +96,8 @@ export function makeSealer(current: string, previous: string[]): Sealer {
 
 const OPENED_CACHE_SIZE = 1000;
 
-/** SECRETS_FILE when set; else DATA_DIR/secrets.json for a store on disk, none for an in-memory one. */
-function secretsFile(config: Config): string | undefined {
+/** SECRETS_FILE when set; else DATA_DIR/secrets.json for a store on disk, none for an in-memory one (backups too). */
+export function secretsFile(config: Config): string | undefined {
   if (config.secretsFile) return path.resolve(config.secretsFile);
   if (!config.dataDir || config.dataDir.startsWith('memory://')) return undefined;
   return path.join(config.dataDir, 'secrets.json');
