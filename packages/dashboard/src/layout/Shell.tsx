@@ -1,6 +1,8 @@
-// The signed-in frame: a header (menu button on phones, the test-data switch, language, sign out), the
-// navigation by section (the shop; partners; administration for admins), a banner while test data is
-// shown, and the page.
+// The signed-in frame: a link to skip to the page (the first thing Tab reaches), a header (menu button on
+// phones, the test-data switch, language, sign out), the navigation by section (the shop; partners;
+// administration for admins), a banner while test data is shown, and the page. A chunk of its own, with
+// the notices and the styles of every component (the sign-in form's first load carries only its own).
+import '../styles/full.ts';
 import {
   AppShell,
   Burger,
@@ -15,6 +17,7 @@ import {
   Divider,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { Notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -26,7 +29,9 @@ import { LANGUAGES, setLanguage, type Language } from '../i18n/index.ts';
 import { merchantRoutes } from '../pages/merchant/routes.ts';
 import { partnerRoutes } from '../pages/partner/routes.ts';
 import { adminRoutes } from '../pages/admin/routes.ts';
+import '../pages/partner/i18n.ts';
 import type { PageRoute } from '../pages/types.ts';
+import { SkipLink, MAIN_ID } from './SkipLink.tsx';
 
 /** [path, label, exact]: a group's first page is active on its own path only, the others on theirs and below. */
 const navOf = (base: string, routes: PageRoute[]) =>
@@ -34,7 +39,7 @@ const navOf = (base: string, routes: PageRoute[]) =>
 
 const LANG_NAMES: Record<Language, string> = { ru: 'Русский', kk: 'Қазақша', en: 'English' };
 
-export function Shell() {
+export default function Shell() {
   const { t, i18n } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   const { mode, setMode } = useMode();
@@ -62,6 +67,8 @@ export function Shell() {
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <SkipLink />
+      <Notifications position="top-right" />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -138,7 +145,8 @@ export function Shell() {
           </Button>
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>
+      {/* The skip link's target: focusable by script only (tabIndex -1), so Tab does not stop on it. */}
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         {acting() && (
           <Alert color="grape" mb="md" data-testid="acting-banner">
             {t('mode.acting')}{' '}

@@ -1,6 +1,5 @@
 // The operator's admin pages, under /admin (shown to users with is_admin; the API refuses anyone else).
-import { lazy } from 'react';
-import '../partner/i18n.ts';
+import { lazyPage as lazy } from '../../loading/lazy-page.ts';
 import type { PageRoute } from '../types.ts';
 
 export const adminRoutes: PageRoute[] = [

@@ -11,7 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { AuthFrame } from './AuthFrame.tsx';
 
-export function Register() {
+export default function Register() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const invite = params.get('invite_token') ?? undefined;

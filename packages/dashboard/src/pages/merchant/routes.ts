@@ -1,5 +1,5 @@
 // The merchant's pages, in navigation order.
-import { lazy } from 'react';
+import { lazyPage as lazy } from '../../loading/lazy-page.ts';
 import type { PageRoute } from '../types.ts';
 
 export const merchantRoutes: PageRoute[] = [

@@ -1,0 +1,79 @@
+// What the user sees instead of React Router's blank "Unexpected Application Error!" when a page cannot be
+// drawn. Each page sits in one of these inside the shell, so the menu stays. A chunk that failed to load
+// (after lazyPage's retries) reloads the page once if a new build replaced it (new-build.ts); otherwise, or
+// for any other error, the page's place says so in the user's language, with "try again" (the failed
+// chunks are asked for again) and "reload the page".
+import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
+import { Component, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRouteError } from 'react-router';
+import './i18n.ts';
+import { ChunkLoadError, retryFailedPages } from './lazy-page.ts';
+import { reloadForNewBuild } from './new-build.ts';
+
+type Shown = 'checking' | 'reloading' | 'load' | 'error';
+
+function Failure({ shown, onRetry }: { shown: Shown; onRetry?: () => void }) {
+  const { t } = useTranslation();
+  if (shown === 'checking' || shown === 'reloading')
+    return (
+      <Center p="xl">
+        <Loader aria-label={t(shown === 'reloading' ? 'load.updating' : 'common.loading')} />
+      </Center>
+    );
+  const load = shown === 'load';
+  return (
+    <Alert color="red" title={t(load ? 'load.failedTitle' : 'load.errorTitle')} role="alert" data-testid="page-failed">
+      <Text size="sm" mb="sm">
+        {t(load ? 'load.failedText' : 'load.errorText')}
+      </Text>
+      <Group gap="sm">
+        {onRetry && (
+          <Button size="sm" onClick={onRetry}>
+            {t('load.retry')}
+          </Button>
+        )}
+        <Button size="sm" variant={onRetry ? 'default' : 'filled'} onClick={() => location.reload()}>
+          {t('load.reload')}
+        </Button>
+      </Group>
+    </Alert>
+  );
+}
+
+function shownFor(error: unknown): Shown {
+  return error instanceof ChunkLoadError ? 'load' : 'error';
+}
+
+export class PageBoundary extends Component<{ children: ReactNode }, { shown: Shown | null }> {
+  state: { shown: Shown | null } = { shown: null };
+
+  static getDerivedStateFromError(error: unknown): { shown: Shown } {
+    return { shown: error instanceof ChunkLoadError ? 'checking' : 'error' };
+  }
+
+  // React itself logs the error to the console.
+  componentDidCatch(error: unknown): void {
+    if (!(error instanceof ChunkLoadError)) return;
+    void reloadForNewBuild(error.url).then((reloading) => this.setState({ shown: reloading ? 'reloading' : 'load' }));
+  }
+
+  retry = () => {
+    retryFailedPages();
+    this.setState({ shown: null });
+  };
+
+  render() {
+    return this.state.shown ? <Failure shown={this.state.shown} onRetry={this.retry} /> : this.props.children;
+  }
+}
+
+/** The router's error element: an error no PageBoundary caught. Nothing to draw again: a reload. */
+export function RouteError() {
+  const error = useRouteError();
+  return (
+    <Center mih="50vh" p="md">
+      <Failure shown={shownFor(error)} />
+    </Center>
+  );
+}

@@ -1,0 +1,61 @@
+// A page in a chunk of its own that survives a failed load. The import is tried three times, a short wait
+// apart, before it fails (a network blip, a server restarting: the next try usually works), and fails with
+// a ChunkLoadError that PageBoundary recognises. React's lazy() keeps a failed import for good, so "try
+// again" asks for a new one: retryFailedPages().
+import { createElement, lazy, type ComponentType } from 'react';
+
+type Loader = () => Promise<{ default: ComponentType }>;
+
+/** Waits before the second and the third try. */
+const BACKOFF_MS = [400, 1200];
+
+/** A page's chunk (or one it needs) could not be fetched or run; `url` when the browser named it. */
+export class ChunkLoadError extends Error {
+  readonly url: string | undefined;
+  constructor(cause: unknown) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    super(message, { cause });
+    this.name = 'ChunkLoadError';
+    // Chromium and Firefox name the module in the message ("Failed to fetch dynamically imported module: …").
+    this.url = /(https?:\/\/\S+?\.js)\b/.exec(message)?.[1];
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function importWithRetry<T>(load: () => Promise<T>, waits: number[] = BACKOFF_MS): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await load();
+    } catch (e) {
+      if (attempt >= waits.length) throw new ChunkLoadError(e);
+      await sleep(waits[attempt]);
+    }
+  }
+}
+
+/** Renewals of the pages whose load failed, run by the next "try again". */
+const failed = new Set<() => void>();
+
+export function lazyPage(load: Loader): ComponentType {
+  const make = () =>
+    lazy(() =>
+      importWithRetry(load).catch((e: unknown) => {
+        failed.add(renew);
+        throw e;
+      }),
+    );
+  let Current = make();
+  const renew = () => {
+    Current = make();
+  };
+  return function LazyPage() {
+    return createElement(Current);
+  };
+}
+
+/** Every page whose load failed asks for its chunk again when it is next drawn. */
+export function retryFailedPages(): void {
+  for (const renew of failed) renew();
+  failed.clear();
+}
