@@ -7,26 +7,35 @@ const RELOADED = 'tolem.reloaded-for';
 
 /** The entry script the server's index.html names now (undefined when it cannot be read). */
 async function latestEntry(): Promise<string | undefined> {
-  const res = await fetch(import.meta.env.BASE_URL, { cache: 'no-store' });
-  if (!res.ok) return undefined;
-  const src = /<script[^>]+src="([^"]+)"/.exec(await res.text())?.[1];
-  return src ? new URL(src, location.href).href : undefined;
+  try {
+    const res = await fetch(import.meta.env.BASE_URL, { cache: 'no-store' });
+    const src = res.ok ? /<script[^>]+src="([^"]+)"/.exec(await res.text())?.[1] : undefined;
+    return src ? new URL(src, location.href).href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server answers 404 for the chunk: it is not there any more (and not just out of reach). */
+async function chunkGone(url: string | undefined): Promise<boolean> {
+  if (!url || new URL(url).origin !== location.origin) return false;
+  try {
+    return (await fetch(url, { method: 'HEAD', cache: 'no-store' })).status === 404;
+  } catch {
+    return false;
+  }
 }
 
 const currentEntry = () => document.querySelector<HTMLScriptElement>('script[type="module"][src]')?.src;
 
-/** Whether the chunk failed because a newer build replaced this page's. Any network failure: no. */
+/**
+ * Whether the chunk failed because a newer build replaced this page's, and what to remember the reload by:
+ * the missing chunk, or the build the server names now. A network failure is neither.
+ */
 async function replacedBuild(chunkUrl: string | undefined): Promise<{ replaced: boolean; key: string }> {
-  try {
-    if (chunkUrl && new URL(chunkUrl).origin === location.origin) {
-      const res = await fetch(chunkUrl, { method: 'HEAD', cache: 'no-store' });
-      if (res.status === 404) return { replaced: true, key: chunkUrl };
-    }
-    const latest = await latestEntry();
-    return { replaced: Boolean(latest && latest !== currentEntry()), key: latest ?? '' };
-  } catch {
-    return { replaced: false, key: '' };
-  }
+  if (await chunkGone(chunkUrl)) return { replaced: true, key: chunkUrl! };
+  const latest = await latestEntry();
+  return { replaced: Boolean(latest && latest !== currentEntry()), key: latest ?? '' };
 }
 
 /** Reloads the page when a new build explains the failure and it has not reloaded for it yet; true then. */
