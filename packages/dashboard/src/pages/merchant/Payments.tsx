@@ -1,5 +1,5 @@
-// The payments of the mode: a table filtered by status, each row opening the payment; CSV export.
-import { Table, Select, Group, Button, Anchor, ScrollArea, Text } from '@mantine/core';
+// The payments of the mode: a table (cards on a phone) filtered by status, each opening the payment; CSV export.
+import { Select, Group, Button, Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { accessToken } from '../../api/session.ts';
 import { useMode } from '../../mode.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
+import { Rows } from '../../components/Rows.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
 
@@ -56,39 +57,25 @@ export default function Payments() {
         />
       </Group>
       <ErrorAlert error={list.error} />
-      <ScrollArea viewportProps={{ tabIndex: 0 }}>
-        <Table striped highlightOnHover miw={640} data-testid="payments-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('payments.operation')}</Table.Th>
-              <Table.Th>{t('common.status')}</Table.Th>
-              <Table.Th ta="right">{t('common.amount')}</Table.Th>
-              <Table.Th>{t('common.created')}</Table.Th>
-              <Table.Th>{t('payments.customer')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.data.map((p) => (
-              <Table.Tr key={p.operation_id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/payments/${p.operation_id}`} ff="monospace" size="sm">
-                    {p.operation_id}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={p.status} />
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {tenge(p.amount)}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(p.created_at, i18n.language)}</Table.Td>
-                <Table.Td>{p.sender_name ?? p.phone ?? '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
-      {list.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}
+      <Rows
+        testId="payments-table"
+        rows={list.data?.data}
+        rowKey={(p) => p.operation_id}
+        columns={[
+          {
+            label: t('payments.operation'),
+            cell: (p) => (
+              <Anchor component={Link} to={`/payments/${p.operation_id}`} ff="monospace" size="sm">
+                {p.operation_id}
+              </Anchor>
+            ),
+          },
+          { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} /> },
+          { label: t('common.amount'), cell: (p) => tenge(p.amount), align: 'right' },
+          { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
+          { label: t('payments.customer'), cell: (p) => p.sender_name ?? p.phone ?? '—' },
+        ]}
+      />
     </Page>
   );
 }
