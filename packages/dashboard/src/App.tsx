@@ -4,7 +4,7 @@
 // other public pages come in chunks of their own. Each lazy page sits in a PageBoundary, which retries a
 // chunk that failed to load and keeps the menu around a page that failed.
 import { Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { MantineProvider, Loader, Center, createTheme } from '@mantine/core';
+import { MantineProvider, createTheme } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
 import { ModeProvider } from './mode.tsx';
@@ -12,7 +12,7 @@ import { hasSession, onSessionChange } from './api/session.ts';
 import { ApiError } from './api/client.ts';
 import { SignIn } from './pages/auth/SignIn.tsx';
 import { lazyPage } from './loading/lazy-page.ts';
-import { PageBoundary, RouteError } from './loading/PageBoundary.tsx';
+import { PageBoundary, Pending, RouteError } from './loading/PageBoundary.tsx';
 import { merchantRoutes } from './pages/merchant/routes.ts';
 import { partnerRoutes } from './pages/partner/routes.ts';
 import { adminRoutes } from './pages/admin/routes.ts';
@@ -66,14 +66,9 @@ function RequireSession({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-const pending = (
-  <Center p="xl">
-    <Loader aria-label="…" />
-  </Center>
-);
 const lazily = (Page: ComponentType) => (
   <PageBoundary>
-    <Suspense fallback={pending}>
+    <Suspense fallback={<Pending />}>
       <Page />
     </Suspense>
   </PageBoundary>

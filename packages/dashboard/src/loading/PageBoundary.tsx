@@ -13,14 +13,20 @@ import { reloadForNewBuild } from './new-build.ts';
 
 type Shown = 'checking' | 'reloading' | 'load' | 'error';
 
+/** A page on its way: a spinner that says so to a screen reader (a status, named in the user's language). */
+export function Pending({ label = 'common.loading' }: { label?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Center p="xl">
+      <Loader role="status" aria-label={t(label)} />
+    </Center>
+  );
+}
+
 function Failure({ shown, onRetry }: { shown: Shown; onRetry?: () => void }) {
   const { t } = useTranslation();
   if (shown === 'checking' || shown === 'reloading')
-    return (
-      <Center p="xl">
-        <Loader aria-label={t(shown === 'reloading' ? 'load.updating' : 'common.loading')} />
-      </Center>
-    );
+    return <Pending label={shown === 'reloading' ? 'load.updating' : 'common.loading'} />;
   const load = shown === 'load';
   return (
     <Alert color="red" title={t(load ? 'load.failedTitle' : 'load.errorTitle')} role="alert" data-testid="page-failed">
