@@ -42,9 +42,10 @@ const BLIP_MS = 300;
  * token is single use: it is put in place for the first load only, later loads (reloads) use the one the
  * page stored.
  */
-async function signedIn(width = 1280) {
+async function signedIn(width = 1280, before?: (page: Page) => Promise<void>) {
   const m = await newMerchant(h.t.app);
   const s = await h.page(width);
+  await before?.(s.page);
   await s.page.addInitScript((token) => {
     if (!localStorage.getItem('tolem.refresh')) localStorage.setItem('tolem.refresh', token);
   }, m.refresh);
@@ -169,6 +170,20 @@ describe('a page whose chunk cannot be fetched', () => {
     expect(await page.getByText(WHITE_SCREEN).count()).toBe(0);
     await context.close();
   });
+});
+
+it("a stylesheet that fails to load with the shell's code is asked again: the shell is drawn styled", async () => {
+  let asked = 0;
+  const { context, page } = await signedIn(1280, (p) =>
+    p.route(/\/dashboard\/assets\/full-[\w-]+\.css$/, (route: Route) =>
+      ++asked === 1 ? route.abort('failed') : route.continue(),
+    ),
+  );
+  expect(asked).toBe(2);
+  // The header's place comes from those styles (AppShell's): fixed at the top.
+  expect(await page.locator('header').evaluate((e) => getComputedStyle(e).position)).toBe('fixed');
+  expect(await page.getByText(WHITE_SCREEN).count()).toBe(0);
+  await context.close();
 });
 
 describe('the first load', () => {

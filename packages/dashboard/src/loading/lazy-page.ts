@@ -23,6 +23,26 @@ export class ChunkLoadError extends Error {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Stylesheets whose load failed (their error event does not bubble: it is caught on its way down). */
+const failedStyles = new Set<HTMLLinkElement>();
+document.addEventListener(
+  'error',
+  (e) => {
+    if (e.target instanceof HTMLLinkElement && e.target.rel === 'stylesheet') failedStyles.add(e.target);
+  },
+  true,
+);
+
+/**
+ * Asks again for the stylesheets that failed to load. Vite adds a chunk's styles to the page before its
+ * code and fails the import when they fail, but it never adds the same stylesheet twice: without this, a
+ * retry would draw the page without them.
+ */
+function refetchFailedStyles(): void {
+  for (const link of failedStyles) link.replaceWith(link.cloneNode() as HTMLLinkElement);
+  failedStyles.clear();
+}
+
 export async function importWithRetry<T>(load: () => Promise<T>, waits: number[] = BACKOFF_MS): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -30,6 +50,7 @@ export async function importWithRetry<T>(load: () => Promise<T>, waits: number[]
     } catch (e) {
       if (attempt >= waits.length) throw new ChunkLoadError(e);
       await sleep(waits[attempt]);
+      refetchFailedStyles();
     }
   }
 }
