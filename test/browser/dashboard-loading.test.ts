@@ -89,7 +89,7 @@ describe('a page whose chunk cannot be fetched', () => {
   });
 
   it.each([390, 1280])(
-    'out of reach at %i px: the message in the shell, the menu stays, "try again" loads it when it is back',
+    'out of reach at %i px: the message in the shell, the menu works, "try again" loads it when it is back',
     async (width) => {
       const { context, page, problems, loads } = await signedIn(width);
       let reachable = false;
@@ -113,6 +113,16 @@ describe('a page whose chunk cannot be fetched', () => {
       else expect(await page.getByRole('navigation').getByRole('link', { name: 'Обзор' }).isVisible()).toBe(true);
       await accessible(page, 'the page failed to load');
       await page.screenshot({ path: `${SHOTS}/${width}-chunk-failed.png`, fullPage: true });
+
+      // Another page takes its place; coming back asks for the chunk again (and fails again).
+      if (width < 768) await page.getByRole('button', { name: 'Меню' }).click();
+      await page.getByRole('navigation').getByRole('link', { name: 'Вебхуки', exact: true }).click();
+      await page.getByRole('heading', { name: 'Вебхуки', level: 1 }).waitFor();
+      expect(await failed.count()).toBe(0);
+      const before = asked;
+      await openPayments(page, width);
+      await failed.waitFor();
+      expect(asked).toBeGreaterThan(before);
 
       reachable = true;
       await failed.getByRole('button', { name: 'Попробовать снова' }).click();
@@ -170,6 +180,27 @@ describe('a page whose chunk cannot be fetched', () => {
     expect(await page.getByText(WHITE_SCREEN).count()).toBe(0);
     await context.close();
   });
+});
+
+it('a page that fails to draw (a bug): its place says so in Russian, the menu stays, no reload', async () => {
+  const { context, page, loads } = await signedIn();
+  await page.route(PAYMENTS_CHUNK, (route: Route) =>
+    route.fulfill({
+      contentType: 'application/javascript',
+      body: 'export default function Payments() { throw new Error("a bug"); }',
+    }),
+  );
+  await openPayments(page, 1280);
+  const failed = page.getByTestId('page-failed');
+  await failed.waitFor();
+  expect(await failed.textContent()).toContain('На этой странице произошла ошибка');
+  expect(loads.count).toBe(0);
+  expect(await page.getByText(WHITE_SCREEN).count()).toBe(0);
+  // The menu still works: another page opens in the failed one's place.
+  await page.getByRole('navigation').getByRole('link', { name: 'Вебхуки', exact: true }).click();
+  await page.getByRole('heading', { name: 'Вебхуки', level: 1 }).waitFor();
+  expect(await failed.count()).toBe(0);
+  await context.close();
 });
 
 it("a stylesheet that fails to load with the shell's code is asked again: the shell is drawn styled", async () => {

@@ -66,13 +66,17 @@ function RequireSession({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-const lazily = (Page: ComponentType) => (
-  <PageBoundary>
-    <Suspense fallback={<Pending />}>
-      <Page />
-    </Suspense>
-  </PageBoundary>
-);
+function Lazily({ Page }: { Page: ComponentType }) {
+  const { pathname } = useLocation();
+  return (
+    <PageBoundary resetKey={pathname}>
+      <Suspense fallback={<Pending />}>
+        <Page />
+      </Suspense>
+    </PageBoundary>
+  );
+}
+const lazily = (Page: ComponentType) => <Lazily Page={Page} />;
 const page = (base: string, r: PageRoute) => ({
   path: [base, r.path].filter(Boolean).join('/') || undefined,
   index: !base && r.path === '',

@@ -1,14 +1,14 @@
 // What the user sees instead of React Router's blank "Unexpected Application Error!" when a page cannot be
 // drawn. Each page sits in one of these inside the shell, so the menu stays. A chunk that failed to load
 // (after lazyPage's retries) reloads the page once if a new build replaced it (new-build.ts); otherwise, or
-// for any other error, the page's place says so in the user's language, with "try again" (the failed
-// chunks are asked for again) and "reload the page".
+// for any other error, the page's place says so in the user's language, with "try again" (the page is
+// drawn anew: a failed chunk is asked for again) and "reload the page". Going to another page clears it.
 import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import './i18n.ts';
-import { ChunkLoadError, retryFailedPages } from './lazy-page.ts';
+import { ChunkLoadError, renewFailedPages } from './lazy-page.ts';
 import { reloadForNewBuild } from './new-build.ts';
 
 type Shown = 'checking' | 'reloading' | 'load' | 'error';
@@ -51,8 +51,18 @@ function shownFor(error: unknown): Shown {
   return error instanceof ChunkLoadError ? 'load' : 'error';
 }
 
-export class PageBoundary extends Component<{ children: ReactNode }, { shown: Shown | null }> {
-  state: { shown: Shown | null } = { shown: null };
+interface Props {
+  children: ReactNode;
+  /** the page's address: going to another page puts the failed one away (the boundary stays in place) */
+  resetKey: string;
+}
+
+export class PageBoundary extends Component<Props, { shown: Shown | null; key: string }> {
+  state = { shown: null as Shown | null, key: this.props.resetKey };
+
+  static getDerivedStateFromProps(props: Props, state: { key: string }) {
+    return props.resetKey === state.key ? null : { shown: null, key: props.resetKey };
+  }
 
   static getDerivedStateFromError(error: unknown): { shown: Shown } {
     return { shown: error instanceof ChunkLoadError ? 'checking' : 'error' };
@@ -61,11 +71,22 @@ export class PageBoundary extends Component<{ children: ReactNode }, { shown: Sh
   // React itself logs the error to the console.
   componentDidCatch(error: unknown): void {
     if (!(error instanceof ChunkLoadError)) return;
-    void reloadForNewBuild(error.url).then((reloading) => this.setState({ shown: reloading ? 'reloading' : 'load' }));
+    const key = this.state.key;
+    // Unless the user went to another page meanwhile.
+    void reloadForNewBuild(error.url).then((reloading) =>
+      this.setState((s) =>
+        s.key === key && s.shown === 'checking' ? { shown: reloading ? 'reloading' : 'load' } : null,
+      ),
+    );
+  }
+
+  // Another page now: a failed one is asked for again when the user comes back to it.
+  componentDidUpdate(before: Props): void {
+    if (before.resetKey !== this.props.resetKey) renewFailedPages();
   }
 
   retry = () => {
-    retryFailedPages();
+    renewFailedPages();
     this.setState({ shown: null });
   };
 

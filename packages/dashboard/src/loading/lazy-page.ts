@@ -1,7 +1,7 @@
 // A page in a chunk of its own that survives a failed load. The import is tried three times, a short wait
 // apart, before it fails (a network blip, a server restarting: the next try usually works), and fails with
-// a ChunkLoadError that PageBoundary recognises. React's lazy() keeps a failed import for good, so "try
-// again" asks for a new one: retryFailedPages().
+// a ChunkLoadError that PageBoundary recognises. React's lazy() keeps a failed import for good, so a page
+// asked for again after its failure ("try again", or coming back to it) gets a new one: renewFailedPages().
 import { createElement, lazy, type ComponentType } from 'react';
 
 type Loader = () => Promise<{ default: ComponentType }>;
@@ -55,7 +55,7 @@ export async function importWithRetry<T>(load: () => Promise<T>, waits: number[]
   }
 }
 
-/** Renewals of the pages whose load failed, run by the next "try again". */
+/** Renewals of the pages whose load failed, run when the user asks for a page again. */
 const failed = new Set<() => void>();
 
 export function lazyPage(load: Loader): ComponentType {
@@ -75,8 +75,12 @@ export function lazyPage(load: Loader): ComponentType {
   };
 }
 
-/** Every page whose load failed asks for its chunk again when it is next drawn. */
-export function retryFailedPages(): void {
+/**
+ * Every page whose load failed asks for its chunk again when it is next drawn: "try again", or going to
+ * another page (and maybe back). Not on its own: React draws a page again as soon as its load fails, and
+ * that must show the failure, not start over.
+ */
+export function renewFailedPages(): void {
   for (const renew of failed) renew();
   failed.clear();
 }
