@@ -22,7 +22,20 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
+/** Transitions run to their end (a spinner's endless one aside). */
+const settled = (page: Page) =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+
 async function accessible(page: Page, what: string): Promise<void> {
+  // A dialog fading in has its colours half-way for a moment: check what the user is left looking at.
+  await settled(page);
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
@@ -42,7 +55,7 @@ const BLIP_MS = 300;
  * token is single use: it is put in place for the first load only, later loads (reloads) use the one the
  * page stored.
  */
-async function signedIn(width = 1280, before?: (page: Page) => Promise<void>) {
+async function signedIn(width = 1280, before?: (page: Page) => Promise<unknown>) {
   const m = await newMerchant(h.t.app);
   const s = await h.page(width);
   await before?.(s.page);

@@ -23,7 +23,20 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
+/** Transitions run to their end (a spinner's endless one aside). */
+const settled = (page: Page) =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+
 async function accessible(page: Page, what: string): Promise<void> {
+  // A dialog fading in has its colours half-way for a moment: check what the user is left looking at.
+  await settled(page);
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
@@ -71,7 +84,7 @@ const overflow = (page: Page) =>
 /** What a user at 390 px would trip over on this page; nothing when all is well. */
 async function fits(page: Page, path: string): Promise<string[]> {
   // A notice sliding in from the right is past the edge for a moment: measure once things stand still.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+  await settled(page);
   const o = await overflow(page);
   return [
     ...(o.sideways > 0 ? [`${path}: the page scrolls ${o.sideways}px sideways`] : []),

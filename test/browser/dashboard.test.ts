@@ -25,7 +25,20 @@ afterAll(async () => {
 });
 
 /** axe-core on the page as it is: no serious or critical violation. */
+/** Transitions run to their end (a spinner's endless one aside). */
+const settled = (page: Page) =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+
 async function accessible(page: Page, what: string): Promise<void> {
+  // A dialog fading in has its colours half-way for a moment: check what the user is left looking at.
+  await settled(page);
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
