@@ -28,7 +28,7 @@ const PACKAGES = [
   {
     name: 'dashboard',
     built: 'dist/index.html',
-    sources: ['src', 'index.html', 'vite.config.ts', 'package.json'],
+    sources: ['src', 'index.html', 'vite.config.ts', 'precompress.ts', 'package.json'],
     cmd: [bin('vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
   },
 ];

@@ -1,6 +1,7 @@
 // A secret the API shows only once (an API key, a webhook secret): the value, a copy button and the warning.
-import { Alert, Code, CopyButton, Button, Group } from '@mantine/core';
+import { Alert, Code, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Copy } from './Copy.tsx';
 
 export function ShownOnce({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
@@ -11,13 +12,7 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
         <Code data-testid="shown-once" style={{ wordBreak: 'break-all' }}>
           {value}
         </Code>
-        <CopyButton value={value}>
-          {({ copied, copy }) => (
-            <Button size="xs" variant="light" onClick={copy}>
-              {copied ? t('common.copied') : t('common.copy')}
-            </Button>
-          )}
-        </CopyButton>
+        <Copy value={value} />
       </Group>
       {t('common.shownOnce')}
     </Alert>

@@ -1,6 +1,9 @@
-// The signed-in frame: a header (menu button on phones, the test-data switch, language, sign out), the
-// navigation by section (the shop; partners; administration for admins, with what waits on each page), each
-// page listed only for the roles that may use it, a banner while test data is shown, and the page.
+// The signed-in frame: a link to skip to the page (the first thing Tab reaches), a header (menu button on
+// phones, the test-data switch, language, sign out), the navigation by section (the shop; partners;
+// administration for admins, with what waits on each page), each page listed only for the roles that may
+// use it, a banner while test data is shown, and the page. A chunk of its own, with the notices and the
+// styles of every component (the sign-in form's first load carries only its own).
+import '../styles/full.ts';
 import {
   AppShell,
   Burger,
@@ -17,6 +20,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { Notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -30,10 +34,12 @@ import { partnerRoutes } from '../pages/partner/routes.ts';
 import { adminRoutes } from '../pages/admin/routes.ts';
 import { countLabel, navOf, useAdminCounts, type NavItem } from './nav.ts';
 import './i18n-nav.ts';
+import '../pages/partner/i18n.ts';
+import { SkipLink, MAIN_ID } from './SkipLink.tsx';
 
 const LANG_NAMES: Record<Language, string> = { ru: 'Русский', kk: 'Қазақша', en: 'English' };
 
-export function Shell() {
+export default function Shell() {
   const { t, i18n } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure();
   const { mode, setMode } = useMode();
@@ -75,6 +81,8 @@ export function Shell() {
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <SkipLink />
+      <Notifications position="top-right" />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -151,7 +159,8 @@ export function Shell() {
           </Button>
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main>
+      {/* The skip link's target: focusable by script only (tabIndex -1), so Tab does not stop on it. */}
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         {acting() && (
           <Alert color="grape" mb="md" data-testid="acting-banner">
             {t('mode.acting')}{' '}

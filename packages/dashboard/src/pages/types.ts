@@ -1,5 +1,5 @@
 // What a page group declares: its pages (lazy, each its own chunk) and which of them the navigation lists.
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import type { Permission } from '../api/me.ts';
 
 /** What the admin menu counts beside a page (GET /admin/overview). */
@@ -18,5 +18,6 @@ export interface PageRoute {
   action?: Permission;
   /** the admin menu's badge: how many wait on this page */
   count?: AdminCount;
-  Component: LazyExoticComponent<ComponentType>;
+  /** loading/lazy-page.ts's lazyPage: a chunk that retries, and can be asked again after it failed */
+  Component: ComponentType;
 }

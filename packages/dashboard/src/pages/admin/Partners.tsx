@@ -1,10 +1,11 @@
 // Partner applications and partners by status: approve, reject, suspend.
-import { Button, Group, SegmentedControl } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../partner/i18n.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { ChoiceTabs } from '../../components/ChoiceTabs.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
@@ -30,7 +31,7 @@ export default function Partners() {
   });
   return (
     <Page title={t('anav.partners')}>
-      <SegmentedControl
+      <ChoiceTabs
         aria-label={t('common.status')}
         value={status}
         onChange={(v) => setStatus(v as typeof status)}
@@ -49,7 +50,7 @@ export default function Partners() {
           {
             label: t('common.actions'),
             cell: (p) => (
-              <Group gap="xs" wrap="nowrap">
+              <Group gap="xs">
                 {p.status !== 'active' && (
                   <Button size="xs" onClick={() => move.mutate({ id: p.id, action: 'approve' })}>
                     {t('admin.approve')}

@@ -49,7 +49,7 @@ export default function AdminWithdrawals() {
             label: t('common.actions'),
             cell: (w) =>
               w.status === 'processing' && (
-                <Group gap="xs" wrap="nowrap">
+                <Group gap="xs">
                   <TextInput
                     size="xs"
                     aria-label={`${t('admin.reference')} / ${t('admin.reason')}`}

@@ -1,7 +1,6 @@
 // The operator's admin pages, under /admin (shown to users with is_admin; the API refuses anyone else), with
 // the menu's count of what waits on each.
-import { lazy } from 'react';
-import '../partner/i18n.ts';
+import { lazyPage as lazy } from '../../loading/lazy-page.ts';
 import type { PageRoute } from '../types.ts';
 
 export const adminRoutes: PageRoute[] = [

@@ -7,7 +7,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { storePair } from '../../api/session.ts';
 import { AuthFrame } from './AuthFrame.tsx';
 
-export function Magic() {
+export default function Magic() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigate = useNavigate();

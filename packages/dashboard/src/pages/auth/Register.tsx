@@ -13,7 +13,7 @@ import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { AuthFrame } from './AuthFrame.tsx';
 import { InviteDetails } from './InviteDetails.tsx';
 
-export function Register() {
+export default function Register() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const invite = params.get('invite_token') ?? undefined;

@@ -1,19 +1,6 @@
 // Payment links of the mode: create one (amount, description, how long it lives, reusable), see its QR
 // (the hosted page's address, to print or show), copy the link, deactivate it.
-import {
-  Table,
-  Button,
-  NumberInput,
-  TextInput,
-  Switch,
-  Stack,
-  Group,
-  CopyButton,
-  Anchor,
-  ScrollArea,
-  Text,
-  Image,
-} from '@mantine/core';
+import { Button, NumberInput, TextInput, Switch, Stack, Group, Anchor, Image } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notify } from '../../components/notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,6 +12,8 @@ import { useMode } from '../../mode.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
+import { Copy } from '../../components/Copy.tsx';
+import { Rows } from '../../components/Rows.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
 
@@ -145,13 +134,7 @@ export default function Links() {
               >
                 {created}
               </Anchor>
-              <CopyButton value={created}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant="light" onClick={copy}>
-                    {copied ? t('common.copied') : t('common.copy')}
-                  </Button>
-                )}
-              </CopyButton>
+              <Copy value={created} />
             </Group>
             <Button variant="default" onClick={close}>
               {t('common.close')}
@@ -162,56 +145,38 @@ export default function Links() {
         )}
       </Dialog>
       <ErrorAlert error={links.error ?? cancel.error} />
-      <ScrollArea viewportProps={{ tabIndex: 0 }}>
-        <Table striped miw={640} data-testid="links-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('common.description')}</Table.Th>
-              <Table.Th ta="right">{t('common.amount')}</Table.Th>
-              <Table.Th>{t('common.status')}</Table.Th>
-              <Table.Th>{t('links.expires')}</Table.Th>
-              <Table.Th>{t('links.paidCount')}</Table.Th>
-              <Table.Th>{t('common.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {links.data?.data.map((l) => (
-              <Table.Tr key={l.token}>
-                <Table.Td>
-                  <Anchor href={l.url} target="_blank">
-                    {l.description}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {tenge(l.amount)}
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={l.status} kind="link_status" />
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(l.expires_at, i18n.language)}</Table.Td>
-                <Table.Td>{l.paid_count}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <CopyButton value={l.url}>
-                      {({ copied, copy }) => (
-                        <Button size="xs" variant="subtle" onClick={copy}>
-                          {copied ? t('common.copied') : t('common.copy')}
-                        </Button>
-                      )}
-                    </CopyButton>
-                    {l.status === 'active' && (
-                      <Button size="xs" variant="default" onClick={() => cancel.mutate(l.token)}>
-                        {t('links.deactivate')}
-                      </Button>
-                    )}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
-      {links.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}
+      <Rows
+        testId="links-table"
+        rows={links.data?.data}
+        rowKey={(l) => l.token}
+        columns={[
+          {
+            label: t('common.description'),
+            cell: (l) => (
+              <Anchor href={l.url} target="_blank">
+                {l.description}
+              </Anchor>
+            ),
+          },
+          { label: t('common.amount'), cell: (l) => tenge(l.amount), align: 'right' },
+          { label: t('common.status'), cell: (l) => <StatusBadge status={l.status} kind="link_status" /> },
+          { label: t('links.expires'), cell: (l) => dateTime(l.expires_at, i18n.language) },
+          { label: t('links.paidCount'), cell: (l) => l.paid_count },
+          {
+            label: t('common.actions'),
+            cell: (l) => (
+              <Group gap="xs">
+                <Copy value={l.url} variant="subtle" />
+                {l.status === 'active' && (
+                  <Button size="xs" variant="default" onClick={() => cancel.mutate(l.token)}>
+                    {t('links.deactivate')}
+                  </Button>
+                )}
+              </Group>
+            ),
+          },
+        ]}
+      />
     </Page>
   );
 }

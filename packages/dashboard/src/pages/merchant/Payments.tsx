@@ -1,7 +1,8 @@
 // The payments of the mode: a search (status, text, days, amount, phone's last digits) kept in the URL, a
-// table of what it finds (with the comment a text search matches), each row opening the payment, 100 at a
-// time with "show more" (cursor pages), and the CSV of the same search as a Russian-locale spreadsheet opens it.
-import { Table, Group, Button, Anchor, ScrollArea, Text } from '@mantine/core';
+// table of what it finds (cards on a phone; with the comment a text search matches), each row opening the
+// payment, 100 at a time with "show more" (cursor pages), and the CSV of the same search as a Russian-locale
+// spreadsheet opens it.
+import { Group, Button, Anchor, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import { accessToken } from '../../api/session.ts';
 import { useMode } from '../../mode.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
+import { Rows } from '../../components/Rows.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime, tenge } from '../../format.ts';
 import { PaymentSearch } from './PaymentSearch.tsx';
@@ -71,44 +73,35 @@ export default function Payments() {
     >
       <PaymentSearch value={form} onSearch={(f) => setParams(paramsOf(f))} />
       <ErrorAlert error={list.error ?? exportError} />
-      <ScrollArea viewportProps={{ tabIndex: 0 }}>
-        <Table striped highlightOnHover miw={640} data-testid="payments-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('payments.operation')}</Table.Th>
-              <Table.Th>{t('common.status')}</Table.Th>
-              <Table.Th ta="right">{t('common.amount')}</Table.Th>
-              <Table.Th>{t('common.created')}</Table.Th>
-              <Table.Th>{t('search.comment')}</Table.Th>
-              <Table.Th>{t('payments.customer')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows?.map((p) => (
-              <Table.Tr key={p.operation_id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/payments/${p.operation_id}`} ff="monospace" size="sm">
-                    {p.operation_id}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={p.status} kind="payment_status" />
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {tenge(p.amount)}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(p.created_at, i18n.language)}</Table.Td>
-                {/* What a text search matched; a long comment is cut here and whole on the payment's page. */}
-                <Table.Td maw={240} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                  {p.comment ?? '—'}
-                </Table.Td>
-                <Table.Td>{p.sender_name ?? p.phone ?? '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
-      {rows?.length === 0 && <Text c="dimmed">{t(searching ? 'search.nothing' : 'common.empty')}</Text>}
+      <Rows
+        testId="payments-table"
+        rows={rows}
+        rowKey={(p) => p.operation_id}
+        columns={[
+          {
+            label: t('payments.operation'),
+            cell: (p) => (
+              <Anchor component={Link} to={`/payments/${p.operation_id}`} ff="monospace" size="sm">
+                {p.operation_id}
+              </Anchor>
+            ),
+          },
+          { label: t('common.status'), cell: (p) => <StatusBadge status={p.status} kind="payment_status" /> },
+          { label: t('common.amount'), cell: (p) => tenge(p.amount), align: 'right' },
+          { label: t('common.created'), cell: (p) => dateTime(p.created_at, i18n.language) },
+          // What a text search matched; a long comment is cut here and whole on the payment's page.
+          {
+            label: t('search.comment'),
+            cell: (p) => (
+              <Text size="sm" lineClamp={1} maw={240} title={p.comment ?? undefined}>
+                {p.comment ?? '—'}
+              </Text>
+            ),
+          },
+          { label: t('payments.customer'), cell: (p) => p.sender_name ?? p.phone ?? '—' },
+        ]}
+        empty={t(searching ? 'search.nothing' : 'common.empty')}
+      />
       {rows && rows.length > 0 && (
         <Group justify="space-between">
           <Text size="sm" c="dimmed" data-testid="payments-shown" aria-live="polite">

@@ -196,7 +196,7 @@ export default function Provider() {
           {
             label: t('common.actions'),
             cell: (a) => (
-              <Group gap="xs" wrap="nowrap">
+              <Group gap="xs">
                 <Button size="xs" variant="default" onClick={() => check.mutate(a.id)}>
                   {t('provider.check')}
                 </Button>

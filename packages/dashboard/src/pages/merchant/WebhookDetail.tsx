@@ -2,9 +2,10 @@
 // receiver's body), retry of one delivery, a test event, switching it on or off, a new secret shown once.
 // A new secret is confirmed first, with how long the old one still verifies: a receiver not updated by then
 // rejects every delivery.
-import { Table, Button, Group, Stack, Card, Text, Code, ScrollArea, Anchor, Select } from '@mantine/core';
+import { Button, Group, Stack, Card, Text, Code, Anchor, Select } from '@mantine/core';
 import { useState } from 'react';
 import { Dialog } from '../../components/Dialog.tsx';
+import { Rows } from '../../components/Rows.tsx';
 import { notify } from '../../components/notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -135,58 +136,52 @@ export default function WebhookDetail() {
         </Card>
       )}
       <Text fw={600}>{t('webhooks.deliveries')}</Text>
-      <ScrollArea viewportProps={{ tabIndex: 0 }}>
-        <Table striped miw={640} data-testid="deliveries-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('webhooks.events')}</Table.Th>
-              <Table.Th>{t('common.status')}</Table.Th>
-              <Table.Th>{t('webhooks.response')}</Table.Th>
-              <Table.Th>{t('webhooks.attempts')}</Table.Th>
-              <Table.Th>{t('common.created')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {deliveries.data?.data.map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td>{word('event_type', d.event_type)}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={d.status} kind="delivery_status" />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    {d.last_status ? `HTTP ${d.last_status}` : ''}
-                    {d.last_error ? ` ${d.last_error}` : ''}
+      <Rows
+        testId="deliveries-table"
+        rows={deliveries.data?.data}
+        rowKey={(d) => d.id}
+        columns={[
+          { label: t('webhooks.events'), cell: (d) => word('event_type', d.event_type) },
+          { label: t('common.status'), cell: (d) => <StatusBadge status={d.status} kind="delivery_status" /> },
+          {
+            label: t('webhooks.response'),
+            card: 'wide',
+            cell: (d) => (
+              <>
+                <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {d.last_status ? `HTTP ${d.last_status}` : ''}
+                  {d.last_error ? ` ${d.last_error}` : ''}
+                </Text>
+                {d.response_preview ? (
+                  // The receiver's answer (first 500 characters), two lines of it; all of it on hover.
+                  <Text
+                    size="xs"
+                    ff="monospace"
+                    c="dimmed"
+                    lineClamp={2}
+                    title={d.response_preview}
+                    style={{ overflowWrap: 'anywhere' }}
+                    data-testid="delivery-response"
+                  >
+                    {d.response_preview}
                   </Text>
-                  {d.response_preview ? (
-                    // The receiver's answer (first 500 characters), two lines of it; all of it on hover.
-                    <Text
-                      size="xs"
-                      ff="monospace"
-                      c="dimmed"
-                      lineClamp={2}
-                      title={d.response_preview}
-                      style={{ overflowWrap: 'anywhere' }}
-                      data-testid="delivery-response"
-                    >
-                      {d.response_preview}
-                    </Text>
-                  ) : null}
-                </Table.Td>
-                <Table.Td>{d.attempts}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime(d.created_at, i18n.language)}</Table.Td>
-                <Table.Td>
-                  <Button size="xs" variant="subtle" onClick={() => retry.mutate(d.id)}>
-                    {t('webhooks.retry')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
-      {deliveries.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}
+                ) : null}
+              </>
+            ),
+          },
+          { label: t('webhooks.attempts'), cell: (d) => d.attempts },
+          { label: t('common.created'), cell: (d) => dateTime(d.created_at, i18n.language) },
+          {
+            label: '',
+            card: 'actions',
+            cell: (d) => (
+              <Button size="xs" variant="subtle" onClick={() => retry.mutate(d.id)}>
+                {t('webhooks.retry')}
+              </Button>
+            ),
+          },
+        ]}
+      />
     </Page>
   );
 }

@@ -1,5 +1,5 @@
 // Webhooks of the mode: each with its last delivery; a new one shows its signing secret once.
-import { Table, Button, TextInput, MultiSelect, Stack, Anchor, Badge, ScrollArea, Text } from '@mantine/core';
+import { Button, TextInput, MultiSelect, Stack, Anchor, Badge } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { useMode } from '../../mode.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
+import { Rows } from '../../components/Rows.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { dateTime } from '../../format.ts';
@@ -76,44 +77,44 @@ export default function Webhooks() {
         {opened && <CreateWebhook />}
       </Dialog>
       <ErrorAlert error={hooks.error} />
-      <ScrollArea viewportProps={{ tabIndex: 0 }}>
-        <Table striped miw={600} data-testid="webhooks-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('webhooks.url')}</Table.Th>
-              <Table.Th>{t('webhooks.events')}</Table.Th>
-              <Table.Th>{t('common.status')}</Table.Th>
-              <Table.Th>{t('webhooks.lastDelivery')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {hooks.data?.data.map((h) => (
-              <Table.Tr key={h.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/webhooks/${h.id}`} style={{ wordBreak: 'break-all' }}>
-                    {h.url}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{h.events.map((e) => word('event_type', e)).join(', ')}</Table.Td>
-                <Table.Td>
-                  <Badge color={h.is_active ? 'green' : 'gray'} variant="dot">
-                    {h.is_active ? t('webhooks.enabled') : t('webhooks.disabled')}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  {h.last_delivery_status ? (
-                    <StatusBadge status={h.last_delivery_status} kind="delivery_status" />
-                  ) : (
-                    '—'
-                  )}{' '}
-                  {dateTime(h.last_delivery_at, i18n.language)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
-      {hooks.data?.data.length === 0 && <Text c="dimmed">{t('common.empty')}</Text>}
+      <Rows
+        testId="webhooks-table"
+        rows={hooks.data?.data}
+        rowKey={(h) => h.id}
+        minWidth={600}
+        columns={[
+          {
+            label: t('webhooks.url'),
+            cell: (h) => (
+              <Anchor component={Link} to={`/webhooks/${h.id}`} style={{ wordBreak: 'break-all' }}>
+                {h.url}
+              </Anchor>
+            ),
+          },
+          {
+            label: t('webhooks.events'),
+            cell: (h) => h.events.map((e) => word('event_type', e)).join(', '),
+            card: 'wide',
+          },
+          {
+            label: t('common.status'),
+            cell: (h) => (
+              <Badge color={h.is_active ? 'green' : 'gray'} variant="dot">
+                {h.is_active ? t('webhooks.enabled') : t('webhooks.disabled')}
+              </Badge>
+            ),
+          },
+          {
+            label: t('webhooks.lastDelivery'),
+            cell: (h) => (
+              <>
+                {h.last_delivery_status ? <StatusBadge status={h.last_delivery_status} kind="delivery_status" /> : '—'}{' '}
+                {dateTime(h.last_delivery_at, i18n.language)}
+              </>
+            ),
+          },
+        ]}
+      />
     </Page>
   );
 }

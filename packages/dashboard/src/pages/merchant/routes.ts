@@ -1,6 +1,6 @@
 // The merchant's pages, in navigation order; each listed for the users whose role may do its action (the
 // write a page exists for, or the read it shows), the profile for everyone.
-import { lazy } from 'react';
+import { lazyPage as lazy } from '../../loading/lazy-page.ts';
 import type { PageRoute } from '../types.ts';
 
 export const merchantRoutes: PageRoute[] = [

@@ -1,5 +1,5 @@
 // Partner analytics: the period's summary, the funnel of its new clients, and income by day, week or month.
-import { Card, Group, SegmentedControl, SimpleGrid, Text } from '@mantine/core';
+import { Card, Group, SimpleGrid, Text } from '@mantine/core';
 import { AreaChart, BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { useQuery } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import './i18n.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { ChoiceTabs } from '../../components/ChoiceTabs.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { day, tenge } from '../../format.ts';
@@ -46,13 +47,13 @@ export default function Analytics() {
   return (
     <Page title={t('pa.title')}>
       <Group>
-        <SegmentedControl
+        <ChoiceTabs
           aria-label={t('pa.period')}
           value={period}
           onChange={(v) => setPeriod(v as typeof period)}
           data={PERIODS.map((p) => ({ value: p, label: t(`pa.p.${p}`) }))}
         />
-        <SegmentedControl
+        <ChoiceTabs
           aria-label={t('pa.interval')}
           value={interval}
           onChange={(v) => setInterval(v as typeof interval)}
@@ -95,6 +96,8 @@ export default function Analytics() {
             }))}
             dataKey="date"
             valueFormatter={(v) => tenge(v)}
+            // Room for "180 000 ₸": recharts' default 60 px cuts the first digits off.
+            yAxisProps={{ width: 84 }}
             series={[
               { name: 'revenue', label: t('pa.revenue'), color: 'blue.8' },
               { name: 'commissions', label: t('pa.commissions'), color: 'green.9' },

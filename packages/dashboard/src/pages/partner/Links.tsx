@@ -1,11 +1,12 @@
 // Referral links: each with its public /r/{code} address, clicks and registrations; switched off or on,
 // or deleted.
-import { Button, CopyButton, Group, TextInput } from '@mantine/core';
+import { Button, Group, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import './i18n.ts';
 import { api, unwrap } from '../../api/client.ts';
+import { Copy } from '../../components/Copy.tsx';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { Page } from '../../components/Page.tsx';
 import { Rows } from '../../components/Rows.tsx';
@@ -59,14 +60,15 @@ export default function ReferralLinks() {
           { label: t('plinks.name'), cell: (l) => l.name ?? l.code },
           {
             label: t('links.url'),
+            card: 'wide',
+            // The address as text (a phone breaks it anywhere), and a button that copies it.
             cell: (l) => (
-              <CopyButton value={l.url}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant="default" onClick={copy}>
-                    {copied ? t('common.copied') : l.url}
-                  </Button>
-                )}
-              </CopyButton>
+              <Group gap="xs" wrap="nowrap" justify="space-between">
+                <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} data-testid="referral-url">
+                  {l.url}
+                </Text>
+                <Copy value={l.url} variant="default" />
+              </Group>
             ),
           },
           { label: t('plinks.clicks'), cell: (l) => l.clicks, align: 'right' },
@@ -74,7 +76,7 @@ export default function ReferralLinks() {
           {
             label: t('common.actions'),
             cell: (l) => (
-              <Group gap="xs" wrap="nowrap">
+              <Group gap="xs">
                 <Button size="xs" variant="default" onClick={() => toggle.mutate({ id: l.id, on: !l.is_active })}>
                   {l.is_active ? t('plinks.deactivate') : t('plinks.activate')}
                 </Button>

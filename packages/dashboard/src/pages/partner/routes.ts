@@ -1,6 +1,5 @@
 // The partner cabinet's pages, under /partner (the first is the programme: apply, or the profile).
-import { lazy } from 'react';
-import './i18n.ts';
+import { lazyPage as lazy } from '../../loading/lazy-page.ts';
 import type { PageRoute } from '../types.ts';
 
 export const partnerRoutes: PageRoute[] = [
