@@ -32,7 +32,12 @@ type OpenApiFrame = NonNullable<Extract<SwaggerOptions, { openapi?: unknown }>['
 export function openapiFrame(config: Config): OpenApiFrame {
   return {
     openapi: '3.1.0',
-    info: { title: 'Tolem API', version: '2.0.0', description: GETTING_STARTED },
+    info: {
+      title: 'Tolem API',
+      version: '2.0.0',
+      description: GETTING_STARTED,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
     // Relative: "Try it out" calls the host the page was opened from (127.0.0.1, a proxy's name), not a
     // configured one; a PUBLIC_BASE_URL with a path (behind a prefixing proxy) keeps that path.
     servers: [{ url: new URL(config.publicBaseUrl).pathname.replace(/\/+$/, '') || '/', description: 'this server' }],
