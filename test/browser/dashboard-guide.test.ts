@@ -225,7 +225,7 @@ describe.each([390, 1280])('at %i px', (width) => {
       if (width < 768) await a.page.getByRole('button', { name: 'Меню' }).click();
       await a.page
         .getByTestId('admin-partners')
-        .getByRole('row')
+        .getByTestId('row')
         .filter({ hasText: `Told ${width}` })
         .getByRole('button', { name: 'Одобрить' })
         .click();
@@ -240,7 +240,7 @@ describe.each([390, 1280])('at %i px', (width) => {
       await accessible(p.page, 'partner approved');
       await shot(p.page, `${width}-guide-partner-approved`);
       await p.page.goto(`${h.base}/dashboard/notifications`);
-      await p.page.getByText('Partner programme: approved').first().waitFor();
+      await p.page.getByText('Партнёрская программа: заявка одобрена').first().waitFor();
       await p.context.close();
 
       // Disabling asks first, naming the client; its own client and the platform's are not offered.
@@ -248,7 +248,7 @@ describe.each([390, 1280])('at %i px', (width) => {
       await a.page.goto(`${h.base}/dashboard/admin/clients`);
       await a.page.getByRole('heading', { name: 'Клиенты', level: 1 }).waitFor();
       await a.page.getByLabel('Поиск').fill(victim.email);
-      const row = a.page.getByTestId('admin-clients').getByRole('row').filter({ hasText: victim.email });
+      const row = a.page.getByTestId('admin-clients').getByTestId('row').filter({ hasText: victim.email });
       const patches: string[] = [];
       a.page.on('request', (r) => {
         if (r.method() === 'PATCH' && r.url().includes('/admin/clients/')) patches.push(r.url());
@@ -268,13 +268,13 @@ describe.each([390, 1280])('at %i px', (width) => {
 
       const own = await idsOf(h.t.runtime.deps.db, ops);
       await a.page.getByLabel('Поиск').fill(String(own.clientId));
-      const ownRow = a.page.getByTestId('admin-clients').getByRole('row').filter({ hasText: ops.email });
+      const ownRow = a.page.getByTestId('admin-clients').getByTestId('row').filter({ hasText: ops.email });
       await expect.poll(() => ownRow.textContent()).toContain('Ваш клиент');
       expect(await ownRow.getByRole('button', { name: 'Отключить' }).count()).toBe(0);
       await a.page.getByLabel('Поиск').fill('platform@tolem.invalid');
       const platformRow = a.page
         .getByTestId('admin-clients')
-        .getByRole('row')
+        .getByTestId('row')
         .filter({ hasText: 'platform@tolem.invalid' });
       await expect.poll(() => platformRow.textContent()).toContain('Клиент платформы');
       await accessible(a.page, 'admin clients');

@@ -173,7 +173,7 @@ describe.each([390, 1280])('at %i px', (width) => {
       expect(code).toMatch(/^\d{6}$/);
       await codeInput.fill(code!);
       await p.page.getByRole('button', { name: 'Подтвердить' }).click();
-      const row = p.page.getByTestId('withdrawals').getByRole('row').filter({ hasText: '30 000' });
+      const row = p.page.getByTestId('withdrawals').getByTestId('row').filter({ hasText: '30 000' });
       await expect.poll(() => row.textContent()).toContain('В обработке');
       await accessible(p.page, 'withdrawal processing');
       await shot(p.page, `${width}-messenger-withdrawal`);

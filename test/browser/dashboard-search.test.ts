@@ -76,7 +76,8 @@ async function submit(page: Page, part: string): Promise<void> {
   ]);
 }
 
-const rowsOf = (page: Page) => page.getByTestId('payments-table').locator('tbody tr');
+// Each found payment: a table row on a wide screen, a card on a phone (components/Rows.tsx marks both).
+const rowsOf = (page: Page) => page.getByTestId('payments-table').getByTestId('row');
 
 describe.each([390, 1280])('finding a payment at %i px', (width) => {
   it('text past a page, the URL, amount and phone to the payment, its buyer and refunds, a day, the CSV', async () => {
@@ -154,9 +155,13 @@ describe.each([390, 1280])('finding a payment at %i px', (width) => {
     const buyer = page.getByTestId('payment-buyer');
     await poll(() => buyer.textContent()).toContain('+77012345678');
     expect(await buyer.textContent()).toContain('Айгерим С.');
-    const refunds = page.getByTestId('refunds-table').locator('tbody tr');
+    const refunds = page.getByTestId('refunds-table').getByTestId('row');
     await poll(() => refunds.count()).toBe(1);
-    expect(await refunds.first().textContent()).toMatch(/1\u00a0000\u00a0₸Выполнен\d{2}\.\d{2}\.\d{4}/);
+    // The refund's amount, its status in words and its Almaty date (a row, or a card with labels on a phone).
+    const refund = await refunds.first().textContent();
+    expect(refund).toContain('1\u00a0000\u00a0₸');
+    expect(refund).toContain('Возвращён');
+    expect(refund).toMatch(/\d{2}\.\d{2}\.\d{4}/);
     await accessible(page, 'payment with its buyer and refunds');
     await page.screenshot({ path: `${SHOTS}/${width}-search-payment.png`, fullPage: true });
 
