@@ -5,9 +5,8 @@
 // platform's). Screenshots in test-results/dashboard/.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startHarness, SCREENSHOTS, type Harness } from './harness.ts';
+import { accessible, startHarness, SCREENSHOTS, type Harness } from './harness.ts';
 import { callAs, idsOf, newMerchant, uniqueEmail } from '../helpers/factories.ts';
 import { newMember, newPaidPayment, newWebhook } from '../helpers/actors.ts';
 
@@ -20,21 +19,6 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const as = callAs(() => h.t.app);
-
-async function accessible(page: Page, what: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
-          .slice(0, 3)
-          .join(' | ')}`,
-    ),
-    what,
-  ).toEqual([]);
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });

@@ -6,9 +6,8 @@
 // axe-core on every page; screenshots in test-results/dashboard/.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startHarness, SCREENSHOTS, type Harness } from './harness.ts';
+import { accessible, startHarness, SCREENSHOTS, type Harness } from './harness.ts';
 import { callAs, idem, newMerchant, uniqueEmail, type Merchant } from '../helpers/factories.ts';
 import { BANK_DETAILS } from '../helpers/actors.ts';
 import { channels, fakeBotApi } from '../helpers/fakes.ts';
@@ -38,21 +37,6 @@ afterAll(async () => {
 });
 
 const as = callAs(() => h.t.app);
-
-async function accessible(page: Page, what: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
-          .slice(0, 3)
-          .join(' | ')}`,
-    ),
-    what,
-  ).toEqual([]);
-}
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 

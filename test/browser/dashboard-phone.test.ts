@@ -6,9 +6,8 @@
 // axe-core on every page; screenshots in test-results/dashboard/phone-*.png.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
-import { startHarness, SCREENSHOTS, type Harness } from './harness.ts';
+import { accessible, settled, startHarness, SCREENSHOTS, type Harness } from './harness.ts';
 import { api } from '../helpers/api.ts';
 import { newAdmin, newPaidPayment, newRefund, newWebhook, newWithdrawal, type Merchant } from '../helpers/actors.ts';
 import { idem, newMerchant, uniqueEmail } from '../helpers/factories.ts';
@@ -22,34 +21,6 @@ beforeAll(async () => {
   h = await startHarness();
 }, 120_000);
 afterAll(() => h?.close());
-
-/** Transitions run to their end (a spinner's endless one aside). */
-const settled = (page: Page) =>
-  page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-
-async function accessible(page: Page, what: string): Promise<void> {
-  // A dialog fading in has its colours half-way for a moment: check what the user is left looking at.
-  await settled(page);
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
-          .slice(0, 3)
-          .join(' | ')}`,
-    ),
-    what,
-  ).toEqual([]);
-}
 
 /**
  * What sticks out on the page as it is: how far the document scrolls sideways; elements past the screen's

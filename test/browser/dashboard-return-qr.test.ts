@@ -8,10 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import QRCode from 'qrcode';
-import { SCREENSHOTS, WIDTH } from './harness.ts';
+import { accessible, SCREENSHOTS, WIDTH } from './harness.ts';
 import { idem, key, type Merchant } from '../helpers/factories.ts';
 import { qrapiWorld, type QrapiWorld } from '../helpers/qrapi.ts';
 import { pollReturns } from '../../src/domain/payments/refund-return.ts';
@@ -50,21 +49,6 @@ afterAll(async () => {
 });
 
 const deps = () => w.t.runtime.deps;
-
-async function accessible(page: Page, what: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
-          .slice(0, 3)
-          .join(' | ')}`,
-    ),
-    what,
-  ).toEqual([]);
-}
 
 /** A live QR of the merchant's r2 account, scanned and confirmed by the customer in the provider's app. */
 async function paidLiveQr(m: Merchant, amount: number): Promise<string> {

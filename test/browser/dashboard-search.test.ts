@@ -4,9 +4,8 @@
 // anything is asked; the CSV of the search as a Russian-locale spreadsheet takes it. axe-core on each screen.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { startHarness, SCREENSHOTS, type Harness } from './harness.ts';
+import { accessible, startHarness, SCREENSHOTS, type Harness } from './harness.ts';
 import { api } from '../helpers/api.ts';
 import { idem, newMerchant, type Merchant } from '../helpers/factories.ts';
 
@@ -17,21 +16,6 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h?.close());
-
-async function accessible(page: Page, what: string): Promise<void> {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
-          .slice(0, 3)
-          .join(' | ')}`,
-    ),
-    what,
-  ).toEqual([]);
-}
 
 /** The shop's test payments: 105 of a batch, an invoice paid and partly refunded, a coffee of 10 January. */
 async function shop(): Promise<{ m: Merchant; invoice: string; coffee: string; refundId: string }> {

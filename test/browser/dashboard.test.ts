@@ -5,9 +5,8 @@
 // critical accessibility violations.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { startHarness, SCREENSHOTS, type Harness } from './harness.ts';
+import { accessible, startHarness, SCREENSHOTS, type Harness } from './harness.ts';
 import { startReceiver, type Receiver } from '../webhooks/helpers.ts';
 import { deliverAllDue } from '../../src/jobs/deliveries.ts';
 
@@ -23,35 +22,6 @@ afterAll(async () => {
   await receiver?.close();
   await h?.close();
 });
-
-/** axe-core on the page as it is: no serious or critical violation. */
-/** Transitions run to their end (a spinner's endless one aside). */
-const settled = (page: Page) =>
-  page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-
-async function accessible(page: Page, what: string): Promise<void> {
-  // A dialog fading in has its colours half-way for a moment: check what the user is left looking at.
-  await settled(page);
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
-          .slice(0, 3)
-          .join(' | ')}`,
-    ),
-    what,
-  ).toEqual([]);
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });

@@ -3,7 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 export const SCREENSHOTS = 'test-results';
@@ -80,3 +82,32 @@ export async function startHarness(
 
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+
+/** Transitions run to their end (a spinner's endless one aside). */
+export const settled = (page: Page) =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+
+/** axe-core on the page as the user is left looking at it: no serious or critical violation. */
+export async function accessible(page: Page, what: string): Promise<void> {
+  // A dialog fading in has its colours half-way for a moment: check what the user is left looking at.
+  await settled(page);
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 80)} ${n.failureSummary?.slice(0, 160) ?? ''}`)
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+    what,
+  ).toEqual([]);
+}
