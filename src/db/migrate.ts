@@ -8,11 +8,24 @@ import type { Db } from './db.ts';
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 const LOCK_ID = 72_653_001;
 
-export function migrationFiles(): { version: number; name: string; sql: string }[] {
-  return readdirSync(DIR)
+/**
+ * The migration files in order, by their number. Two files with one number (two branches merged, each with
+ * its "next" migration) stop everything: an applied number is never run again, so one of the two would be
+ * skipped without a word on every store that already has the other.
+ */
+export function orderedMigrations(files: string[]): { version: number; name: string }[] {
+  const named = files
     .filter((f) => /^\d{4}_.+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(path.join(DIR, f), 'utf8') }));
+    .map((f) => ({ version: Number(f.slice(0, 4)), name: f }));
+  const twice = named.filter((m, i) => i > 0 && named[i - 1].version === m.version);
+  if (twice.length)
+    throw new Error(`two migrations share a number: ${twice.map((m) => m.name).join(', ')} (renumber one)`);
+  return named;
+}
+
+export function migrationFiles(): { version: number; name: string; sql: string }[] {
+  return orderedMigrations(readdirSync(DIR)).map((m) => ({ ...m, sql: readFileSync(path.join(DIR, m.name), 'utf8') }));
 }
 
 /**
