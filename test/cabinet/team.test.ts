@@ -48,7 +48,10 @@ describe('invite, join, work, revoke', () => {
 
     // The e-mail goes out through the outbox and the SMTP driver, not inside the request.
     expect(smtp.mails.some((m) => m.to.includes(inv.email))).toBe(false);
-    await sendDueMessages(t.runtime.deps);
+    // A store shared with other test files may hold more due messages than one batch: send batches until
+    // this one has gone out (bounded), as the outbox job's next passes would.
+    for (let i = 0; i < 20 && !smtp.mails.some((m) => m.to.includes(inv.email)); i++)
+      if (!(await sendDueMessages(t.runtime.deps))) break;
     const mail = smtp.mails.find((m) => m.to.includes(inv.email));
     expect(mail, 'invite e-mail received').toBeDefined();
     expect(mail!.raw.replace(/=\r?\n/g, '')).toContain(inv.invite_token);
