@@ -97,6 +97,26 @@ export interface Config {
   planPrices: Record<string, number>;
   /** the three channels (decisions 18): each unset is the `log` driver */
   channels: ChannelConfig;
+  /** cloud cash registers (decisions 27) */
+  fiscal: FiscalConfig;
+}
+
+/** Where the fiscal drivers reach their services; the merchant's own credentials live on each register. */
+export interface FiscalConfig {
+  /** Webkassa API v4 (FISCAL_WEBKASSA_URL; its production host by default) */
+  webkassaUrl: string;
+  /** the integrating system's x-api-key Webkassa issues (FISCAL_WEBKASSA_API_KEY); a register's own wins */
+  webkassaApiKey?: string;
+  /** reKassa's partner API, without its /api (FISCAL_REKASSA_URL; production by default) */
+  rekassaUrl: string;
+  /** reKassa's partner apiKey (FISCAL_REKASSA_API_KEY); a register's own wins */
+  rekassaApiKey?: string;
+  /** PEM of an extra CA to trust beside the system's (FISCAL_CA_FILE: the fiscal emulator's), read at start */
+  caFile?: string;
+  /** how long a call may take before its outcome is unknown (FISCAL_TIMEOUT_MS) */
+  timeoutMs: number;
+  /** local time (UTC+5) each register's shift is closed daily (FISCAL_SHIFT_CLOSE_AT, HH:MM) */
+  shiftCloseAt: { hour: number; minute: number };
 }
 
 export interface QrapiConfig {
@@ -272,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dashboardUrl: (env.DASHBOARD_URL || `${publicBaseUrl}/dashboard`).replace(/\/+$/, ''),
     channels: channelConfig(env, publicBaseUrl),
     qrapi: qrapiConfig(env),
+    fiscal: fiscalConfig(env),
     operator: {
       name: env.OPERATOR_NAME || undefined,
       bin: env.OPERATOR_BIN || undefined,
@@ -300,6 +321,20 @@ function channelConfig(env: Record<string, string | undefined>, publicBaseUrl: s
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Tolem <no-reply@localhost>',
     smsUrl: env.SMS_URL || undefined,
+  };
+}
+
+function fiscalConfig(env: Record<string, string | undefined>): FiscalConfig {
+  const at = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(env.FISCAL_SHIFT_CLOSE_AT ?? '23:50');
+  if (!at) throw new Error('FISCAL_SHIFT_CLOSE_AT must be a local time HH:MM, such as 23:50');
+  return {
+    webkassaUrl: (env.FISCAL_WEBKASSA_URL || 'https://kkm.webkassa.kz').replace(/\/+$/, ''),
+    webkassaApiKey: env.FISCAL_WEBKASSA_API_KEY || undefined,
+    rekassaUrl: (env.FISCAL_REKASSA_URL || 'https://app.rekassa.kz/partner').replace(/\/+$/, ''),
+    rekassaApiKey: env.FISCAL_REKASSA_API_KEY || undefined,
+    caFile: env.FISCAL_CA_FILE || undefined,
+    timeoutMs: int('FISCAL_TIMEOUT_MS', env.FISCAL_TIMEOUT_MS, 15_000),
+    shiftCloseAt: { hour: Number(at[1]), minute: Number(at[2]) },
   };
 }
 
