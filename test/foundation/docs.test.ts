@@ -77,6 +77,8 @@ describe('a typed document (#16 item 12, in part)', () => {
       'payment.cancelled',
       'payment.expired',
       'payment.refunded',
+      'receipt.issued',
+      'receipt.failed',
       'webhook.test',
     ]);
   });

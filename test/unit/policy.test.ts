@@ -53,6 +53,12 @@ const EXPECTED: Record<string, Role[]> = {
   'provider_accounts.write': ['owner', 'admin'],
   'onboarding.write': ['owner', 'admin'],
   'subscription.pay': ['owner', 'admin'],
+  // decisions 27
+  'receipts.read': [...ROLES],
+  'fiscal.read': [...ROLES],
+  'fiscal.registers.write': ['owner', 'admin'],
+  'fiscal.operate': ['owner', 'admin', 'accountant'],
+  'receipts.send': ['owner', 'admin', 'accountant', 'support'],
   'admin.tickets': [],
   'admin.clients': [],
   'admin.overview': [],

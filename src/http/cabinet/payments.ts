@@ -28,7 +28,7 @@ import {
   Status,
   toInvoiceCreated,
   toPaymentItem,
-  toPaymentStatus,
+  paymentDetail,
   toQrCreated,
 } from '../shapes/payment.ts';
 const Counter = Type.Object({ count: Type.Integer(), amount: Amount });
@@ -140,7 +140,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     handler: async (req) => {
       const t = tenant(req);
       const op = await findOperation(deps.db, t, req.params.op_id);
-      return toPaymentStatus(await syncOperation(deps, op));
+      return paymentDetail(deps, await syncOperation(deps, op));
     },
   });
 

@@ -1,6 +1,9 @@
 // The payment resource on the wire: its request bodies, response schemas and the mappers from domain
 // operations to them. Imported by every surface that shows payments (v2, cabinet, later partners).
 import { Type } from 'typebox';
+import { PaymentReceipt } from './fiscal.ts';
+import { paymentReceipt, type PaymentReceiptRef } from '../../domain/fiscal/receipts.ts';
+import type { DbDeps } from '../../deps.ts';
 import { Amount, Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import { OperationId } from '../params.ts';
 import { STATUSES } from '../../domain/payments/state.ts';
@@ -100,6 +103,7 @@ export const PaymentStatus = Type.Object(
       description:
         "the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records",
     }),
+    receipt: PaymentReceipt,
   },
   { title: 'PaymentDetail' },
 );
@@ -184,10 +188,17 @@ export function toPaymentItem(op: ListedOperation) {
   };
 }
 
-export function toPaymentStatus(op: Operation) {
+/** The payment's detail with its sale receipt read (every route that answers PaymentDetail). */
+export async function paymentDetail(deps: DbDeps, op: Operation) {
+  return toPaymentStatus(op, await paymentReceipt(deps, op.id));
+}
+
+/** The payment's detail; `receipt` is its sale receipt (decisions 27), null when it has none. */
+export function toPaymentStatus(op: Operation, receipt: PaymentReceiptRef | null) {
   // Object.assign, not a spread with an added field: see docs/architecture.md (object shapes).
   return Object.assign(toPaymentItem(op), {
     raw_provider_status: op.raw_provider_status,
     provider_payment_id: op.provider_ref,
+    receipt,
   });
 }

@@ -29,7 +29,7 @@ import {
   Status,
   toInvoiceCreated,
   toPaymentItem,
-  toPaymentStatus,
+  paymentDetail,
   toQrCreated,
 } from '../shapes/payment.ts';
 
@@ -81,7 +81,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const op = await findOperation(deps.db, t, req.params.op_id);
       if (op.type !== 'qr')
         throw new AppError('payment_not_found', `${op.id} is an invoice; use /v2/invoices/${op.id}`);
-      return toPaymentStatus(await syncOperation(deps, op));
+      return paymentDetail(deps, await syncOperation(deps, op));
     },
   });
 
@@ -124,7 +124,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const t = tenant(req);
       const op = await findOperation(deps.db, t, req.params.op_id);
       if (op.type !== 'invoice') throw new AppError('payment_not_found', `${op.id} is a QR; use /v2/qr/${op.id}`);
-      return toPaymentStatus(await syncOperation(deps, op));
+      return paymentDetail(deps, await syncOperation(deps, op));
     },
   });
 
