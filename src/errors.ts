@@ -62,6 +62,7 @@ export const ERROR_STATUS = {
   referral_link_not_found: 404,
   withdrawal_not_found: 404,
   ticket_not_found: 404,
+  catalog_item_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
   gone: 410,

@@ -232,6 +232,11 @@ export const ERROR_WORDS: Record<string, Words> = {
     en: 'Withdrawal not found.',
   },
   ticket_not_found: { ru: 'Обращение не найдено.', kk: 'Өтініш табылмады.', en: 'Ticket not found.' },
+  catalog_item_not_found: {
+    ru: 'Позиция каталога не найдена.',
+    kk: 'Каталог позициясы табылмады.',
+    en: 'Catalog item not found.',
+  },
   // 405, 408, 410, 413, 415, 431
   method_not_allowed: {
     ru: 'Это действие здесь недоступно.',
