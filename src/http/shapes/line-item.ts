@@ -27,7 +27,8 @@ export const LineItemInput = Type.Object(
     catalog_item_id: Type.Optional(
       Type.String({
         description:
-          'a catalog item of this mode (not archived): its fields fill in the ones this item leaves out; the ones given win',
+          'a catalog item of this mode (not archived): its fields fill in the ones this item leaves out; ' +
+          'the ones given win',
       }),
     ),
   },
