@@ -27,6 +27,7 @@ export const OWNERS: Record<string, string> = {
   payment_links: LINKS,
   checkout_operations: LINKS,
   checkout_visitors: LINKS,
+  catalog_items: 'src/domain/catalog/',
   webhooks: WEBHOOKS,
   webhook_deliveries: WEBHOOKS,
   events: 'src/domain/events/',

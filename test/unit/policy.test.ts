@@ -27,6 +27,7 @@ const code = (p: Principal, a: Action) => denial(p, a)?.code ?? 'ok';
 const EXPECTED: Record<string, Role[]> = {
   'payments.read': [...ROLES],
   'links.read': [...ROLES],
+  'catalog.read': [...ROLES],
   'webhooks.read': [...ROLES],
   'events.read': [...ROLES],
   'account.read': [...ROLES],
@@ -35,6 +36,7 @@ const EXPECTED: Record<string, Role[]> = {
   'payments.refund': ['owner', 'admin', 'accountant'],
   'payments.create': ['owner', 'admin'],
   'links.write': ['owner', 'admin'],
+  'catalog.write': ['owner', 'admin'],
   'branding.write': ['owner', 'admin'],
   'webhooks.write': ['owner', 'admin'],
   'webhooks.rotate_secret': ['owner', 'admin'],

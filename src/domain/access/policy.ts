@@ -32,6 +32,7 @@ export const ACTIONS = {
   'account.read': { grant: 'everyone' },
   'payments.read': { grant: 'everyone' },
   'links.read': { grant: 'everyone' },
+  'catalog.read': { grant: 'everyone' },
   'webhooks.read': { grant: 'everyone' },
   'events.read': { grant: 'everyone' },
   'tickets.read': { grant: 'everyone' },
@@ -60,6 +61,8 @@ export const ACTIONS = {
   // Cabinet payments, links, branding, webhooks (all but rotate).
   'payments.create': { grant: 'managers' },
   'links.write': { grant: 'managers' },
+  // The catalog (decisions 27): writes are the managers', like links.
+  'catalog.write': { grant: 'managers' },
   'branding.write': { grant: 'managers' },
   'organization.write': { grant: 'managers' },
   // Provider accounts (all but delete), onboarding, subscription pay.

@@ -57,8 +57,7 @@ export async function enqueueReturnReceipt(tx: Queryable, e: JournalEvent): Prom
     section_code: string | null;
     payment_type: 'mobile' | 'card';
   }>(
-    // to_jsonb: the refund's own lines (refunds by items) are read by name, present or not in this schema.
-    `SELECT to_jsonb(rf)->'items' AS items, o.items AS op_items, o.comment, g.vat_payer, g.vat_rate_bps,
+    `SELECT rf.items, o.items AS op_items, o.comment, g.vat_payer, g.vat_rate_bps,
             g.default_item_name, g.section_code, g.payment_type
        FROM refunds rf JOIN operations o ON o.id = rf.operation_id JOIN fiscal_registers g ON g.id = $2
       WHERE rf.id = $1`,

@@ -230,7 +230,9 @@ async function fail(
         type: 'fiscal.receipt_failed',
         params: { receipt_id: r.id, operation_id: r.operation_id, kind: r.kind, error: error.code },
         title: `A ${r.kind} receipt for payment ${r.operation_id} was not issued`,
-        body: `Cash register "${conn.name}": ${error.message}. Retry it from the receipts page once the cause is fixed.`,
+        body:
+          `Cash register "${conn.name}": ${error.message}. ` +
+          'Retry it from the receipts page once the cause is fixed.',
         dedupeKey: `receipt_failed:${r.id}:${r.attempts}`,
       });
   });

@@ -3,7 +3,7 @@ import { lookupCustomer } from '../../domain/payments/customers.ts';
 import { receiptFor } from '../plugins/idempotency.ts';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import { createInvoice, createQr } from '../../domain/payments/create.ts';
 import { cancelInvoice } from '../../domain/payments/cancel.ts';
 import { refundPayment, type RefundResult as RefundOutcome } from '../../domain/payments/refund.ts';
@@ -162,11 +162,13 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     errors: [404, 409, 502, 503],
     schema: {
       tags,
-      summary: 'Refund a paid payment, fully or in part',
+      summary: 'Refund a paid payment, fully or in part, by amount or by its items',
       body: RefundBody,
       response: { 201: RefundResult },
     },
     handler: async (req, reply) => {
+      // v2 names the amount (decisions 11); a refund by items may leave it to their sum (decisions 27).
+      if (req.body.amount === undefined && !req.body.items) throw invalidParam('amount', 'amount is required');
       const r = await refundPayment(
         deps,
         tenant(req),

@@ -232,6 +232,11 @@ export const ERROR_WORDS: Record<string, Words> = {
     en: 'Withdrawal not found.',
   },
   ticket_not_found: { ru: 'Обращение не найдено.', kk: 'Өтініш табылмады.', en: 'Ticket not found.' },
+  catalog_item_not_found: {
+    ru: 'Позиция каталога не найдена.',
+    kk: 'Каталог позициясы табылмады.',
+    en: 'Catalog item not found.',
+  },
   // 405, 408, 410, 413, 415, 431
   method_not_allowed: {
     ru: 'Это действие здесь недоступно.',
@@ -533,11 +538,6 @@ export const ERROR_WORDS: Record<string, Words> = {
     ru: 'Сервис кассы не ответил. Попробуйте позже.',
     kk: 'Касса сервисі жауап бермеді. Кейінірек қайталаңыз.',
     en: 'The cash-register service did not answer. Try later.',
-  },
-  catalog_item_not_found: {
-    ru: 'Товар не найден в каталоге.',
-    kk: 'Тауар каталогтан табылмады.',
-    en: 'Catalog item not found.',
   },
   // The SDK's own (packages/sdk/src/client.ts): no answer at all.
   connection_failed: {
