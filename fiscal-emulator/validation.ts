@@ -17,6 +17,8 @@ export function totalOf(d: Draft): number {
   return total;
 }
 
+const money = (tiyn: number) => (tiyn / 100).toFixed(2);
+
 // One tiyn either way: Webkassa compares the VAT it computes with Tax to 0.01.
 const TAX_TOLERANCE_TIYN = 1;
 
@@ -28,7 +30,7 @@ function lineProblem(l: DraftLine, i: number, rules: RegisterRules): string | nu
   if (l.sumTiyn < 0) return `${at}: the discount is larger than the position`;
   const expected = l.vatPercent === null ? 0 : vatInside(l.sumTiyn, l.vatPercent);
   if (Math.abs(expected - l.taxTiyn) > TAX_TOLERANCE_TIYN)
-    return `${at}: Tax ${(l.taxTiyn / 100).toFixed(2)} does not match the VAT inside the sum, ${(expected / 100).toFixed(2)}`;
+    return `${at}: Tax ${money(l.taxTiyn)} does not match the VAT inside the sum, ${money(expected)}`;
   if (l.marks.length > 0 && l.marks.length * 1000 !== l.quantityMilli)
     return `${at}: ${l.marks.length} mark code(s) for a quantity of ${l.quantityMilli / 1000}`;
   if (rules.protocol === '2.0.4' && (l.positionType === null || ![0, 1, 2].includes(l.positionType)))

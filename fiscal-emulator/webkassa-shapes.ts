@@ -46,7 +46,8 @@ export const receiptUrl = (r: Register, rc: Receipt) =>
 
 /** The print page a receipt's TicketPrintUrl names, on the host the client called. */
 export const printUrl = (base: string, r: Register, rc: Receipt) =>
-  `${base}/spa-ui/ticket?chb=${encodeURIComponent(r.uniqueNumber)}&sh=${rc.shiftNumber}&extnum=${encodeURIComponent(rc.externalId)}`;
+  `${base}/spa-ui/ticket?chb=${encodeURIComponent(r.uniqueNumber)}&sh=${rc.shiftNumber}` +
+  `&extnum=${encodeURIComponent(rc.externalId)}`;
 
 /** Data of POST /api/v4/check. */
 export function checkData(r: Register, rc: Receipt, base: string) {
