@@ -100,7 +100,7 @@ export class FiscalClient {
 }
 
 /** A Webkassa sale of one line at 12% VAT inside, paid by card. */
-export function sale(ext = crypto.randomUUID(), price = 500, extra: object = {}, cashbox = 'SWK00033717') {
+export function sale(ext: string = crypto.randomUUID(), price = 500, extra: object = {}, cashbox = 'SWK00033717') {
   return {
     CashboxUniqueNumber: cashbox,
     OperationType: 2,
@@ -122,7 +122,7 @@ export function sale(ext = crypto.randomUUID(), price = 500, extra: object = {},
 }
 
 /** A return of `amount` from a sale of `saleTotal` answered by /check: its basis from that answer. */
-export function saleReturn(d: any, saleTotal: number, amount = saleTotal, ext = crypto.randomUUID()) {
+export function saleReturn(d: any, saleTotal: number, amount = saleTotal, ext: string = crypto.randomUUID()) {
   const [dd, mm, yyyy, time] = d.DateTime.split(/[. ]/);
   return {
     ...sale(ext, amount),
