@@ -38,7 +38,7 @@ describe('faults', () => {
     expect((await c.wk('check', sale('t-1'))).json.Data).toBeDefined();
   });
 
-  it('concurrency: "reject" refuses the second call while one is in flight (9); "serialize" answers both in turn', async () => {
+  it('concurrency: "reject" refuses a second call in flight (9); "serialize" answers both in turn', async () => {
     const c = client();
     await c.login();
     await c.ok('POST', 'faults', { faults: [{ kind: 'slow', register: REG, ms: 300 }] });

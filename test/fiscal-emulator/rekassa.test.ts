@@ -8,7 +8,7 @@ import { sale, ticket, useFiscalEmulator } from './harness.ts';
 const client = useFiscalEmulator('rekassa');
 
 describe('rekassa', () => {
-  it('logs in with the apiKey and the register login; refuses a wrong key, password and expired token (401)', async () => {
+  it('logs in with apiKey and the register login; a wrong key, password or expired token is 401', async () => {
     const c = client();
     const wrongKey = await c.call('POST', '/api/auth/login?apiKey=nope&format=json', {
       number: c.e.rekassa.number,
@@ -50,7 +50,7 @@ describe('rekassa', () => {
     expect(cancel.json.code).toBe('TICKET_NOT_CANCELABLE');
   });
 
-  it('answers a repeated X-Request-ID with the first ticket when de-duplication is on, a new one when off', async () => {
+  it('answers a repeated X-Request-ID with the first ticket (de-duplication on), a new one (off)', async () => {
     const c = client();
     await c.rkLogin();
     const p = `/api/crs/${c.e.rekassa.id}/tickets`;

@@ -27,7 +27,7 @@ describe('auth', () => {
 });
 
 describe('check', () => {
-  it('issues a sale with the documented Data, an OFD link (sign, РНМ, total, Almaty time), opening shift 1', async () => {
+  it('issues a sale: documented Data, an OFD link (sign, РНМ, total, Almaty time), shift 1', async () => {
     const c = client();
     await c.login();
     const r = await c.wk('check', sale('ext-1', 500));
