@@ -13,7 +13,6 @@ import {
   checkData,
   historyItem,
   OPERATION_TEXT,
-  ofdBlock,
   printLines,
   receiptUrl,
   reportData,
@@ -285,8 +284,12 @@ function clientInfo(c: Ctx): Answer {
   if (isAnswer(r)) return r;
   return data({
     CashboxStatus: CURRENT_STATUS[r.status],
-    License: { LicenseStatus: r.status === 'not-activated' ? 0 : 1, LicenseExpirationDate: '31.12.2099 23:59:59' },
-    Ofd: ofdBlock(r),
+    // The collection's example: a licensed register answers LicenseStatus 2, and Ofd carries only its code.
+    License: {
+      LicenseStatus: r.status === 'not-activated' ? 0 : 2,
+      LicenseExpirationDate: '2099-12-31T00:00:00+05:00',
+    },
+    Ofd: { Ofd: r.ofd.code },
   });
 }
 

@@ -232,6 +232,7 @@ export function historyItem(r: Register, rc: Receipt, base: string) {
     TicketUrl: receiptUrl(r, rc),
     TicketPrintUrl: printUrl(base, r, rc),
     CustomerXin: null,
+    Ofd: { Name: r.ofd.name, Host: r.ofd.host, Code: r.ofd.code },
     ExternalCheckNumber: rc.externalId,
     TaxPayerName: ORGANIZATION.TaxPayerName,
     TaxPayerIN: ORGANIZATION.TaxPayerIN,
