@@ -18,6 +18,8 @@ export interface Answer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** sent as text/plain instead of `body` as JSON */
+  text?: string;
 }
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({

@@ -17,8 +17,8 @@ class Invalid extends Error {}
 /** {bills, coins} as tiyn. */
 export function money(v: unknown, what: string): number {
   if (!isObj(v)) throw new Invalid(`${what} must be {bills, coins}`);
-  const bills = Number(v.bills ?? 0);
-  const coins = Number(v.coins ?? 0);
+  const bills = v.bills === '' ? NaN : Number(v.bills ?? 0);
+  const coins = v.coins === '' ? NaN : Number(v.coins ?? 0);
   if (!Number.isInteger(bills) || bills < 0) throw new Invalid(`${what}.bills must be a whole number of tenge ≥ 0`);
   if (!Number.isInteger(coins) || coins < 0 || coins > 99) throw new Invalid(`${what}.coins must be 0 to 99`);
   return bills * 100 + coins;
@@ -47,20 +47,21 @@ function line(item: unknown, i: number, positionType: number | null): DraftLine 
   const at = `items[${i}]`;
   if (!isObj(item) || !isObj(item.commodity)) throw new Invalid(`${at} must be {type, commodity}`);
   const c = item.commodity;
-  const quantityMilli = c.quantity;
-  if (!Number.isInteger(quantityMilli) || (quantityMilli as number) <= 0)
+  // Numbers may come as strings: PHP clients send "bills": "500" and "year": "2026" (research RK1).
+  const quantityMilli = Number(c.quantity);
+  if (!Number.isInteger(quantityMilli) || quantityMilli <= 0)
     throw new Invalid(`${at}.commodity.quantity must be a whole number of thousandths above 0`);
   const priceTiyn = money(c.price, `${at}.commodity.price`);
   const sumTiyn = money(c.sum, `${at}.commodity.sum`);
-  const expected = Math.round(((quantityMilli as number) * priceTiyn) / 1000);
+  const expected = Math.round((quantityMilli * priceTiyn) / 1000);
   if (sumTiyn !== expected) throw new Invalid(`${at}.commodity.sum is not quantity × price`);
   const taxes = Array.isArray(c.taxes) ? c.taxes : [];
-  const vat = taxes.find((t) => isObj(t) && t.taxType === 100) as Obj | undefined;
+  const vat = taxes.find((t) => isObj(t) && Number(t.taxType) === 100) as Obj | undefined;
   const stamp = text(c, 'exciseStamp');
   return {
     name: typeof c.name === 'string' ? c.name : '',
     code: null,
-    quantityMilli: quantityMilli as number,
+    quantityMilli,
     priceTiyn,
     discountTiyn: 0,
     markupTiyn: 0,

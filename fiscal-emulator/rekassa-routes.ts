@@ -179,7 +179,8 @@ function createTicket(c: Ctx): Answer {
   for (let n = 2; c.r.receipts.has(external); n++) external = `${rid}#${n}`;
   const rc = issueReceipt(c.s, c.r, t.draft, external, 'rekassa');
   if (isRefusal(rc)) return refused(c, rc.refused, rc.message);
-  return json(201, ticketBody(c.r, rc, c.req.base));
+  // 200, not 201: public clients take only 200 as success (research RK1).
+  return json(200, ticketBody(c.r, rc, c.req.base));
 }
 
 function receiptById(c: Ctx, id: string) {
@@ -232,7 +233,7 @@ function cash(c: Ctx): Answer {
     typeof rid === 'string' && rid ? rid : randomUUID(),
   );
   if (isRefusal(done)) return refused(c, done.refused, done.message);
-  return json(201, {
+  return json(200, {
     operation: op,
     sum: toMoney(done.sumTiyn),
     shiftNumber: done.shiftNumber,
@@ -261,7 +262,10 @@ export function rekassa(s: FiscalState, req: ApiRequest, apiKey: string): Answer
       (x) => x.rekassa.number === text(req.body, 'number') && x.rekassa.password === field(req.body, 'password'),
     );
     if (!r) return error(401, 'BAD_CREDENTIALS', 'wrong number or password', url);
-    return json(200, { id: r.id, serialNumber: r.uniqueNumber, token: s.issueToken('rekassa', r.uniqueNumber) });
+    const token = s.issueToken('rekassa', r.uniqueNumber);
+    // Without format=json the answer is the bare token, as clients that omit it read it (research RK1).
+    if (req.query.get('format') !== 'json') return { status: 200, body: null, text: token };
+    return json(200, { id: r.id, serialNumber: r.uniqueNumber, token });
   }
   const auth = String(req.headers.authorization ?? '');
   const subject = s.tokenSubject('rekassa', auth.replace(/^Bearer\s+/i, ''));
@@ -333,6 +337,18 @@ function route(c: Ctx, key: string, rest: string): Answer {
     case 'GET /shifts/{n}': {
       const sh = c.r.shifts.find((s) => s.number === Number(num(1)));
       return sh ? json(200, shiftBody(c.r, sh, c.s.now())) : error(404, 'SHIFT_NOT_FOUND', 'no such shift', c.url);
+    }
+    case 'GET /shifts/{n}/tickets': {
+      const n = Number(num(1));
+      const all = [...c.r.receipts.values()].filter((rc) => rc.shiftNumber === n);
+      return json(
+        200,
+        page(
+          'tickets',
+          all.map((rc) => ticketBody(c.r, rc, c.req.base)),
+          c.req.query,
+        ),
+      );
     }
     case 'GET /shifts/{n}/reports/x': {
       const sh = xReport(c.s, c.r);

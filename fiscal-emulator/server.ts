@@ -67,6 +67,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function send(res: ServerResponse, a: Answer): void {
+  if (a.text !== undefined)
+    return void res.writeHead(a.status, { 'content-type': 'text/plain', ...a.headers }).end(a.text);
   res
     .writeHead(a.status, { 'content-type': 'application/json; charset=utf-8', ...a.headers })
     .end(JSON.stringify(a.body));

@@ -65,6 +65,8 @@ export function checkData(r: Register, rc: Receipt, base: string) {
     TicketUrl: receiptUrl(r, rc),
     TicketPrintUrl: printUrl(base, r, rc),
     TicketPrintFormat: printLines(r, rc),
+    // Not in the 2.0.3 collection's example; integrators of the newer documentation read it (research IIKO).
+    Total: tenge(rc.totalTiyn),
   };
 }
 

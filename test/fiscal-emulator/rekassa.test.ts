@@ -32,7 +32,7 @@ describe('rekassa', () => {
     await c.rkLogin();
     const id = c.e.rekassa.id;
     const r = await c.rk('POST', `/api/crs/${id}/tickets`, ticket(500), { 'x-request-id': 'req-1' });
-    expect(r.status).toBe(201);
+    expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
       status: 'OK',
       offline: false,
@@ -104,7 +104,7 @@ describe('rekassa', () => {
       parentTicketIsOffline: false,
     };
     const ret = await c.rk('POST', p, ticket(300, 'OPERATION_SELL_RETURN', { parentTicket }));
-    expect(ret.status).toBe(201);
+    expect(ret.status).toBe(200);
     const over = await c.rk('POST', p, ticket(600, 'OPERATION_SELL_RETURN', { parentTicket }));
     expect(over.json.code).toBe('VALIDATION_ERROR');
     const none = await c.rk('POST', p, ticket(300, 'OPERATION_SELL_RETURN'));
@@ -161,5 +161,38 @@ describe('rekassa', () => {
     await c.ok('PATCH', 'registers/SWK00033717', { status: 'blocked' });
     const blocked = await c.rk('POST', `${base}/tickets`, ticket(100));
     expect([blocked.status, blocked.json.code]).toEqual([403, 'CASH_REGISTER_BLOCKED']);
+  });
+
+  it('serves the request shapes of a public PHP client: a bare-token login, numbers as strings, 200', async () => {
+    // abylalai/integration-with-reKassa (RekassaApi.php): login without format=json reads the body as the
+    // token; tickets and cash carry every number as a string; only HTTP 200 counts as success.
+    const c = client();
+    const login = await c.call('POST', `/api/auth/login?apiKey=${c.e.rekassa.apiKey}`, {
+      number: c.e.rekassa.number,
+      password: c.e.rekassa.password,
+    });
+    expect([login.status, login.headers['content-type']]).toEqual([200, 'text/plain']);
+    c.rkToken = login.text;
+    const base = `/api/crs/${c.e.rekassa.id}`;
+    const body: any = ticket(250, 'OPERATION_SELL', {
+      payments: [{ type: 'PAYMENT_CASH', sum: { bills: '250', coins: '0' } }],
+    });
+    const stringify = (o: any): any =>
+      Array.isArray(o)
+        ? o.map(stringify)
+        : o && typeof o === 'object'
+          ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' ? String(v) : stringify(v)]))
+          : o;
+    const r = await c.rk('POST', `${base}/tickets`, stringify(body));
+    expect(r.status, r.text).toBe(200);
+    const shiftTickets = await c.rk('GET', `${base}/shifts/1/tickets?page=0&size=10`);
+    expect(shiftTickets.json._embedded.tickets[0].ticketNumber).toBe(r.json.ticketNumber);
+    const d = body.dateTime;
+    const cash = await c.rk(
+      'POST',
+      `${base}/cash`,
+      stringify({ datetime: d, operation: 'MONEY_PLACEMENT_DEPOSIT', sum: { bills: 100, coins: 50 } }),
+    );
+    expect([cash.status, cash.json.balance]).toEqual([200, { bills: 350, coins: 50 }]);
   });
 });
