@@ -135,4 +135,24 @@ describe('faults', () => {
     const calls = (await c.ok('GET', 'calls')).calls;
     expect(calls.filter((x: any) => x.path.endsWith('/tickets'))).toHaveLength(12);
   });
+
+  it('reKassa: a lost ticket is found by its X-Request-ID, re-sent without a second receipt; offline', async () => {
+    const c = client();
+    await c.rkLogin();
+    const p = `/api/crs/${c.e.rekassa.id}/tickets`;
+    await c.ok('POST', 'faults', { faults: [{ kind: 'lost', surface: 'rekassa', path: '/tickets', times: 1 }] });
+    await expect(c.rk('POST', p, ticket(300), { 'x-request-id': 'rk-lost' })).rejects.toThrow();
+    const found = await c.rk('GET', `${p}?externalId=rk-lost`);
+    expect(found.json._embedded.tickets).toHaveLength(1);
+    const again = await c.rk('POST', p, ticket(300), { 'x-request-id': 'rk-lost' });
+    expect(again.json.ticketNumber).toBe(found.json._embedded.tickets[0].ticketNumber);
+    expect((await c.ok('GET', 'receipts')).receipts).toHaveLength(1);
+    await c.ok('POST', `registers/${REG}/ofd`, { online: false });
+    const off = await c.rk('POST', p, ticket(100));
+    expect(off.json).toMatchObject({ offline: true, offlineTicketNumber: off.json.ticketNumber });
+    expect((await c.rk('GET', `/api/crs/${c.e.rekassa.id}`)).json.fdoMode).toBe('OFFLINE');
+    await c.ok('POST', 'tokens/expire', { surface: 'rekassa' });
+    const expired = await c.rk('POST', p, ticket(100));
+    expect([expired.status, expired.json.code]).toEqual([401, 'TOKEN_EXPIRED']);
+  });
 });

@@ -76,6 +76,12 @@ describe('rekassa', () => {
       payments: [{ type: 'PAYMENT_CARD', sum: { bills: 400, coins: 0 } }],
     });
     expect((await c.rk('POST', p, short)).status).toBe(400);
+    // Two pieces at 500 with one mark code: the marks must number the pieces.
+    const marked: any = ticket(1000);
+    marked.items[0].commodity.exciseStamp = '04870249811936t1Xrb-xQWhpeGhG';
+    marked.items[0].commodity.quantity = 2000;
+    marked.items[0].commodity.price = { bills: 500, coins: 0 };
+    expect((await c.rk('POST', p, marked)).json.message).toMatch(/mark code/);
     const coins = ticket(500);
     coins.items[0].commodity.price = { bills: 500, coins: 100 };
     expect((await c.rk('POST', p, coins)).status).toBe(400);
