@@ -199,19 +199,34 @@ class SandboxRegister implements FiscalDriver {
 }
 
 /** What the check page shows of a sandbox receipt, found by the OFD-style parameters. */
-export async function sandboxReceiptByCheck(
-  db: Queryable,
-  q: { i: string; f: string; s: string; t: string },
-): Promise<{
+export interface SandboxCheck {
+  register_id: string;
+  /** the number the register was sent the receipt under: Tolem's receipt id */
+  external_number: string;
   fiscal_sign: string;
   kind: string;
   total: number;
   shift_number: number;
+  /** its place in the shift (1 for the shift's first receipt), as a register numbers its receipts */
+  number_in_shift: number;
   issued_at: Date;
   lines: unknown;
-} | null> {
-  const r = await db.query<ReceiptRow & { lines: unknown }>(
-    `SELECT s.fiscal_sign, s.kind, s.total, s.shift_number, s.issued_at, s.lines FROM fiscal_sandbox_receipts s
+}
+
+/**
+ * The receipt the four parameters name, or null: all four must match (sign and registration number find
+ * it; total and time must be its own), as a fiscal data operator's check page answers.
+ */
+export async function sandboxReceiptByCheck(
+  db: Queryable,
+  q: { i: string; f: string; s: string; t: string },
+): Promise<SandboxCheck | null> {
+  const r = await db.query<SandboxCheck>(
+    `SELECT s.register_id, s.external_number, s.fiscal_sign, s.kind, s.total, s.shift_number, s.issued_at, s.lines,
+            (SELECT count(*)::int FROM fiscal_sandbox_receipts n
+              WHERE n.register_id = s.register_id AND n.shift_number = s.shift_number
+                AND n.fiscal_sign::bigint <= s.fiscal_sign::bigint) AS number_in_shift
+       FROM fiscal_sandbox_receipts s
        JOIN fiscal_sandbox_registers g ON g.register_id = s.register_id
       WHERE s.fiscal_sign = $1 AND g.registration_number = $2`,
     [q.i, q.f],

@@ -44,6 +44,10 @@ const PUBLIC: { routes: RegExp; why: string }[] = [
   { routes: /^(GET|POST) \/(v2\/)?checkout\//, why: "the payer's checkout: the link's token is its credential" },
   { routes: /^(GET|POST) \/sandbox\/qr\/:ref/, why: "the sandbox provider's payer side (test mode)" },
   { routes: /^GET \/pay\//, why: "the payer's receipt and status pages: the operation's id is its credential" },
+  {
+    routes: /^GET \/fiscal\/check$/,
+    why: "a test receipt's check page, like a fiscal data operator's: the receipt's four parameters are its credential",
+  },
   { routes: /^POST \/messenger\/webhook$/, why: "the bot platform's updates, with a shared secret (SHARED_SECRET)" },
   { routes: /^GET \/v1\/subscription\/plans$/, why: 'the price list' },
   { routes: /^GET \/r\/:code$/, why: "a partner's referral link" },

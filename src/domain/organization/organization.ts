@@ -2,6 +2,7 @@
 // field is checked before anything is written, and a refusal names the field. The IBAN is sealed at rest
 // with APP_SECRET like the partner's bank details (issue 38); the owner's answers show it whole, since
 // the next PUT sends the record back. The BIK and bank name name a bank, not an account: kept plain.
+import type { Queryable } from '../../db/db.ts';
 import type { Tenant } from '../tenant.ts';
 import type { Deps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
@@ -100,6 +101,24 @@ export async function getOrganization(deps: DbSecretsDeps, tenant: Tenant): Prom
   const { clientId } = tenant;
   const r = await deps.db.query<Row>('SELECT * FROM organizations WHERE client_id = $1', [clientId]);
   return toOrganization(deps, r.rows[0] ?? EMPTY);
+}
+
+/** What a receipt prints of its seller (decisions 27): legal name, its form, BIN and address; null: unknown. */
+export interface Seller {
+  legal_name: string | null;
+  org_type: string | null;
+  bin: string | null;
+  address: string | null;
+}
+
+/** The seller block of a client's receipts, read by the public check page (no secret field is read). */
+export async function sellerOf(db: Queryable, clientId: number): Promise<Seller> {
+  const r = await db.query<Seller>(
+    `SELECT legal_name, org_type, bin, COALESCE(actual_address, legal_address) AS address
+       FROM organizations WHERE client_id = $1`,
+    [clientId],
+  );
+  return r.rows[0] ?? { legal_name: null, org_type: null, bin: null, address: null };
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
