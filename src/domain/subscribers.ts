@@ -4,6 +4,7 @@
 // only where noted. Wired once at start-up (bootstrap); wiring twice is harmless.
 import { afterEventAppended } from './events/append.ts';
 import { onLinkPaymentPaid } from './links/on-paid.ts';
+import { checkoutEmailOf } from './links/payer-email.ts';
 import { noticePlanUsage } from './notifications/plan-notices.ts';
 import { afterPaymentPaid } from './payments/transition.ts';
 import { afterSessionLost } from './payments/provider-call.ts';
@@ -22,6 +23,11 @@ async function planUsageOnPaid(tx: Queryable, op: Operation): Promise<void> {
   if (op.mode === 'live' && op.paid_at) await noticePlanUsage(tx, op.client_id, op.paid_at);
 }
 
+/** The sale receipt of a paid operation, with the checkout payer's e-mail (links) as the receipt's customer. */
+async function saleReceiptOnPaid(tx: Queryable, op: Operation): Promise<void> {
+  await enqueueSaleReceipt(tx, op, await checkoutEmailOf(tx, op));
+}
+
 export function wireDomainSubscribers(): void {
   // Every journal event of a subscribable type becomes webhook deliveries in its own transaction.
   afterEventAppended.subscribe(enqueueDeliveries);
@@ -32,8 +38,9 @@ export function wireDomainSubscribers(): void {
   afterPaymentPaid.subscribe(activateBoughtPlan);
   // ... and earns its client's partner a commission, pending for the hold (decisions 21).
   afterPaymentPaid.subscribe(recordCommission);
-  // Every paid operation owes its sale receipt when its mode has an auto register (decisions 27) ...
-  afterPaymentPaid.subscribe(enqueueSaleReceipt);
+  // Every paid operation owes its sale receipt when its mode has an auto register (decisions 27), sent to
+  // the e-mail its payer gave the checkout, if any ...
+  afterPaymentPaid.subscribe(saleReceiptOnPaid);
   // ... and every completed refund of a fiscalized payment its return receipt.
   afterEventAppended.subscribe(enqueueReturnReceipt);
   // A refunded plan QR takes its commission back.

@@ -25,7 +25,8 @@ export interface LinkView {
 export type PageState =
   | { kind: 'qr'; operationId: string; svg: string; deepLink: string; expiresAt: Date }
   | { kind: 'email'; error?: boolean; value?: string }
-  | { kind: 'paid'; operationId: string }
+  /** checkUrl: the fiscal receipt's check page once issued (the script shows it when it comes later) */
+  | { kind: 'paid'; operationId: string; checkUrl?: string | null }
   /** link previews (messenger bots, HEAD): the summary without issuing a QR */
   | { kind: 'preview' }
   | { kind: 'message'; title: keyof Texts; text: keyof Texts };
@@ -106,7 +107,26 @@ ${paidPanel(v, link, s.operationId, t, true)}
 </section>`;
 }
 
-function paidPanel(v: PageView, link: LinkView, operationId: string, t: Texts, hide: boolean): string {
+/**
+ * "Check the receipt": the fiscal receipt's check page, hidden until the receipt is issued (the script
+ * fills the address in when the status brings it). A new tab: the payer keeps the payment's page.
+ */
+export function receiptLink(t: Texts, checkUrl: string | null | undefined): string {
+  const href = safeHref(checkUrl);
+  return (
+    `<a class="receipt-link" id="receipt-link" target="_blank" rel="noopener noreferrer"` +
+    `${href ? ` href="${esc(href)}"` : ' hidden'}>${esc(t.receiptLink)}</a>`
+  );
+}
+
+function paidPanel(
+  v: PageView,
+  link: LinkView,
+  operationId: string,
+  t: Texts,
+  hide: boolean,
+  checkUrl?: string | null,
+): string {
   const back = successTarget(link.success_url, operationId);
   const backToShop = back
     ? `<p class="small muted redirect-note" hidden>${esc(t.redirecting)}</p>` +
@@ -115,6 +135,7 @@ function paidPanel(v: PageView, link: LinkView, operationId: string, t: Texts, h
   return `<section class="panel state" id="panel-paid"${hidden(hide)}>
   <div class="state-icon ok" aria-hidden="true">${CHECK_ICON}</div>
   <h2 id="paid-title">${esc(t.paid)}</h2><p class="muted">${esc(t.paidText)}</p>
+  ${receiptLink(t, checkUrl)}
   ${backToShop}
   ${link.allow_repeat ? form(`/checkout/${link.token}/refresh`, v.lang, {}, t.payAgain, 'secondary') : ''}
 </section>`;
@@ -152,7 +173,7 @@ function body(v: PageView, t: Texts): string {
     '</section>';
   if (state.kind === 'preview') return summary;
   if (state.kind === 'email') return summary + emailPanel(v, link, state, t);
-  if (state.kind === 'paid') return summary + paidPanel(v, link, state.operationId, t, false);
+  if (state.kind === 'paid') return summary + paidPanel(v, link, state.operationId, t, false, state.checkUrl);
   return summary + qrPanels(v, link, state, t);
 }
 

@@ -7,7 +7,7 @@ import { ASSET_VERSION, CHECK_ICON, documentStart, LOCK_ICON } from './assets.ts
 import { PAYER_ASSET_VERSION } from './payer-assets.ts';
 import { DEFAULT_BRAND, esc, formatTenge, minutesLeft, safeHref } from './format.ts';
 import { fill, LANGS, PAY_TEXTS, TEXTS, type Lang, type PayTexts, type Texts } from './i18n.ts';
-import type { MerchantView } from './page.ts';
+import { receiptLink, type MerchantView } from './page.ts';
 
 export interface PaymentSubject {
   kind: 'payment';
@@ -21,6 +21,8 @@ export interface PaymentSubject {
   /** the QR image, while the payment waits (null otherwise: a settled QR is not shown) */
   svg: string | null;
   expiresAt: Date;
+  /** the fiscal receipt's check page once issued (the script shows it when the status brings it later) */
+  checkUrl: string | null;
 }
 
 export interface RefundSubject {
@@ -225,6 +227,7 @@ ${summary(t, p, s)}
     `<span class="visually-hidden">${esc(p.statusLabel)}: </span><span id="status-text">${esc(say)}</span></p>
 ${current === 'waiting' ? waitingPanel(v, p, s, waitingSay, path) : ''}
 ${panels.map((x) => statePanel(x, x.name === current)).join('\n')}
+${s.kind === 'payment' ? receiptLink(t, s.checkUrl) : ''}
 ${footer(v, t, path)}
 </main>
 </body>

@@ -232,7 +232,7 @@ describe('GET /v2/checkout/{token}/status', () => {
     const payer = new Browser(t.app);
     const op = (await payer.get(`/v2/checkout/${link.token}`)).json().qr.operation_id;
     const waiting = await payer.get(`/v2/checkout/${link.token}/status?op=${op}`);
-    expect(waiting.json()).toEqual({ status: 'created', operation_id: op, paid_at: null });
+    expect(waiting.json()).toEqual({ status: 'created', operation_id: op, paid_at: null, check_url: null });
     await payAtProvider(t, op);
     const paid = (await payer.get(`/v2/checkout/${link.token}/status?op=${op}`)).json();
     expect(paid).toMatchObject({ status: 'paid', operation_id: op });
@@ -253,12 +253,13 @@ describe('GET /v2/checkout/{token}/status', () => {
     const poller = new Browser(t.app);
     const before = await poller.get(`/v2/checkout/${link.token}/status`);
     expect(before.statusCode).toBe(200);
-    expect(before.json()).toEqual({ status: 'waiting', operation_id: null, paid_at: null });
+    expect(before.json()).toEqual({ status: 'waiting', operation_id: null, paid_at: null, check_url: null });
     const op = (await new Browser(t.app).get(`/v2/checkout/${link.token}`)).json().qr.operation_id;
     expect((await poller.get(`/v2/checkout/${link.token}/status`)).json()).toEqual({
       status: 'created',
       operation_id: op,
       paid_at: null,
+      check_url: null,
     });
   });
 

@@ -211,6 +211,7 @@ describe('GET /pay/{op_id}', () => {
         expect(body).not.toMatch(new RegExp(`client[_-]?id|"${clientId}"`));
       }
       expect(Object.keys((await api(t.app).get(`/pay/${op.operation_id}/status`)).body).sort()).toEqual([
+        'check_url',
         'expires_at',
         'paid_at',
         'status',
@@ -320,7 +321,7 @@ describe('GET /pay/{op_id}/status', () => {
     const before = await api(t.app).get(`/pay/${qr.operation_id}/status`);
     expect(before.status).toBe(200);
     expect(before.headers['cache-control']).toBe('no-store');
-    expect(before.body).toEqual({ status: 'created', paid_at: null, expires_at: qr.expires_at });
+    expect(before.body).toEqual({ status: 'created', paid_at: null, expires_at: qr.expires_at, check_url: null });
     await pay(t.app, m.testKey, qr.operation_id);
     const after = (await api(t.app).get(`/pay/${qr.operation_id}/status`)).body;
     expect(after.status).toBe('paid');

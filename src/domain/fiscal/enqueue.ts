@@ -17,8 +17,16 @@ async function wake(tx: Queryable): Promise<void> {
   await tx.query(`SELECT pg_notify('${RECEIPTS_CHANNEL}', '')`);
 }
 
-/** A paid operation's sale receipt, when its mode has an auto register covering its provider account. */
-export async function enqueueSaleReceipt(tx: Queryable, op: Operation): Promise<void> {
+/**
+ * A paid operation's sale receipt, when its mode has an auto register covering its provider account.
+ * `customerEmail`: the payer's e-mail when one is known (the checkout's), given to the register (which may
+ * send the receipt itself) and used to send the check link when the receipt is issued (send.ts).
+ */
+export async function enqueueSaleReceipt(
+  tx: Queryable,
+  op: Operation,
+  customerEmail: string | null = null,
+): Promise<void> {
   const reg = await registerFor(tx, op.client_id, op.mode, op.provider_account_id);
   if (!reg) return;
   const lines = saleLines(op.amount, op.items, op.comment, reg);
@@ -33,7 +41,7 @@ export async function enqueueSaleReceipt(tx: Queryable, op: Operation): Promise<
     amount: op.amount,
     payment_type: reg.payment_type,
     items: itemsOf(lines),
-    customer_email: null,
+    customer_email: customerEmail,
   });
   if (id) await wake(tx);
 }

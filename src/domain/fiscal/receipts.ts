@@ -1,6 +1,7 @@
 // Receipts as the API shows them (decisions 27): a cursor list with filters, one receipt, a retry of a failed
 // one, and sending it to the payer by e-mail or SMS through the outbox. Reads take the tenant: another
 // client's receipt, or the other mode's, is not found.
+import type { Queryable } from '../../db/db.ts';
 import type { DbDeps, DbSecretsDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import { checkEmail } from '../addresses.ts';
@@ -9,6 +10,7 @@ import { page, type PageResult, type Paging } from '../pagination.ts';
 import { normalizePhone } from '../payments/input.ts';
 import type { Tenant } from '../tenant.ts';
 import { RECEIPTS_CHANNEL } from './enqueue.ts';
+import { receiptMessage } from './receipt-message.ts';
 import { RECEIPT_COLUMNS, requeue, type FiscalReceipt, type ReceiptStatus } from './receipts-store.ts';
 
 export interface ReceiptFilters {
@@ -69,6 +71,19 @@ export async function paymentReceipt(deps: DbDeps, opId: string): Promise<Paymen
   return r.rows[0] ?? null;
 }
 
+/**
+ * The check page address of an operation's issued sale receipt, or null (none, or not issued yet): what the
+ * payer's pages show (the hosted checkout's status, the payer page). The operation's id is the caller's
+ * credential there, as it is for the rest of those pages.
+ */
+export async function issuedCheckUrl(db: Queryable, opId: string): Promise<string | null> {
+  const r = await db.query<{ check_url: string | null }>(
+    `SELECT check_url FROM fiscal_receipts WHERE operation_id = $1 AND kind = 'sale' AND status = 'issued'`,
+    [opId],
+  );
+  return r.rows[0]?.check_url ?? null;
+}
+
 /** The receipts of some operations (a page of payments), newest kind first: the payment's `receipt` field. */
 export async function saleReceiptsOf(
   deps: DbDeps,
@@ -111,19 +126,6 @@ export async function sendReceipt(
     });
   const channel = to.email ? 'email' : 'sms';
   const recipient = to.email ? checkEmail(to.email, 'email') : normalizePhone(to.phone!, 'phone');
-  const what = rc.kind === 'sale' ? 'Фискальный чек / Фискалдық чек / Fiscal receipt' : 'Чек возврата / Return receipt';
-  const body =
-    channel === 'email'
-      ? `${what}: ${rc.amount} ₸, ФП ${rc.fiscal_sign}\n\n` +
-        `Проверить чек / Чекті тексеру / Check it: ${rc.check_url}\n`
-      : `${rc.kind === 'sale' ? 'Чек' : 'Чек возврата'} ${rc.amount} ₸: ${rc.check_url}`;
-  await enqueueMessage(deps.db, {
-    channel,
-    recipient,
-    subject: channel === 'email' ? `${what} ${rc.amount} ₸` : undefined,
-    body,
-    clientId: tenant.clientId,
-    purpose: 'fiscal_receipt',
-  });
+  await enqueueMessage(deps.db, receiptMessage(rc, channel, recipient));
   return { receipt_id: id, channel, recipient };
 }

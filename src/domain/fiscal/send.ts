@@ -8,10 +8,12 @@ import {
   type FiscalReceiptRequest,
   type IssuedFiscalReceipt,
 } from '../../fiscal/types.ts';
+import { enqueueMessage } from '../channels/outbox.ts';
 import { appendEvent } from '../events/append.ts';
 import { notify } from '../notifications/notify.ts';
 import { isTrouble, RegisterConnection, type FiscalDeps } from './connection.ts';
 import { linesOf } from './lines.ts';
+import { receiptMessage } from './receipt-message.ts';
 import { findSealedRegister, releaseLease, extendLease, saveRegisterState } from './registers-store.ts';
 import {
   dueReceipts,
@@ -184,6 +186,10 @@ async function issued(
     const r = await markIssued(tx, rc.id, i);
     if (!r) return;
     await appendEvent(tx, { clientId: r.client_id, mode: r.mode, type: 'receipt.issued', data: receiptEventData(r) });
+    // The payer who gave the checkout an e-mail gets the check link, once: only the transaction that moved
+    // the receipt from pending to issued gets here.
+    if (r.kind === 'sale' && r.customer_email && r.check_url)
+      await enqueueMessage(tx, receiptMessage(r, 'email', r.customer_email));
     if (newShift) await recordShiftOpen(tx, conn.reg.id, i.shiftNumber, openedAt);
     await saveRegisterState(tx, conn.reg.id, {
       status: i.offline ? 'offline' : 'active',

@@ -13,6 +13,8 @@ import { alsoWriting } from '../receipt.ts';
 import { issueLinkQr, SHOWN_QR_COLUMNS, type ShownQr } from './qr.ts';
 import { lockActive } from './update.ts';
 import { paidMeanwhile } from './paid-meanwhile.ts';
+import { issuedCheckUrl } from '../fiscal/receipts.ts';
+import { isPaid } from '../payments/state.ts';
 
 const prefixed = (cols: string, table: string, prefix: string) =>
   cols
@@ -229,6 +231,8 @@ export interface CheckoutStatus {
   status: Operation['status'] | 'waiting';
   operation_id: string | null;
   paid_at: Date | null;
+  /** the check page of the payment's sale receipt once issued (decisions 27); only when `op` names the QR */
+  check_url: string | null;
 }
 
 /**
@@ -264,7 +268,7 @@ export async function checkoutStatus(
   else if (link.allow_repeat)
     throw new AppError('invalid_parameter', 'op is required for links that allow repeated payments', { param: 'op' });
   else op = await currentOperation(deps, link);
-  if (!op) return { status: 'waiting', operation_id: null, paid_at: null };
+  if (!op) return { status: 'waiting', operation_id: null, paid_at: null, check_url: null };
   if (op.status === 'created') {
     try {
       op = await syncOperation(deps, op);
@@ -272,7 +276,9 @@ export async function checkoutStatus(
       throw publicError(err);
     }
   }
-  return { status: op.status, operation_id: op.id, paid_at: op.paid_at };
+  // The receipt is the payer's: shown to the page that names its QR, not to whoever holds a one-time link.
+  const checkUrl = opId && isPaid(op.status) ? await issuedCheckUrl(deps.db, op.id) : null;
+  return { status: op.status, operation_id: op.id, paid_at: op.paid_at, check_url: checkUrl };
 }
 
 /**
@@ -294,5 +300,6 @@ export async function simulateCheckoutPayment(
   const paid = await simulate(deps, { clientId: link.client_id, mode: link.mode }, op.id, 'pay', {
     sender_name: 'Test Customer',
   });
-  return { status: paid.status, operation_id: paid.id, paid_at: paid.paid_at };
+  // Paid this instant: its receipt is not issued yet (the status poll brings it).
+  return { status: paid.status, operation_id: paid.id, paid_at: paid.paid_at, check_url: null };
 }

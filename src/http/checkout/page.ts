@@ -23,6 +23,7 @@ import type { Operation } from '../../domain/payments/operations.ts';
 import { pickLang, type Lang } from '../../web/i18n.ts';
 import { renderPage, type PageState } from '../../web/page.ts';
 import { toAppError } from '../plugins/errors.ts';
+import { issuedCheckUrl } from '../../domain/fiscal/receipts.ts';
 import { route, type App } from '../route.ts';
 import { asAppError, linkView, merchantView, sendErrorPage, sendHtml } from './html.ts';
 import { visitorOf } from './visitor.ts';
@@ -143,6 +144,13 @@ function pageRoutes(app: App, deps: Deps): void {
     return own && isPaid(own.status) ? own : null;
   }
 
+  /** The paid panel of the visitor's own payment, with its receipt's check page once issued. */
+  const paidState = async (opId: string): Promise<PageState> => ({
+    kind: 'paid',
+    operationId: opId,
+    checkUrl: await issuedCheckUrl(deps.db, opId),
+  });
+
   route(app, {
     method: 'GET',
     url: '/checkout/:token',
@@ -155,7 +163,7 @@ function pageRoutes(app: App, deps: Deps): void {
       const visitorId = visitor(req, reply);
       const link = await findPublicLink(deps.db, req.params.token);
       const paid = await justPaid(link, visitorId, req.query.op);
-      if (paid) return render(reply, 200, lang, link, { kind: 'paid', operationId: paid.id });
+      if (paid) return render(reply, 200, lang, link, await paidState(paid.id));
       const refused = refusal(link);
       if (refused) return failPage(reply, refused, lang, link);
       // A messenger fetching a link preview (or a HEAD) must not create a payment with the provider.
@@ -169,7 +177,7 @@ function pageRoutes(app: App, deps: Deps): void {
         if (asAppError(err)?.code === 'payment_link_already_paid') {
           const now = await findPublicLink(deps.db, link.token);
           const own = await justPaid(now, visitorId, undefined);
-          if (own) return render(reply, 200, lang, now, { kind: 'paid', operationId: own.id });
+          if (own) return render(reply, 200, lang, now, await paidState(own.id));
         }
         return failPage(reply, err, lang, link);
       }

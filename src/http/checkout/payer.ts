@@ -18,7 +18,8 @@ import {
   type PayerPayment,
   type PayerRefund,
 } from '../../domain/payments/payer-view.ts';
-import { STATUSES } from '../../domain/payments/state.ts';
+import { isPaid, STATUSES, type OperationStatus } from '../../domain/payments/state.ts';
+import { issuedCheckUrl } from '../../domain/fiscal/receipts.ts';
 import { pickLang, type Lang } from '../../web/i18n.ts';
 import { PAYER_CSS, PAYER_JS } from '../../web/payer-assets.ts';
 import { payerMessageTexts, renderPayerMessage, renderPayerPage } from '../../web/payer-page.ts';
@@ -47,6 +48,9 @@ export const PayerStatus = Type.Object(
     }),
     paid_at: NullableTimestamp,
     expires_at: Timestamp,
+    check_url: Nullable(
+      Type.String({ description: "the check page of the payment's fiscal receipt once issued (decisions 27)" }),
+    ),
   },
   { title: 'PayerStatus' },
 );
@@ -89,6 +93,8 @@ function payerPageRoutes(app: App, deps: Deps): void {
     pickLang(req.query.lang, req.headers['accept-language']);
   const merchantOf = async (clientId: number) => merchantView(await publicMerchant(deps, clientId));
 
+  const checkUrlOf = (opId: string, status: string) => receiptCheckUrl(deps, opId, status);
+
   async function paymentPage(reply: FastifyReply, lang: Lang, op: PayerPayment) {
     const html = renderPayerPage({
       lang,
@@ -105,6 +111,7 @@ function payerPageRoutes(app: App, deps: Deps): void {
         qrToken: op.qr_token,
         svg: op.status === 'created' ? await qrSvg(op.qr_token) : null,
         expiresAt: op.expires_at,
+        checkUrl: await checkUrlOf(op.id, op.status),
       },
     });
     return sendHtml(reply, 200, html);
@@ -163,6 +170,14 @@ function payerPageRoutes(app: App, deps: Deps): void {
   });
 }
 
+/**
+ * The payment's fiscal receipt check page once issued, read here because payments never import fiscal
+ * (its folder sits above them): a payment not paid has none to look for.
+ */
+function receiptCheckUrl(deps: Deps, opId: string, status: string): Promise<string | null> {
+  return isPaid(status as OperationStatus) ? issuedCheckUrl(deps.db, opId) : Promise.resolve(null);
+}
+
 function payerStatusRoutes(app: App, deps: Deps): void {
   const tags = ['checkout (public)'];
 
@@ -180,7 +195,8 @@ function payerStatusRoutes(app: App, deps: Deps): void {
     },
     handler: async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return payerPaymentStatus(deps.db, req.params.op_id);
+      const s = await payerPaymentStatus(deps.db, req.params.op_id);
+      return Object.assign(s, { check_url: await receiptCheckUrl(deps, req.params.op_id, s.status) });
     },
   });
 

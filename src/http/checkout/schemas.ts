@@ -32,6 +32,12 @@ export const CheckoutStatus = Type.Object({
   status: Type.String({ enum: [...STATUSES, 'waiting'], description: '`waiting`: no QR was issued on the link yet' }),
   operation_id: Nullable(Type.String()),
   paid_at: NullableTimestamp,
+  check_url: Nullable(
+    Type.String({
+      description:
+        "the check page of the payment's fiscal receipt once issued (decisions 27); only when `op` names the QR",
+    }),
+  ),
 });
 
 export const EmailBody = Body({

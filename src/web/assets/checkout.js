@@ -1,6 +1,7 @@
 // Tolem checkout: polls the payment status every 3 s, counts the QR's life down, shows the paid,
-// expired or failed panel, and sends the payer to success_url?operation_id=... once paid. The page
-// works without this script (the QR is server-rendered and every button is a plain form).
+// expired or failed panel, and sends the payer to success_url?operation_id=... once paid. Once paid it
+// keeps asking for a while until the fiscal receipt's check link comes, and shows it. The page works
+// without this script (the QR is server-rendered and every button is a plain form).
 (function () {
   'use strict';
   var root = document.getElementById('checkout');
@@ -10,8 +11,43 @@
   var op = d.op;
   var POLL_MS = 3000;
   var PAID = ['paid', 'partially_refunded', 'refunded'];
+  // The receipt is issued by the cash register a few seconds after the payment; a minute or two at most.
+  var RECEIPT_WAIT_MS = 2 * 60 * 1000;
   var timer = null;
   var done = false;
+  var receiptUntil = 0;
+
+  function showReceipt(url) {
+    var a = document.getElementById('receipt-link');
+    if (!a || !url) return false;
+    a.setAttribute('href', url);
+    a.hidden = false;
+    return true;
+  }
+
+  function receiptShown() {
+    var a = document.getElementById('receipt-link');
+    return !a || !a.hidden;
+  }
+
+  // After the payment: ask for its receipt until it comes or the wait is over (no redirect pending).
+  function awaitReceipt() {
+    if (!receiptUntil) receiptUntil = Date.now() + RECEIPT_WAIT_MS;
+    if (d.redirect || receiptShown() || Date.now() > receiptUntil) return;
+    clearTimeout(timer);
+    timer = setTimeout(pollReceipt, POLL_MS);
+  }
+
+  function pollReceipt() {
+    api('/status?op=' + encodeURIComponent(op))
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (s) {
+        if (!(s && showReceipt(s.check_url))) awaitReceipt();
+      })
+      .catch(awaitReceipt);
+  }
 
   function show(name) {
     ['qr', 'paid', 'expired', 'failed'].forEach(function (p) {
@@ -39,6 +75,7 @@
     if (PAID.indexOf(s.status) >= 0) {
       done = true;
       show('paid');
+      if (!showReceipt(s.check_url)) awaitReceipt();
       goToShop();
     } else if (s.status === 'created') {
       schedule(POLL_MS);
@@ -114,8 +151,10 @@
     });
   }
 
-  if (d.state === 'paid') goToShop();
-  else if (d.state === 'qr' && token && op) {
+  if (d.state === 'paid') {
+    goToShop();
+    if (op) awaitReceipt();
+  } else if (d.state === 'qr' && token && op) {
     countdown();
     schedule(POLL_MS);
   }

@@ -1,14 +1,48 @@
 // Tolem payer page: polls the status of the payment (or of the refund's return QR) every 3 s while it
 // waits, counts the QR's life down, and shows the panel of the state it reaches, saying it in the status
-// line (a live region). Without this script the page still works: everything is server-rendered and a
+// line (a live region). Once paid it keeps asking for a while until the fiscal receipt's check link
+// comes, and shows it. Without this script the page still works: everything is server-rendered and a
 // plain link refreshes it.
 (function () {
   'use strict';
   var root = document.getElementById('payer');
   if (!root) return;
   var d = root.dataset;
-  if (d.state !== 'waiting' || !d.poll) return;
+  if (!d.poll) return;
   var POLL_MS = 3000;
+  var PAID = ['paid', 'partially_refunded', 'refunded'];
+  // The receipt is issued by the cash register a few seconds after the payment; a minute or two at most.
+  var RECEIPT_WAIT_MS = 2 * 60 * 1000;
+  var receiptUntil = 0;
+  var receipt = document.getElementById('receipt-link');
+
+  function showReceipt(url) {
+    if (!receipt || !url) return false;
+    receipt.setAttribute('href', url);
+    receipt.hidden = false;
+    return true;
+  }
+
+  // After the payment: ask for its receipt until it comes or the wait is over.
+  function awaitReceipt() {
+    if (!receiptUntil) receiptUntil = Date.now() + RECEIPT_WAIT_MS;
+    if (!receipt || !receipt.hidden || Date.now() > receiptUntil) return;
+    setTimeout(pollReceipt, POLL_MS);
+  }
+
+  function pollReceipt() {
+    fetch(d.poll, { credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' } })
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (s) {
+        if (!(s && showReceipt(s.check_url))) awaitReceipt();
+      })
+      .catch(awaitReceipt);
+  }
+
+  if (d.kind === 'payment' && PAID.indexOf(d.state) >= 0) awaitReceipt();
+  if (d.state !== 'waiting') return;
   // A page left open long after its QR ran out stops asking; a reload (or the refresh link) starts again.
   var GIVE_UP_MS = 15 * 60 * 1000;
   var end = Date.parse(d.expiresAt || '');
@@ -43,8 +77,9 @@
     var name = panelOf(s.status);
     if (name === 'waiting') return schedule(POLL_MS);
     // A state this page has no panel for: a reload renders it on the server.
-    if (show(name)) done = true;
-    else window.location.reload();
+    if (!show(name)) return window.location.reload();
+    done = true;
+    if (d.kind === 'payment' && PAID.indexOf(s.status) >= 0 && !showReceipt(s.check_url)) awaitReceipt();
   }
 
   function schedule(ms) {
