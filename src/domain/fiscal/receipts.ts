@@ -19,16 +19,18 @@ export interface ReceiptFilters {
   kind?: 'sale' | 'return';
 }
 
+/** `endpoint`: what the cursors are bound to (another list of the same receipts signs its own). */
 export async function listReceipts(
   deps: DbSecretsDeps,
   tenant: Tenant,
   filters: ReceiptFilters,
   paging: Paging,
+  endpoint = 'v2.receipts',
 ): Promise<PageResult<FiscalReceipt>> {
   return page(
     {
       secret: deps.secrets.appSecret,
-      endpoint: 'v2.receipts',
+      endpoint,
       filters: { mode: tenant.mode, ...filters },
       cursor: paging.cursor,
       limit: paging.limit,

@@ -13,6 +13,7 @@ import { partnerApiOnboardingRoutes } from './api/onboarding.ts';
 import { partnerApiWebhookRoutes } from './api/webhooks.ts';
 import { partnerApiAccessRoutes } from './api/access.ts';
 import { partnerApiPaymentRoutes } from './api/payments.ts';
+import { partnerApiReceiptRoutes } from './api/receipts.ts';
 
 export const partnerSurface = surface('partner', (app, { deps }) => {
   partnerProfileRoutes(app, deps);
@@ -28,4 +29,5 @@ export const partnerSurface = surface('partner', (app, { deps }) => {
   partnerApiWebhookRoutes(app, deps);
   partnerApiAccessRoutes(app, deps);
   partnerApiPaymentRoutes(app, deps);
+  partnerApiReceiptRoutes(app, deps);
 });
