@@ -93,6 +93,7 @@ function sellerBlock(r: CheckReceiptView, t: CheckTexts): string {
   );
 }
 
+/** A line as a receipt prints it: its name, then quantity × price, its VAT, and the line's sum at the right. */
 function linesTable(r: CheckReceiptView, t: CheckTexts): string {
   const body = r.lines
     .map((l, i) => {
@@ -101,15 +102,16 @@ function linesTable(r: CheckReceiptView, t: CheckTexts): string {
           ? `<span class="rc-vat">${esc(fill(t.lineVat, { rate: rate(l.vatRateBps) }))}: ${esc(tiyn(l.vatTiyn))}</span>`
           : '';
       return (
-        `<tr id="line-${i + 1}"><th scope="row">${i + 1}. ${esc(l.name)}${vat}</th>` +
-        `<td>${l.quantity} × ${esc(tenge(l.price))}</td><td>${esc(tenge(l.total))}</td></tr>`
+        `<tr id="line-${i + 1}"><th scope="row">${i + 1}. ${esc(l.name)}` +
+        `<span class="rc-qty">${l.quantity} × ${esc(tenge(l.price))}</span>${vat}</th>` +
+        `<td>${esc(tenge(l.total))}</td></tr>`
       );
     })
     .join('');
   return (
     `<table class="rc-lines"><caption class="visually-hidden">${esc(t.lines)}</caption>` +
-    `<thead><tr><th scope="col">${esc(t.name)}</th><th scope="col">${esc(t.qtyPrice)}</th>` +
-    `<th scope="col">${esc(t.sum)}</th></tr></thead><tbody>${body}</tbody></table>`
+    `<thead><tr><th scope="col">${esc(t.name)}</th><th scope="col">${esc(t.sum)}</th></tr></thead>` +
+    `<tbody>${body}</tbody></table>`
   );
 }
 

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { bearer, newMerchant, type Merchant } from '../helpers/factories.ts';
 import { connectLive, createQr, pay } from '../helpers/payments.ts';
 import { newId } from '../../src/domain/ids.ts';
+import { issueReceipts, newRegister } from '../helpers/fiscal.ts';
 import { SCREENSHOTS, startHarness, WIDTH, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -182,4 +183,46 @@ describe('payer page in Chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it(
+    'the receipt link appears without a reload once the receipt is issued; ' +
+      'the check page fits 390 and 1280 px and passes axe, its 404 too',
+    async () => {
+      const seller = await newMerchant(h.t.app, { name: 'Кофейня «Береке»' });
+      await newRegister(h.t, seller, { vat_payer: true });
+      const qr = await createQr(h.t.app, seller.testKey, 2_500, { comment: 'Латте' });
+      const { page, context, problems } = await phone();
+      await page.goto(`${h.base}/pay/${qr.operation_id}`);
+      await pay(h.t.app, seller.testKey, qr.operation_id);
+      await page.locator('#panel-paid').waitFor({ state: 'visible', timeout: 10_000 });
+      const link = page.getByRole('link', { name: 'Посмотреть чек' });
+      expect(await link.isVisible()).toBe(false);
+      await issueReceipts(h.t);
+      await link.waitFor({ state: 'visible', timeout: 10_000 });
+      const href = (await link.getAttribute('href'))!;
+      expect(href).toContain('/fiscal/check?');
+      await accessible(page, 'paid with its receipt');
+      await shot(page, 'payer-receipt-link-390');
+      // The check URL names the public host; the harness listens on its own port.
+      const check = new URL(href);
+      for (const width of [WIDTH, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        const res = await page.goto(`${h.base}${check.pathname}${check.search}`);
+        expect(res?.status()).toBe(200);
+        expect(await page.locator('#total').textContent()).toBe('2 500,00 ₸');
+        expect(await page.locator('#test-mark').isVisible()).toBe(true);
+        expect(await page.getByRole('img', { name: 'QR-код этой страницы проверки чека' }).isVisible()).toBe(true);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await accessible(page, `check page at ${width}`);
+        await shot(page, `check-page-${width}`);
+      }
+      expect(problems).toEqual([]);
+      const missing = await page.goto(`${h.base}/fiscal/check?i=1&f=2&s=3.00&t=20260101T000000&lang=kk`);
+      expect(missing?.status()).toBe(404);
+      expect(await page.getByRole('heading', { name: 'Чек табылмады' }).isVisible()).toBe(true);
+      await accessible(page, 'check page 404');
+      await shot(page, 'check-page-404');
+      await context.close();
+    },
+  );
 });

@@ -63,9 +63,10 @@ describe('GET /fiscal/check', () => {
     expect(html).toMatch(/id="test-mark"[^>]*><strong>ТЕСТ<\/strong>/);
     expect(html).toContain('не имеет юридической силы');
     // Merchant text is escaped.
-    expect(html).toContain('1. Кофе &lt;латте&gt;');
-    expect(html).toContain('<td>2 × 1 000,00 ₸</td><td>2 000,00 ₸</td>');
-    expect(html).toContain('<td>1 × 500,00 ₸</td><td>500,00 ₸</td>');
+    expect(html).toContain('1. Кофе &lt;латте&gt;<span class="rc-qty">2 × 1 000,00 ₸</span>');
+    expect(html).toMatch(/<span class="rc-qty">2 × 1 000,00 ₸<\/span>.*?<\/th><td>2 000,00 ₸<\/td>/);
+    expect(html).toContain('2. Круассан<span class="rc-qty">1 × 500,00 ₸</span>');
+    expect(html).toMatch(/<span class="rc-qty">1 × 500,00 ₸<\/span>.*?<\/th><td>500,00 ₸<\/td>/);
     // VAT inside 16%: 2000 × 16/116 = 275,86; 500 × 16/116 = 68,97; the receipt's 344,83.
     expect(html).toContain('в т. ч. НДС 16%: 275,86 ₸');
     expect(html).toContain('в т. ч. НДС 16%: 68,97 ₸');
