@@ -110,7 +110,7 @@ describe('GET /partner/v1/clients/{client_ref}/receipts', () => {
     expect((await papi(p.live, `/partner/v1/clients/${c.id}/receipts/${ofOp2[0].id}`)).statusCode).toBe(404);
   });
 
-  it("another partner's client, a plain merchant, or another client's receipt is 404; no partner key is 401", async () => {
+  it("another partner's client, a plain merchant, another client's receipt: 404; no partner key: 401", async () => {
     const p = await platform();
     const c = await clientWithRegister(p.test);
     const op = (await createQr(t.app, c.api_key, 800)).operation_id as string;
