@@ -120,6 +120,38 @@ describe('the hosted checkout', () => {
   });
 });
 
+describe('POST /v2/receipts/{id}/send', () => {
+  it("sends an issued receipt's check link by e-mail or SMS; not a pending one, not both at once", async () => {
+    const m = await newMerchant(t.app);
+    await newRegister(t, m);
+    const qr = await createQr(t.app, m.testKey, 1200);
+    await pay(t.app, m.testKey, qr.operation_id);
+    const c = api(t.app, { apiKey: m.testKey });
+    const pending = await receiptOf(m, qr.operation_id);
+    const early = await c.post(`/v2/receipts/${pending.id}/send`, { body: { email: 'buyer@mail.kz' } });
+    expect(early.status).toBe(400);
+    await issueReceipts(t);
+    const r = await receiptOf(m, qr.operation_id);
+    const both = await c.post(`/v2/receipts/${r.id}/send`, { body: { email: 'buyer@mail.kz', phone: '87011234567' } });
+    expect(both.status).toBe(400);
+    const mail = await c.post(`/v2/receipts/${r.id}/send`, { body: { email: 'buyer@mail.kz' } });
+    expect(mail.status).toBe(202);
+    expect(mail.body).toEqual({ receipt_id: r.id, channel: 'email', recipient: 'buyer@mail.kz' });
+    const sms = await c.post(`/v2/receipts/${r.id}/send`, { body: { phone: '8 701 123 45 67' } });
+    expect(sms.status).toBe(202);
+    const sent = await t.runtime.deps.db.query<{ channel: string; subject: string | null; body: string }>(
+      `SELECT channel, subject, body FROM outbox_messages
+        WHERE purpose = 'fiscal_receipt' AND recipient IN ('buyer@mail.kz', $1) ORDER BY id`,
+      [sms.body.recipient],
+    );
+    expect(sent.rows.map((x) => x.channel)).toEqual(['email', 'sms']);
+    expect(sent.rows[0].subject).toBe('Фискальный чек / Фискалдық чек / Fiscal receipt 1200 ₸');
+    expect(sent.rows[0].body).toContain(`ФП ${r.fiscal_sign}`);
+    expect(sent.rows[0].body).toContain(r.check_url);
+    expect(sent.rows[1]).toMatchObject({ subject: null, body: `Чек 1200 ₸: ${r.check_url}` });
+  });
+});
+
 describe('the payer page', () => {
   it('carries the check link in its status and page once issued, not before; a refund keeps it', async () => {
     const m = await newMerchant(t.app);
