@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, newMerchant, type Merchant } from '../helpers/factories.ts';
 import { createLink } from '../links/helpers.ts';
-import { shot, startHarness, type Harness } from './harness.ts';
+import { issueReceipts, newRegister } from '../helpers/fiscal.ts';
+import { accessible, shot, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
 let m: Merchant;
@@ -136,6 +137,25 @@ describe('hosted checkout in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('#checkout img').count()).toBe(0);
     await shot(page, 'checkout-xss-390');
+    await context.close();
+  });
+
+  it('paid without a shop to return to: the receipt link appears without a reload once issued', async () => {
+    const seller = await newMerchant(h.t.app, { name: 'Книжная лавка' });
+    await newRegister(h.t, seller);
+    const link = await createLink(h.t.app, seller.testKey, { amount: 3_000, description: 'Книга' });
+    const { page, context, problems } = await h.page();
+    await page.goto(`${h.base}/checkout/${link.token}?lang=en`);
+    await page.getByRole('button', { name: 'Simulate payment' }).click();
+    await page.locator('#panel-paid').waitFor({ state: 'visible' });
+    const receipt = page.getByRole('link', { name: 'Check the receipt' });
+    expect(await receipt.isVisible()).toBe(false);
+    await issueReceipts(h.t);
+    await receipt.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await receipt.getAttribute('href')).toContain('/fiscal/check?');
+    await accessible(page, 'checkout paid with its receipt');
+    await shot(page, 'checkout-receipt-390');
+    expect(problems).toEqual([]);
     await context.close();
   });
 });
