@@ -1,6 +1,7 @@
 // The e-mail a checkout visitor gave for a payment (checkout_operations.email, owned here): what other
-// folders may know of it, through this statement. The fiscal receipt of the payment goes to it
-// (decisions 27), wired in subscribers.ts so that fiscal and links do not import each other.
+// folders may know of it, through this statement. The fiscal receipt of the payment goes to it (decisions
+// 27): links reads fiscal (the checkout's status shows the receipt), so fiscal cannot import links, and
+// subscribers.ts hands this e-mail to the receipt instead.
 import type { Queryable } from '../../db/db.ts';
 import type { Operation } from '../payments/operations.ts';
 
