@@ -186,6 +186,8 @@ class RekassaDriver implements FiscalDriver {
   async issue(session: FiscalSession, request: FiscalReceiptRequest): Promise<IssuedFiscalReceipt> {
     const { token, crsId } = this.auth(session);
     const body = ticketBody(request);
+    // Read before the ticket is sent: a failure after it would lose a signed receipt's answer.
+    const registrationNumber = await this.rnm(session, token, crsId);
     const answer = await this.conn.call({
       method: 'POST',
       path: `/api/crs/${encodeURIComponent(crsId)}/tickets`,
@@ -198,7 +200,7 @@ class RekassaDriver implements FiscalDriver {
     const issued = issuedOf(answer, {
       baseUrl: this.conn.baseUrl,
       crsId,
-      registrationNumber: await this.rnm(session, token, crsId),
+      registrationNumber,
       sentAt: instantOf(dateTimeOf(request.at)),
     });
     if (!issued) {

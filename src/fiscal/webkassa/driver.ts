@@ -148,14 +148,30 @@ class WebkassaDriver implements FiscalDriver {
       // the receipt. A 14 alone is `duplicate`, which the domain settles by lookup.
       if (hasCode(env.Errors, DUPLICATE) && env.Data) {
         const original = issuedOf(env.Data);
-        if (original) return original;
+        if (original) return this.withRegistrationNumber(session, original);
       }
       throw errorOf('/api/v4/check', env.Errors);
     }
     const issued = issuedOf(env.Data);
     // Webkassa said success without a receipt: it may exist, so the domain looks it up before anything else.
     if (!issued) throw new FiscalError('outcome_unknown', 'webkassa check: a success without CheckNumber');
-    return issued;
+    return this.withRegistrationNumber(session, issued);
+  }
+
+  /**
+   * The receipt with its register's registration number, read from Cashboxes when the answer lacked its
+   * Cashbox (a return's basis needs it). The receipt stands even if that read fails: it is issued.
+   */
+  private async withRegistrationNumber(
+    session: FiscalSession,
+    issued: IssuedFiscalReceipt,
+  ): Promise<IssuedFiscalReceipt> {
+    if (issued.registrationNumber) return issued;
+    try {
+      return { ...issued, registrationNumber: (await this.registerInfo(session)).registrationNumber };
+    } catch {
+      return issued;
+    }
   }
 
   async lookup(
