@@ -31,7 +31,18 @@ describe('rekassa errors', () => {
     expect(kindOf(400, { message: 'Касса заблокирована' }, false)).toBe('blocked');
     expect(kindOf(400, { code: 'PARENT_TICKET_NOT_FOUND' }, false)).toBe('basis_missing');
     expect(kindOf(400, { code: 'DUPLICATE_REQUEST' }, false)).toBe('duplicate');
+    // A conflict because another request on the register runs is busy, not a duplicate.
+    expect(kindOf(409, { code: 'CONCURRENT_REQUEST', message: 'запросы должны идти последовательно' }, false)).toBe(
+      'busy',
+    );
+    expect(kindOf(409, { code: 'DUPLICATE' }, false)).toBe('duplicate');
     expect(kindOf(400, { code: 'VALIDATION_ERROR', message: 'amounts.total' }, false)).toBe('rejected');
+    expect(kindOf(400, { code: 'OFFLINE_PERIOD_EXPIRED' }, false)).toBe('offline_expired');
+    expect(kindOf(404, { code: 'CASH_REGISTER_NOT_FOUND' }, false)).toBe('blocked');
+    expect(kindOf(403, { code: 'CASH_REGISTER_NOT_ACTIVATED' }, false)).toBe('blocked');
+    expect(kindOf(403, { code: 'WRONG_CASH_REGISTER_PASSWORD' }, false)).toBe('auth_failed');
+    expect(kindOf(401, { code: 'INVALID_API_KEY' }, true)).toBe('auth_failed');
+    expect(kindOf(400, { code: 'DATE_TIME_INVALID' }, false)).toBe('rejected');
   });
 
   it('the error carries the service code, or the status when there is none', () => {

@@ -197,6 +197,9 @@ describe('rekassa answers', () => {
     expect(statusOf({ status: 'BLOCKED' })).toBe('blocked');
     expect(statusOf({ status: 'REGISTERED', blockStartTime: '2026-11-27T09:00:00+05:00' })).toBe('blocked');
     expect(statusOf({ status: 'DEREGISTERED' })).toBe('blocked');
+    expect(statusOf({ status: 'NEW' })).toBe('blocked');
+    expect(statusOf({ status: 'ACTIVE', fdoMode: 'OFFLINE' })).toBe('offline');
+    expect(statusOf({ status: 'ACTIVE', fdoMode: 'ONLINE' })).toBe('active');
     expect(statusOf({ status: 'REGISTERED', offlineStartTime: '2026-11-27T09:00:00+05:00' })).toBe('offline');
     expect(shiftOf({ shiftOpen: true, shiftNumber: 5, shiftOpenTime: '2026-11-27T09:00:00+05:00' })).toEqual({
       number: 5,
@@ -243,7 +246,24 @@ describe('rekassa answers', () => {
       returnTotal: 500,
       offlineCount: 1,
     });
+    const shift = zReportOf(
+      {
+        shiftNumber: 6,
+        openTime: '2026-11-28T09:00:00+05:00',
+        closeTime: '2026-11-28T21:00:00+05:00',
+        offlineTicketsCount: 2,
+        data: {
+          sell: { count: 2, sum: { bills: 1000, coins: 50 } },
+          sellReturn: { count: 0, sum: { bills: 0, coins: 0 } },
+        },
+      },
+      6,
+      new Date(),
+    );
+    expect(shift).toMatchObject({ shiftNumber: 6, saleCount: 2, saleTotal: 1001, returnCount: 0, offlineCount: 2 });
+    expect(shift.closedAt).toEqual(new Date('2026-11-28T16:00:00Z'));
     expect(shiftClosed({ closeTime: '2026-11-27T23:50:00+05:00' })).toBe(true);
+    expect(shiftClosed({ open: true, closeTime: null })).toBe(false);
     expect(shiftClosed({ data: { closeShiftTime: 'x' } })).toBe(true);
     expect(shiftClosed({ shiftOpen: false })).toBe(true);
     expect(shiftClosed({ shiftOpen: true, shiftNumber: 5 })).toBe(false);

@@ -11,11 +11,12 @@ export interface RekassaErrorBody {
 }
 
 const SHIFT_EXPIRED = /shift_?expired|смен\S* .*24|24 ?час/i;
-const OFFLINE_EXPIRED = /offline_?expired|offline.*72|автоном\S* .*72|72 ?час/i;
-const BLOCKED = /block|deregist|not_?activ|licen[cs]e|заблокир|не активир|снят\S* с учет|лицензи/i;
+const OFFLINE_EXPIRED = /offline\w*expired|offline.*72|автоном\S* .*72|72 ?час/i;
+const BLOCKED =
+  /cash_?register_?not_?found|block|deregist|not_?activ|licen[cs]e|заблокир|не активир|снят\S* с учет|лицензи/i;
 const BASIS = /parent_?ticket|основани/i;
 const DUPLICATE = /duplicat|already_?exists|уже существует|повтор/i;
-const BUSY = /busy|in_?progress|locked|concurren|выполняется/i;
+const BUSY = /busy|in_?progress|locked|concurren|выполняется|последовательн/i;
 
 /**
  * The kind of a reKassa answer with this status and body. `login`: the call was auth/login, where 400, 401
@@ -30,8 +31,9 @@ export function kindOf(status: number, body: RekassaErrorBody, login: boolean): 
   if (SHIFT_EXPIRED.test(words)) return 'shift_expired';
   if (OFFLINE_EXPIRED.test(words)) return 'offline_expired';
   if (BLOCKED.test(words)) return 'blocked';
-  if (status === 409 || DUPLICATE.test(words)) return 'duplicate';
+  // Before 409: a request refused because another one on the register runs may come as a conflict too.
   if (status === 429 || BUSY.test(words)) return 'busy';
+  if (status === 409 || DUPLICATE.test(words)) return 'duplicate';
   if (BASIS.test(words)) return 'basis_missing';
   // The register's credentials may no longer reach it (a role taken away): the merchant's to fix.
   if (status === 403) return 'auth_failed';

@@ -3,7 +3,7 @@
 // Z-report by POST .../shifts/{n}/close with the register's PIN, then the shift re-read, because a 2xx
 // alone has not proved a closed shift (an integrator's lesson). reKassa documents no de-duplication: the
 // X-Request-ID is stable per receipt, but nothing here trusts it; a lost answer is settled by lookup(),
-// which reads the shift's tickets and matches the external id. Nothing here logs a credential or a token.
+// which reads the register's tickets and matches the external id. Nothing here logs a credential or a token.
 import type { FiscalConfig } from '../../config.ts';
 import { parseServiceTime } from '../almaty.ts';
 import type { DriverContext, DriverSpec, RegisterBinding } from '../registry.ts';
@@ -25,7 +25,7 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
 const str = (v: unknown): string | null =>
   typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 
-/** How many tickets one page of a shift's list asks for, and how many pages lookup reads at most. */
+/** How many tickets one page of the register's list asks for, and how many pages lookup reads at most. */
 const PAGE_SIZE = 100;
 const MAX_PAGES = 20;
 
@@ -35,7 +35,8 @@ export function registerOf(body: unknown): Obj {
   return b.cashRegister && typeof b.cashRegister === 'object' ? obj(b.cashRegister) : b;
 }
 
-const BLOCKED_STATUS = /block|deregist|not_?activ|deleted|disabled|archiv/i;
+/** NEW: registered with reKassa, not activated yet (the emulator's and reKassa's word for it). */
+const BLOCKED_STATUS = /block|deregist|not_?activ|^new$|deleted|disabled|archiv/i;
 
 /** Blocked when reKassa says so (a block time, a status of that sense); offline while its offline time runs. */
 export function statusOf(cr: Obj): RegisterStatus {
@@ -70,6 +71,23 @@ export function zReportOf(body: unknown, shiftNumber: number, now: Date): ZRepor
   let returnCount = 0;
   let returnTiyn = 0;
   let offline: number | null = null;
+  // Two shapes: the shift's `data.sell` / `data.sellReturn` ({count, sum}), or the KKM protocol's
+  // ticketOperations ({operation, ticketsCount, ticketsSum, offlineCount}).
+  for (const [key, isSale] of [
+    ['sell', true],
+    ['sellReturn', false],
+  ] as const) {
+    if (!d[key] || typeof d[key] !== 'object') continue;
+    const o = obj(d[key]);
+    if (isSale) {
+      saleCount += Number(o.count ?? 0);
+      saleTiyn += tiynOf(o.sum);
+    } else {
+      returnCount += Number(o.count ?? 0);
+      returnTiyn += tiynOf(o.sum);
+    }
+  }
+  if (typeof d.offlineTicketsCount === 'number') offline = d.offlineTicketsCount;
   const ops = Array.isArray(d.ticketOperations) ? d.ticketOperations : [];
   for (const raw of ops) {
     const op = obj(raw);
@@ -94,6 +112,13 @@ export function zReportOf(body: unknown, shiftNumber: number, now: Date): ZRepor
     returnTotal: Math.round(returnTiyn / 100),
     offlineCount: offline ?? (d.offlineCount === undefined ? null : Number(d.offlineCount)),
   };
+}
+
+/** The answer carries a shift's totals (either shape zReportOf reads). */
+function hasTotals(body: unknown): boolean {
+  const b = obj(body);
+  const d = obj(b.data);
+  return Boolean(b.ticketOperations || d.ticketOperations || d.sell || b.sell);
 }
 
 /** A shift object says it is closed: a close time, shiftOpen false, or a closed status. */
@@ -185,7 +210,10 @@ class RekassaDriver implements FiscalDriver {
 
   async issue(session: FiscalSession, request: FiscalReceiptRequest): Promise<IssuedFiscalReceipt> {
     const { token, crsId } = this.auth(session);
-    const body = ticketBody(request);
+    // The ticket's time is the register's now, not when the money moved: reKassa refuses a dateTime far
+    // from its clock or older than the register's last document, and a receipt retried hours later must pass.
+    const at = this.now();
+    const body = ticketBody({ ...request, at });
     // Read before the ticket is sent: a failure after it would lose a signed receipt's answer.
     const registrationNumber = await this.rnm(session, token, crsId);
     const answer = await this.conn.call({
@@ -201,7 +229,7 @@ class RekassaDriver implements FiscalDriver {
       baseUrl: this.conn.baseUrl,
       crsId,
       registrationNumber,
-      sentAt: instantOf(dateTimeOf(request.at)),
+      sentAt: instantOf(dateTimeOf(at)),
     });
     if (!issued) {
       const a = obj(answer);
@@ -216,36 +244,32 @@ class RekassaDriver implements FiscalDriver {
   async lookup(
     session: FiscalSession,
     externalNumber: string,
-    hint: { shiftNumber: number | null; at: Date },
+    _hint: { shiftNumber: number | null; at: Date },
   ): Promise<IssuedFiscalReceipt | null> {
     const { token, crsId } = this.auth(session);
-    const cr = await this.readRegister(token, crsId);
-    const current = Number(cr.shiftNumber);
-    // The shift the receipt was sent in when the domain knows it, and the register's current one (a receipt
-    // sent before a shift opened lands in the shift it opened).
-    const shifts = [...new Set([hint.shiftNumber, Number.isFinite(current) && current > 0 ? current : null])].filter(
-      (n): n is number => n !== null,
-    );
-    const registrationNumber = str(cr.registrationNumber) ?? (typeof session.rnm === 'string' ? session.rnm : '');
-    for (const n of shifts) {
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const list = ticketsOf(
-          await this.conn.call({
-            method: 'GET',
-            path: `/api/crs/${encodeURIComponent(crsId)}/shifts/${n}/tickets`,
-            name: '/api/crs/{id}/shifts/{n}/tickets',
-            query: { page: String(page), size: String(PAGE_SIZE) },
-            token,
-            mutating: false,
-          }),
-        );
-        const found = list.find((t) => str(obj(t).externalId) === externalNumber);
-        if (found) {
-          const issued = issuedOf(found, { baseUrl: this.conn.baseUrl, crsId, registrationNumber, sentAt: null });
-          if (issued) return issued;
-        }
-        if (list.length < PAGE_SIZE) break;
-      }
+    const registrationNumber = await this.rnm(session, token, crsId);
+    const requestId = requestIdOf(externalNumber);
+    // A ticket's `externalId` is the X-Request-ID it was sent with (or the body's externalId, where reKassa
+    // takes that): either names this receipt. The list is asked to filter by it and to put the newest first;
+    // the match is made here too, in case the service ignores either.
+    const ours = (t: unknown) => {
+      const id = str(obj(t).externalId);
+      return id === requestId || id === externalNumber;
+    };
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const list = ticketsOf(
+        await this.conn.call({
+          method: 'GET',
+          path: `/api/crs/${encodeURIComponent(crsId)}/tickets`,
+          name: '/api/crs/{id}/tickets',
+          query: { externalId: requestId, page: String(page), size: String(PAGE_SIZE), sort: 'id,desc' },
+          token,
+          mutating: false,
+        }),
+      );
+      const found = list.find(ours);
+      if (found) return issuedOf(found, { baseUrl: this.conn.baseUrl, crsId, registrationNumber, sentAt: null });
+      if (list.length < PAGE_SIZE) break;
     }
     return null;
   }
@@ -274,7 +298,7 @@ class RekassaDriver implements FiscalDriver {
     if (!shiftClosed(reread))
       throw new FiscalError('unavailable', `rekassa: shift ${shift.number} still open after its close was answered`);
     // The close's answer is the Z-report where reKassa sends one; the re-read shift otherwise.
-    const report = obj(closed).ticketOperations || obj(obj(closed).data).ticketOperations ? closed : reread;
+    const report = hasTotals(closed) ? closed : reread;
     const z = zReportOf(report, shift.number, this.now());
     return { ...z, openedAt: z.openedAt ?? shift.openedAt };
   }

@@ -8,6 +8,7 @@ import type { DriverContext, DriverSpec, RegisterBinding } from '../registry.ts'
 import {
   FiscalError,
   type FiscalDriver,
+  type FiscalOfd,
   type FiscalReceiptRequest,
   type FiscalSession,
   type IssuedFiscalReceipt,
@@ -62,8 +63,8 @@ export function zReportOf(data: unknown, now: Date): ZReport {
     saleTotal: sale.total,
     returnCount: ret.count,
     returnTotal: ret.total,
-    // Webkassa's Z-report does not count the documents signed offline.
-    offlineCount: null,
+    // Counted where the answer carries OfflineDocumentCount; null where it does not tell.
+    offlineCount: typeof d.OfflineDocumentCount === 'number' ? d.OfflineDocumentCount : null,
   };
 }
 
@@ -107,7 +108,17 @@ class WebkassaDriver implements FiscalDriver {
 
   async authorize(): Promise<FiscalSession> {
     const { login, password } = this.binding.credentials;
-    const data = obj(await this.data('/api/v4/Authorize', { Login: login, Password: password }, false));
+    let answer: unknown;
+    try {
+      answer = await this.data('/api/v4/Authorize', { Login: login, Password: password }, false);
+    } catch (err) {
+      // Code 3 at login is the integrator's x-api-key refused, not a token to renew: logging in again would
+      // loop. The credentials (or the key) are what needs fixing.
+      if (err instanceof FiscalError && err.kind === 'token_expired')
+        throw new FiscalError('auth_failed', err.message, err.code, { cause: err });
+      throw err;
+    }
+    const data = obj(answer);
     const token = str(data.Token);
     if (!token) throw new FiscalError('auth_failed', 'webkassa Authorize: an answer without a token');
     return { token };
@@ -120,24 +131,51 @@ class WebkassaDriver implements FiscalDriver {
     const cashbox = list.map(obj).find((c) => str(c.UniqueNumber) === this.cashbox);
     if (!cashbox)
       throw new FiscalError('blocked', `webkassa: register ${this.cashbox} is not among this user's registers`, '6');
-    let shift = cashbox.Shift && typeof cashbox.Shift === 'object' ? openShiftOf(cashbox.Shift) : undefined;
-    // Cashboxes without a shift object of the known shape: the last shift of ShiftHistory.
-    if (shift === undefined) shift = await this.lastShift(Token);
+    // Cashboxes' Shift is the shift's number (or, in some answers, the shift itself): its open date and
+    // whether it is closed come from ShiftHistory.
+    const shift =
+      cashbox.Shift && typeof cashbox.Shift === 'object'
+        ? openShiftOf(cashbox.Shift)
+        : await this.shiftFromHistory(Token, Number(cashbox.Shift ?? 0));
     return {
       uniqueNumber: this.cashbox,
       registrationNumber: str(cashbox.RegistrationNumber) ?? '',
-      ofd: ofdOf(cashbox.Ofd),
+      ofd: ofdOf(cashbox.Ofd) ?? (await this.ofd(Token)),
       status: statusOf(cashbox),
       shift,
     };
   }
 
-  private async lastShift(Token: string): Promise<{ number: number; openedAt: Date } | null> {
-    const body = { Token, CashboxUniqueNumber: this.cashbox, Skip: 0, Take: 1 };
-    const data = obj(await this.data('/api/v4/Cashbox/ShiftHistory', body, false));
-    const shifts = Array.isArray(data.Shifts) ? data.Shifts : [];
-    const newest = shifts.map(obj).sort((a, b) => Number(b.ShiftNumber ?? 0) - Number(a.ShiftNumber ?? 0))[0];
-    return newest ? openShiftOf(newest) : null;
+  /** The register's OFD from client-info, where Cashboxes does not name it; null when that call fails. */
+  private async ofd(Token: string): Promise<FiscalOfd | null> {
+    try {
+      const body = { Token, CashboxUniqueNumber: this.cashbox };
+      return ofdOf(obj(await this.data('/api-portal/v4/cashbox/client-info', body, false)).Ofd);
+    } catch {
+      // The OFD is shown on the status page, nothing depends on it: the register's state stands without.
+      return null;
+    }
+  }
+
+  /**
+   * The shift numbered `number` (the newest when 0) in ShiftHistory, open or null. The history's order is not
+   * documented: the first page is read, and the last one when the shift is not on the first.
+   */
+  private async shiftFromHistory(Token: string, number: number): Promise<{ number: number; openedAt: Date } | null> {
+    const take = 50;
+    const read = async (Skip: number) => {
+      const body = { Token, CashboxUniqueNumber: this.cashbox, Skip, Take: take };
+      const data = obj(await this.data('/api/v4/Cashbox/ShiftHistory', body, false));
+      return { shifts: (Array.isArray(data.Shifts) ? data.Shifts : []).map(obj), total: Number(data.Total ?? 0) };
+    };
+    const pick = (shifts: Obj[]) =>
+      number > 0
+        ? shifts.find((x) => Number(x.ShiftNumber) === number)
+        : shifts.sort((a, b) => Number(b.ShiftNumber ?? 0) - Number(a.ShiftNumber ?? 0))[0];
+    const first = await read(0);
+    let found = pick(first.shifts);
+    if (!found && first.total > take) found = pick((await read(first.total - take)).shifts);
+    return found ? openShiftOf(found) : null;
   }
 
   async issue(session: FiscalSession, request: FiscalReceiptRequest): Promise<IssuedFiscalReceipt> {
