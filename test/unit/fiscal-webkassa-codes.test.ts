@@ -78,7 +78,8 @@ describe('webkassa 505 alternative hosts', () => {
   it('anything but a host is dropped: paths, credentials, other schemes, junk, the same host', () => {
     expect(
       alternativeBases(
-        'https://evil.example/steal, https://u:p@evil.example, ftp://x.kz, javascript:alert(1), a_b.kz, kkm.webkassa.kz, -x.kz',
+        'https://evil.example/steal, https://u:p@evil.example, ftp://x.kz, javascript:alert(1), ' +
+          'a_b.kz, kkm.webkassa.kz, -x.kz',
         base,
       ),
     ).toEqual([]);
