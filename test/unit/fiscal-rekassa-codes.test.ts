@@ -30,6 +30,10 @@ describe('rekassa errors', () => {
     expect(kindOf(403, { code: 'CASH_REGISTER_BLOCKED' }, false)).toBe('blocked');
     expect(kindOf(400, { message: 'Касса заблокирована' }, false)).toBe('blocked');
     expect(kindOf(400, { code: 'PARENT_TICKET_NOT_FOUND' }, false)).toBe('basis_missing');
+    expect(kindOf(400, { code: 'PARENT_TICKET_REQUIRED' }, false)).toBe('basis_missing');
+    expect(kindOf(400, { code: 'VALIDATION_ERROR', message: 'Чек-основание не найден' }, false)).toBe('basis_missing');
+    const above = { code: 'VALIDATION_ERROR', message: 'Сумма возврата превышает остаток чека-основания' };
+    expect(kindOf(400, above, false)).toBe('rejected');
     expect(kindOf(400, { code: 'DUPLICATE_REQUEST' }, false)).toBe('duplicate');
     // A conflict because another request on the register runs is busy, not a duplicate.
     expect(kindOf(409, { code: 'CONCURRENT_REQUEST', message: 'запросы должны идти последовательно' }, false)).toBe(

@@ -39,6 +39,13 @@ describe('webkassa error codes', () => {
     expect(kindOfCode(9, undefined)).toBe('rejected');
   });
 
+  it('9 is basis_missing when the return names a sale the register does not know', () => {
+    expect(kindOfCode(9, 'Чек-основание не найден: фискальный признак, РНМ, дата, сумма не совпадают')).toBe(
+      'basis_missing',
+    );
+    expect(kindOfCode(9, 'Сумма возврата превышает остаток чека-основания (500.00)')).toBe('rejected');
+  });
+
   it('the error keeps the code and every text of the list', () => {
     const e = errorOf('/api/v4/check', [
       { Code: 11, Text: 'Продолжительность смены превысила 24 часа' },

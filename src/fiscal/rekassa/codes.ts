@@ -14,7 +14,8 @@ const SHIFT_EXPIRED = /shift_?expired|смен\S* .*24|24 ?час/i;
 const OFFLINE_EXPIRED = /offline\w*expired|offline.*72|автоном\S* .*72|72 ?час/i;
 const BLOCKED =
   /cash_?register_?not_?found|block|deregist|not_?activ|licen[cs]e|заблокир|не активир|снят\S* с учет|лицензи/i;
-const BASIS = /parent_?ticket|основани/i;
+/** The sale a return names is missing or unknown (a return above its sale's remainder is a plain refusal). */
+const BASIS = /parent_?ticket\w*(required|not_?found|missing)|основани\S* не найден|не указаны данные чека-основания/i;
 const DUPLICATE = /duplicat|already_?exists|уже существует|повтор/i;
 const BUSY = /busy|in_?progress|locked|concurren|выполняется|последовательн/i;
 
