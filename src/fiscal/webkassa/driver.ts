@@ -219,9 +219,15 @@ class WebkassaDriver implements FiscalDriver {
   ): Promise<IssuedFiscalReceipt | null> {
     const Token = this.token(session);
     const body: Obj = { Token, CashboxUniqueNumber: this.cashbox, ExternalCheckNumber: externalNumber };
-    if (hint.shiftNumber !== null) body.ShiftNumber = hint.shiftNumber;
     const path = '/api-history/v4/Ticket/GetTicketByExternalCheckNumber';
-    const env = await this.conn.post(path, body, false);
+    let env: WebkassaEnvelope | undefined;
+    if (hint.shiftNumber !== null) {
+      env = await this.conn.post(path, { ...body, ShiftNumber: hint.shiftNumber }, false);
+      // Not in the shift the domain expected (a Z-report came between): asked again without the shift, so
+      // that a receipt in the next one is found rather than re-sent into a 14 that lookup would never settle.
+      if (env.Errors?.length && hasCode(env.Errors, NO_SUCH_RECEIPT)) env = undefined;
+    }
+    env ??= await this.conn.post(path, body, false);
     if (env.Errors?.length) {
       if (hasCode(env.Errors, NO_SUCH_RECEIPT)) return null;
       throw errorOf(path, env.Errors);
