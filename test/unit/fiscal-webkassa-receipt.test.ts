@@ -7,6 +7,7 @@ import {
   checkBody,
   checkUrlFor,
   issuedOf,
+  ofdOf,
   position,
   ticketPrintUrl,
   tiynToTenge,
@@ -178,6 +179,19 @@ describe('webkassa answers', () => {
     expect(ticketPrintUrl('https://devkkm.webkassa.kz', 'SWK1', 12, 'rc_1')).toBe(
       'https://devkkm.webkassa.kz/spa-ui/ticket?chb=SWK1&sh=12&extnum=rc_1',
     );
+  });
+});
+
+describe('webkassa OFDs', () => {
+  it('a full Ofd block as it is; a code alone named from the known operators', () => {
+    expect(ofdOf({ Name: 'WOFD', Host: 'cabinet.wofd.kz/consumer', Code: 4 })).toEqual({
+      name: 'WOFD',
+      code: '4',
+      host: 'cabinet.wofd.kz/consumer',
+    });
+    expect(ofdOf({ Ofd: 1 })).toEqual({ name: 'АО "Казахтелеком"', code: '1', host: 'consumer.oofd.kz' });
+    expect(ofdOf({ Ofd: 9 })).toEqual({ name: '9', code: '9', host: null });
+    expect(ofdOf({})).toBeNull();
   });
 });
 

@@ -81,11 +81,26 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
 const str = (v: unknown): string | null =>
   typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 
+/**
+ * Webkassa's OFD codes (Cashbox.Ofd.Code) and the check page each operator serves (research sections 1
+ * and 6), for answers that name the OFD by its code alone (client-info's `Ofd: {Ofd: 4}`).
+ */
+export const KNOWN_OFDS: Record<string, { name: string; host: string }> = {
+  '1': { name: 'АО "Казахтелеком"', host: 'consumer.oofd.kz' },
+  '2': { name: 'АО "Транстелеком"', host: 'ofd1.kz/t/' },
+  '3': { name: 'ТОО "KazTransCom"', host: 'consumer.kofd.kz' },
+  '4': { name: 'ТОО "Smartcontract" (WOFD)', host: 'cabinet.wofd.kz/consumer' },
+};
+
+/** An Ofd block ({Name, Host, Code}, or client-info's {Ofd: code}) as the port's OFD; null when it names none. */
 export function ofdOf(v: unknown): FiscalOfd | null {
   const o = obj(v);
-  const name = str(o.Name) ?? str(o.NameEn) ?? str(o.NameKz);
-  if (!name && !str(o.Host)) return null;
-  return { name: name ?? '', code: str(o.Code), host: str(o.Host) };
+  const code = str(o.Code) ?? str(o.Ofd);
+  const known = code ? KNOWN_OFDS[code] : undefined;
+  const name = str(o.Name) ?? str(o.NameEn) ?? str(o.NameKz) ?? known?.name ?? null;
+  const host = str(o.Host) ?? known?.host ?? null;
+  if (!name && !host && !code) return null;
+  return { name: name ?? code ?? '', code, host };
 }
 
 /** A fiscal data operator's check page for a receipt: `<host>?i=<sign>&f=<RNM>&s=<total .2f>&t=<local time>`. */
