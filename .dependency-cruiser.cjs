@@ -36,6 +36,13 @@ module.exports = {
       to: { path: '^src/(http|jobs|web|domain)/|^src/(app|bootstrap|main)\\.ts$' },
     },
     {
+      name: 'fiscal-stand-alone',
+      severity: 'error',
+      comment: 'Fiscal drivers are adapters behind the FiscalDriver port: never reaching into the domain or edge.',
+      from: { path: '^src/fiscal/' },
+      to: { path: '^src/(http|jobs|web|domain|providers)/|^src/(app|bootstrap|main)\\.ts$' },
+    },
+    {
       name: 'channels-stand-alone',
       severity: 'error',
       comment: 'Channel drivers send one message each; the outbox (domain) decides when and how often.',

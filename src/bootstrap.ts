@@ -7,6 +7,7 @@ import { loadSecrets } from './secrets.ts';
 import { systemClock, type Clock, type Deps } from './deps.ts';
 import { connectRedis, createRateLimiter } from './infra/rate-limit-store.ts';
 import { createProviders } from './providers/index.ts';
+import { createFiscalDrivers } from './fiscal/index.ts';
 import { Caches, listenForInvalidation } from './infra/cache.ts';
 import { wireDomainSubscribers } from './domain/subscribers.ts';
 import { channelDrivers } from './channels/index.ts';
@@ -48,13 +49,15 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
   await listenForInvalidation(db, caches);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const limiter = createRateLimiter(redis, secrets.namespace);
+  const clock = opts.clock ?? systemClock;
   const deps: Deps = {
     config,
     db,
     secrets,
-    clock: opts.clock ?? systemClock,
+    clock,
     limiter,
     providers: createProviders(config, db, limiter),
+    fiscal: createFiscalDrivers(config.fiscal, db, clock, config.publicBaseUrl),
     caches,
     channels: channelDrivers(
       config.channels,

@@ -6,6 +6,7 @@ import type { RateLimiter } from './infra/rate-limit-store.ts';
 import type { Providers } from './providers/index.ts';
 import type { Caches } from './infra/cache.ts';
 import type { ChannelDrivers } from './channels/index.ts';
+import type { FiscalDrivers } from './fiscal/registry.ts';
 
 export interface Clock {
   now(): Date;
@@ -23,6 +24,8 @@ export interface Deps {
   caches: Caches;
   /** e-mail, messenger, SMS: used by the outbox job only (domain/channels/outbox.ts) */
   channels: ChannelDrivers;
+  /** cloud cash registers (decisions 27): a driver per register and call, made from its credentials */
+  fiscal: FiscalDrivers;
 }
 
 /*

@@ -62,6 +62,10 @@ export const ERROR_STATUS = {
   referral_link_not_found: 404,
   withdrawal_not_found: 404,
   ticket_not_found: 404,
+  /** decisions 27 */
+  fiscal_register_not_found: 404,
+  receipt_not_found: 404,
+  catalog_item_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
   gone: 410,
@@ -116,6 +120,16 @@ export const ERROR_STATUS = {
   cannot_disable_self: 409,
   /** added (issue 41): the platform client takes plan payments; disabling it would stop every purchase */
   cannot_disable_platform_client: 409,
+  /** decisions 27: another register of the mode has this driver and number */
+  fiscal_register_exists: 409,
+  /** decisions 27: a register with receipts still pending cannot be deleted */
+  fiscal_receipts_pending: 409,
+  /** decisions 27: only a failed receipt is retried */
+  receipt_not_failed: 409,
+  /** decisions 27: the register is busy with another request (its lease); try again in a moment */
+  fiscal_register_busy: 409,
+  /** decisions 27: the cash-register service refused the register's credentials or the register itself */
+  fiscal_register_refused: 409,
   // 429
   rate_limit_exceeded: 429,
   plan_limit_exceeded: 429,
@@ -133,6 +147,8 @@ export const ERROR_STATUS = {
   /** added: the web dashboard's files are absent (packages/dashboard not built; npm run build:dashboard) */
   dashboard_not_built: 503,
   payment_unavailable: 503,
+  /** decisions 27: the cash-register service did not answer */
+  fiscal_service_unavailable: 503,
   qr_creation_failed: 503,
   qr_failed: 503,
   /** added: the database cannot be reached now (restarting, failing over); sent with Retry-After */

@@ -13,6 +13,7 @@ import { recordCommission, reverseOnRefund } from './partners/commissions.ts';
 import { attributeNewClient } from './partners/referrals.ts';
 import { afterClientRegistered } from './accounts/register.ts';
 import { enqueueDeliveries } from './webhooks/enqueue.ts';
+import { enqueueReturnReceipt, enqueueSaleReceipt } from './fiscal/enqueue.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Operation } from './payments/operations.ts';
 
@@ -31,6 +32,10 @@ export function wireDomainSubscribers(): void {
   afterPaymentPaid.subscribe(activateBoughtPlan);
   // ... and earns its client's partner a commission, pending for the hold (decisions 21).
   afterPaymentPaid.subscribe(recordCommission);
+  // Every paid operation owes its sale receipt when its mode has an auto register (decisions 27) ...
+  afterPaymentPaid.subscribe(enqueueSaleReceipt);
+  // ... and every completed refund of a fiscalized payment its return receipt.
+  afterEventAppended.subscribe(enqueueReturnReceipt);
   // A refunded plan QR takes its commission back.
   afterEventAppended.subscribe(reverseOnRefund);
   // A new client belongs to the partner whose referral code or invitation it registered with (decisions 21).

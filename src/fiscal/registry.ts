@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import type { FiscalConfig } from '../config.ts';
 import type { Db } from '../db/db.ts';
-import type { Clock } from '../deps.ts';
 import { FiscalError, type FiscalDriver, type FiscalDriverName } from './types.ts';
 
 /** What a driver is made of for one register. */
@@ -22,7 +21,7 @@ export interface DriverContext {
   /** the extra CA (FISCAL_CA_FILE) in PEM, read once */
   ca: string | undefined;
   db: Db;
-  clock: Clock;
+  clock: { now(): Date };
   /** the installation's public base URL, for pages of Tolem's own (the sandbox's check page) */
   publicUrl: string;
 }
@@ -43,7 +42,7 @@ export class FiscalDrivers {
   constructor(
     config: FiscalConfig,
     db: Db,
-    clock: Clock,
+    clock: { now(): Date },
     publicUrl: string,
     private readonly specs: Partial<Record<FiscalDriverName, DriverSpec>>,
   ) {

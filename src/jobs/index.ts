@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { JobLoop } from './loop.ts';
 import { deliveryWorker } from './deliveries.ts';
+import { FiscalWorker } from './fiscal.ts';
 import { sweepExpired } from './expiry.ts';
 import { retryPendingRefunds } from './refund-retry.ts';
 import { expireDueLinks } from '../domain/links/expire.ts';
@@ -50,6 +51,8 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
   const full = (batch: number) => (n: number) => n >= batch;
   const loops: { start(): void; stop(): Promise<void> }[] = [
     deliveryWorker(deps, log),
+    // Fiscal receipts: one request at a time per register, registers side by side (decisions 27).
+    new FiscalWorker(deps, log),
     new JobLoop('expiry-sweeper', 1000, log, async (stopping) =>
       full(100)(
         await sweepExpired(

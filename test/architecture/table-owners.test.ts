@@ -27,6 +27,7 @@ export const OWNERS: Record<string, string> = {
   payment_links: LINKS,
   checkout_operations: LINKS,
   checkout_visitors: LINKS,
+  catalog_items: 'src/domain/catalog/',
   webhooks: WEBHOOKS,
   webhook_deliveries: WEBHOOKS,
   events: 'src/domain/events/',
@@ -52,6 +53,11 @@ export const OWNERS: Record<string, string> = {
   sandbox_payments: 'src/providers/sandbox-ledger.ts',
   sandbox_refunds: 'src/providers/sandbox-ledger.ts',
   settings: 'src/secrets.ts',
+  fiscal_registers: 'src/domain/fiscal/',
+  fiscal_receipts: 'src/domain/fiscal/',
+  fiscal_shifts: 'src/domain/fiscal/',
+  fiscal_sandbox_registers: 'src/fiscal/sandbox.ts',
+  fiscal_sandbox_receipts: 'src/fiscal/sandbox.ts',
 };
 
 /**
@@ -74,6 +80,14 @@ export const READ_MODELS: Record<string, { tables: string[]; why: string }> = {
   'src/domain/branding/branding.ts': {
     tables: ['clients'],
     why: "a public page's merchant: the client's name beside its branding, one statement per page view",
+  },
+  'src/domain/fiscal/enqueue.ts': {
+    tables: ['refunds', 'operations'],
+    why: "a return receipt's lines: the refund's own and its sale's items, read in the refund's transaction",
+  },
+  'src/domain/fiscal/registers.ts': {
+    tables: ['provider_accounts'],
+    why: "a register bound to a provider account: the account must be the client's, of the register's mode",
   },
   'src/domain/links/checkout.ts': {
     tables: ['operations'],

@@ -109,6 +109,7 @@ const MISSING: Record<string, string> = {
   client_ref: 'sweep-no-such-client',
   operation_id: 'op_01JSWEEP0000000000000000000',
   refund_id: 'rf_01JSWEEP000000000000000000',
+  item_id: 'ci_01JSWEEP000000000000000000',
 };
 // Path parameters that are not a tenant's ids (nothing to isolate).
 const NOT_TENANT_IDS = new Set(['phone', 'code']);
@@ -145,6 +146,13 @@ beforeAll(async () => {
   const b = await newMerchant(t.app);
   foreign.op_id = (await createQr(t.app, b.testKey)).operation_id;
   foreign.token = (await createLink(t.app, b.testKey)).token;
+  const item = await t.app.inject({
+    method: 'POST',
+    url: '/v2/catalog/items',
+    headers: key(b.testKey),
+    payload: { name: 'B', price: 100 },
+  });
+  foreign.item_id = String(item.json().id);
   const hook = await t.app.inject({
     method: 'POST',
     url: '/me/webhooks?mode=test',
@@ -240,6 +248,7 @@ function send(
 const VALID_BODY: Record<string, object> = {
   'PATCH /me/webhooks/:id': { description: 'sweep' },
   'PATCH /v2/payment-links/:token': { description: 'sweep' },
+  'PATCH /v2/catalog/items/:item_id': { name: 'sweep' },
   'PATCH /me/team/:member_id': { role: 'viewer' },
   'POST /me/tickets/:id/messages': { body: 'sweep' },
   'PATCH /me/provider/accounts/:id': { display_name: 'sweep' },

@@ -17,6 +17,7 @@ export interface LinkBody {
   allow_repeat: boolean;
   email_required: boolean;
   metadata: Record<string, unknown>;
+  items: Record<string, unknown>[] | null;
   paid_count: number;
   livemode: boolean;
   created_at: string;

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, fetchSize, page, parseLimit } from '../../src/domain/pagination.ts';
 import { AppError } from '../../src/errors.ts';
 import { safeCell } from '../../src/domain/payments/export.ts';
-import { normalizePhone, checkItems } from '../../src/domain/payments/input.ts';
+import { normalizePhone } from '../../src/domain/payments/input.ts';
+import { resolveItems } from '../../src/domain/payments/line-items.ts';
+import type { Queryable } from '../../src/db/db.ts';
 
 const pos = { createdAt: new Date('2026-11-22T07:54:33.123Z'), id: 'op_01J' };
 const code = (fn: () => unknown) => {
@@ -94,12 +96,33 @@ describe('small rules', () => {
     expect(safeCell('Кофе')).toBe('Кофе');
     expect(safeCell(null)).toBe('');
   });
-  it('phones and items', () => {
+  it('phones and items', async () => {
     expect(normalizePhone('8 (701) 234-56-78')).toBe('+77012345678');
     expect(code(() => normalizePhone('+1 202 555 0100'))).toBe('invalid_phone');
-    expect(checkItems([{ name: 'a', price: 50, quantity: 2 }], 100, 1000)).toEqual([
-      { name: 'a', price: 50, quantity: 2 },
+    // Items that name no catalog item never read the store.
+    const noDb = {
+      query: () => {
+        throw new Error('the catalog was read');
+      },
+    } as unknown as Queryable;
+    const tenant = { clientId: 1, mode: 'test' as const };
+    expect(await resolveItems(noDb, tenant, [{ name: 'a', price: 50, quantity: 2 }], 100, 1000)).toEqual([
+      {
+        name: 'a',
+        price: 50,
+        quantity: 2,
+        unit_code: 796,
+        ntin: null,
+        gtin: null,
+        vat_rate_bps: null,
+        section_code: null,
+        position_type: 'goods',
+        catalog_item_id: null,
+      },
     ]);
-    expect(code(() => checkItems([{ name: 'a', price: 50 }], 100, 1000))).toBe('invalid_parameter');
+    await expect(resolveItems(noDb, tenant, [{ name: 'a', price: 50 }], 100, 1000)).rejects.toMatchObject({
+      code: 'invalid_parameter',
+      param: 'items',
+    });
   });
 });

@@ -27,6 +27,7 @@ const code = (p: Principal, a: Action) => denial(p, a)?.code ?? 'ok';
 const EXPECTED: Record<string, Role[]> = {
   'payments.read': [...ROLES],
   'links.read': [...ROLES],
+  'catalog.read': [...ROLES],
   'webhooks.read': [...ROLES],
   'events.read': [...ROLES],
   'account.read': [...ROLES],
@@ -35,6 +36,7 @@ const EXPECTED: Record<string, Role[]> = {
   'payments.refund': ['owner', 'admin', 'accountant'],
   'payments.create': ['owner', 'admin'],
   'links.write': ['owner', 'admin'],
+  'catalog.write': ['owner', 'admin'],
   'branding.write': ['owner', 'admin'],
   'webhooks.write': ['owner', 'admin'],
   'webhooks.rotate_secret': ['owner', 'admin'],
@@ -53,6 +55,12 @@ const EXPECTED: Record<string, Role[]> = {
   'provider_accounts.write': ['owner', 'admin'],
   'onboarding.write': ['owner', 'admin'],
   'subscription.pay': ['owner', 'admin'],
+  // decisions 27
+  'receipts.read': [...ROLES],
+  'fiscal.read': [...ROLES],
+  'fiscal.registers.write': ['owner', 'admin'],
+  'fiscal.operate': ['owner', 'admin', 'accountant'],
+  'receipts.send': ['owner', 'admin', 'accountant', 'support'],
   'admin.tickets': [],
   'admin.clients': [],
   'admin.overview': [],

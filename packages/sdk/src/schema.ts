@@ -512,6 +512,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/fiscal/registers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cash registers of the mode, newest first (cursor pages) */
+        get: operations["getMeFiscalRegisters"];
+        put?: never;
+        /** Set up a cash register (checked live first; ?mode=test takes the sandbox driver only) */
+        post: operations["postMeFiscalRegisters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fiscal/registers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One cash register */
+        get: operations["getMeFiscalRegistersById"];
+        put?: never;
+        post?: never;
+        /** Delete a register (409 fiscal_receipts_pending while receipts wait on it) */
+        delete: operations["deleteMeFiscalRegistersById"];
+        options?: never;
+        head?: never;
+        /** Edit a register; new credentials are checked live before they replace the old */
+        patch: operations["patchMeFiscalRegistersById"];
+        trace?: never;
+    };
+    "/me/fiscal/registers/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A live probe: the service's view of the register (status, shift, fiscal data operator), stored */
+        post: operations["postMeFiscalRegistersByIdCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fiscal/registers/{id}/close-shift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close the register's shift now (Z-report); shift null when none was open */
+        post: operations["postMeFiscalRegistersByIdCloseShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/fiscal/registers/{id}/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The register's shifts, newest first, with their Z-report totals (cursor pages) */
+        get: operations["getMeFiscalRegistersByIdShifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/qr": {
         parameters: {
             query?: never;
@@ -710,6 +798,74 @@ export interface paths {
         put?: never;
         /** Sandbox: the customer declines */
         post: operations["postV2TestPaymentsByOpIdDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fiscal receipts, newest first (cursor pages) */
+        get: operations["getV2Receipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/receipts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One fiscal receipt */
+        get: operations["getV2ReceiptsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/receipts/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Try a failed receipt again (for another 24 hours); 409 receipt_not_failed otherwise */
+        post: operations["postV2ReceiptsByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/receipts/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an issued receipt's check link to the payer by e-mail or SMS (one of them) */
+        post: operations["postV2ReceiptsByIdSend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2630,6 +2786,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "receipt.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * receipt.issued delivery
+         * @description Signed twice: X-Webhook-Signature `sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<body>">` (key: the whole secret text), and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx within the time-out; anything else is retried on the schedule, with the same webhook-id.
+         */
+        post: operations["webhookReceiptIssued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "receipt.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * receipt.failed delivery
+         * @description Signed twice: X-Webhook-Signature `sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<body>">` (key: the whole secret text), and Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). Answer 2xx within the time-out; anything else is retried on the schedule, with the same webhook-id.
+         */
+        post: operations["webhookReceiptFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2657,7 +2853,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "cannot_disable_self" | "cannot_disable_platform_client" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "qr_creation_failed" | "qr_failed" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "fiscal_register_not_found" | "receipt_not_found" | "catalog_item_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "cannot_disable_self" | "cannot_disable_platform_client" | "fiscal_register_exists" | "fiscal_receipts_pending" | "receipt_not_failed" | "fiscal_register_busy" | "fiscal_register_refused" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "fiscal_service_unavailable" | "qr_creation_failed" | "qr_failed" | "service_unavailable";
         /** Error */
         Error: {
             error: {
@@ -2793,7 +2989,7 @@ export interface components {
             id: number;
             event_id: string;
             /** @enum {string} */
-            event_type: "payment.completed" | "payment.cancelled" | "payment.expired" | "payment.refunded" | "webhook.test";
+            event_type: "payment.completed" | "payment.cancelled" | "payment.expired" | "payment.refunded" | "receipt.issued" | "receipt.failed" | "webhook.test";
             /** @description X-Webhook-ID / webhook-id, the same on every attempt */
             message_id: string;
             /** @enum {string} */
@@ -2824,7 +3020,7 @@ export interface components {
              * @description what it is about; `params` are its facts
              * @enum {string}
              */
-            type: "webhook.disabled" | "plan.limit_reached" | "plan.limit_near" | "trial.ending" | "plan.expiring" | "plan.changed" | "ticket.answered" | "provider.certificate_expiring" | "provider.session_expired" | "provider.unreachable" | "partner.active" | "partner.rejected" | "partner.suspended";
+            type: "webhook.disabled" | "plan.limit_reached" | "plan.limit_near" | "trial.ending" | "plan.expiring" | "plan.changed" | "ticket.answered" | "provider.certificate_expiring" | "provider.session_expired" | "provider.unreachable" | "partner.active" | "partner.rejected" | "partner.suspended" | "fiscal.register_trouble" | "fiscal.receipt_failed";
             /** @description in English; the dashboard words it from type and params */
             title: string;
             /** @description in English (a support answer: its text as written) */
@@ -2842,6 +3038,135 @@ export interface components {
         /** NotificationList */
         NotificationList: {
             data: components["schemas"]["Notification"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** FiscalRegisterCreate */
+        FiscalRegisterCreate: {
+            /** @enum {string} */
+            driver: "sandbox" | "webkassa" | "rekassa";
+            /** @description the driver's fields: webkassa {login, password, api_key?}; rekassa {password, pin, api_key?} */
+            credentials: {
+                [key: string]: string;
+            };
+            register_number: string;
+            display_name?: string | null;
+            /**
+             * @description default mobile
+             * @enum {string}
+             */
+            payment_type?: "mobile" | "card";
+            vat_payer?: boolean;
+            /** @description VAT in basis points: 1600 = 16% */
+            vat_rate_bps?: number;
+            default_item_name?: string;
+            section_code?: string | null;
+            provider_account_id?: number | null;
+            auto?: boolean;
+        };
+        /** FiscalRegister */
+        FiscalRegister: {
+            /** @description fr_<ULID> */
+            id: string;
+            /** @enum {string} */
+            driver: "sandbox" | "webkassa" | "rekassa";
+            /** @enum {string} */
+            mode: "live" | "test";
+            display_name: string | null;
+            /** @description the service's number of the register (Webkassa: ЗНК) */
+            register_number: string;
+            /** @enum {string} */
+            payment_type: "mobile" | "card";
+            vat_payer: boolean;
+            /** @description VAT in basis points: 1600 = 16% */
+            vat_rate_bps: number;
+            default_item_name: string;
+            section_code: string | null;
+            provider_account_id: number | null;
+            /** @description receipts are made for every paid operation it covers */
+            auto: boolean;
+            register: {
+                unique_number: string | null;
+                registration_number: string | null;
+                ofd: {
+                    name: string;
+                    code: string | null;
+                    host: string | null;
+                } | null;
+            };
+            /** @enum {string} */
+            status: "active" | "blocked" | "offline" | "auth_failed";
+            shift: {
+                number: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                opened_at: string;
+            } | null;
+            pending_receipts?: number;
+            checked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** FiscalRegisterList */
+        FiscalRegisterList: {
+            data: components["schemas"]["FiscalRegister"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** FiscalRegisterPatch */
+        FiscalRegisterPatch: {
+            display_name?: string | null;
+            /**
+             * @description default mobile
+             * @enum {string}
+             */
+            payment_type?: "mobile" | "card";
+            vat_payer?: boolean;
+            /** @description VAT in basis points: 1600 = 16% */
+            vat_rate_bps?: number;
+            default_item_name?: string;
+            section_code?: string | null;
+            provider_account_id?: number | null;
+            auto?: boolean;
+            /** @description the driver's fields: webkassa {login, password, api_key?}; rekassa {password, pin, api_key?} */
+            credentials?: {
+                [key: string]: string;
+            };
+        };
+        /** FiscalShift */
+        FiscalShift: {
+            number: number;
+            opened_at: string | null;
+            closed_at: string | null;
+            z_report: {
+                sale_count: number;
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
+                sale_total: number;
+                return_count: number;
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
+                return_total: number;
+                offline_count: number | null;
+            } | null;
+        };
+        /** FiscalShiftList */
+        FiscalShiftList: {
+            data: components["schemas"]["FiscalShift"][];
             next_cursor: string | null;
             has_more: boolean;
         };
@@ -2885,6 +3210,13 @@ export interface components {
             expires_at: string;
             status: components["schemas"]["PaymentStatus"];
         };
+        /** PaymentReceipt */
+        PaymentReceipt: {
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "issued" | "failed";
+            check_url: string | null;
+        };
         /** PaymentDetail */
         PaymentDetail: {
             operation_id: string;
@@ -2924,6 +3256,7 @@ export interface components {
             raw_provider_status: string | null;
             /** @description the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records */
             provider_payment_id: string;
+            receipt: components["schemas"]["PaymentReceipt"] | null;
         };
         /** InvoiceCreateRequest */
         InvoiceCreateRequest: {
@@ -3052,7 +3385,7 @@ export interface components {
          * EventType
          * @enum {string}
          */
-        EventType: "payment.completed" | "payment.cancelled" | "payment.expired" | "payment.refunded" | "payment_link.created" | "payment_link.updated" | "payment_link.cancelled" | "payment_link.paid" | "plan.changed" | "webhook.delivery_failed" | "webhook.auto_reactivated";
+        EventType: "payment.completed" | "payment.cancelled" | "payment.expired" | "payment.refunded" | "payment_link.created" | "payment_link.updated" | "payment_link.cancelled" | "payment_link.paid" | "plan.changed" | "webhook.delivery_failed" | "webhook.auto_reactivated" | "receipt.issued" | "receipt.failed";
         /** Event */
         Event: {
             id: string;
@@ -3072,6 +3405,75 @@ export interface components {
             data: components["schemas"]["Event"][];
             next_cursor: string | null;
             has_more: boolean;
+        };
+        /** Receipt */
+        Receipt: {
+            /** @description rc_<ULID>, sent to the register as its external number */
+            id: string;
+            /** @enum {string} */
+            kind: "sale" | "return";
+            operation_id: string;
+            refund_id: string | null;
+            register_id: string;
+            /** @enum {string} */
+            status: "pending" | "issued" | "failed";
+            /** @description signed by the register while its fiscal data operator was unreachable */
+            offline: boolean;
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            amount: number;
+            /** @enum {string} */
+            payment_type: "mobile" | "card";
+            items: {
+                name: string;
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
+                price: number;
+                quantity: number;
+                /**
+                 * @description integer tenge
+                 * @example 5000
+                 */
+                total: number;
+                unit_code: number;
+                ntin: string | null;
+                gtin: string | null;
+                vat_rate_bps: number | null;
+                section_code: string | null;
+                /** @enum {string} */
+                position_type: "goods" | "work" | "service";
+            }[];
+            fiscal_sign: string | null;
+            registration_number: string | null;
+            shift_number: number | null;
+            check_url: string | null;
+            ticket_url: string | null;
+            issued_at: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** ReceiptList */
+        ReceiptList: {
+            data: components["schemas"]["Receipt"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** ReceiptSend */
+        ReceiptSend: {
+            email?: string;
+            phone?: string;
         };
         /** RefundItem */
         RefundItem: {
@@ -4446,6 +4848,62 @@ export interface components {
                 remaining_refundable: number;
             };
         };
+        /** ReceiptIssuedEvent */
+        ReceiptIssuedEvent: {
+            /** @description evt_<ULID>, the journal event */
+            id: string;
+            /** @constant */
+            type: "receipt.issued";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            data: {
+                receipt_id: string;
+                /** @enum {string} */
+                kind: "sale" | "return";
+                operation_id: string;
+                refund_id: string | null;
+                /** @constant */
+                status: "issued";
+                fiscal_sign: string | null;
+                check_url: string | null;
+                ticket_url: string | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            };
+        };
+        /** ReceiptFailedEvent */
+        ReceiptFailedEvent: {
+            /** @description evt_<ULID>, the journal event */
+            id: string;
+            /** @constant */
+            type: "receipt.failed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            data: {
+                receipt_id: string;
+                /** @enum {string} */
+                kind: "sale" | "return";
+                operation_id: string;
+                refund_id: string | null;
+                /** @constant */
+                status: "failed";
+                fiscal_sign: string | null;
+                check_url: string | null;
+                ticket_url: string | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            };
+        };
         /** WebhookTestEvent */
         WebhookTestEvent: {
             /** @description evt_<ULID>, the journal event */
@@ -5476,7 +5934,7 @@ export interface operations {
                         /** @description this user's messenger chat is bound */
                         messenger_linked: boolean;
                         /** @description the actions of the permission table (decisions 16) this caller may do, as `x-permission` names them on each operation: the caller's role, less what is blocked while a partner acts in the account */
-                        permissions: ("account.read" | "payments.read" | "links.read" | "webhooks.read" | "events.read" | "tickets.read" | "account.accept_terms" | "notifications.read_all" | "messenger.link" | "account.password" | "tickets.write" | "logs.read" | "payments.export" | "payments.refund" | "payments.create" | "links.write" | "branding.write" | "organization.write" | "provider_accounts.write" | "onboarding.write" | "subscription.pay" | "webhooks.write" | "webhooks.rotate_secret" | "api_keys.manage" | "team.manage" | "impersonation.manage" | "provider_accounts.delete" | "partner.read" | "partner.manage" | "partner.owner" | "partner_api.read" | "partner_api.write" | "admin.tickets" | "admin.clients" | "admin.outbox" | "admin.audit" | "admin.sandbox_pay" | "admin.partners" | "admin.overview" | "metrics.read")[];
+                        permissions: ("account.read" | "payments.read" | "links.read" | "webhooks.read" | "events.read" | "tickets.read" | "receipts.read" | "fiscal.read" | "account.accept_terms" | "notifications.read_all" | "messenger.link" | "account.password" | "tickets.write" | "logs.read" | "payments.export" | "payments.refund" | "fiscal.operate" | "receipts.send" | "payments.create" | "links.write" | "branding.write" | "organization.write" | "provider_accounts.write" | "fiscal.registers.write" | "onboarding.write" | "subscription.pay" | "webhooks.write" | "webhooks.rotate_secret" | "api_keys.manage" | "team.manage" | "impersonation.manage" | "provider_accounts.delete" | "partner.read" | "partner.manage" | "partner.owner" | "partner_api.read" | "partner_api.write" | "admin.tickets" | "admin.clients" | "admin.outbox" | "admin.audit" | "admin.sandbox_pay" | "admin.partners" | "admin.overview" | "metrics.read")[];
                     };
                 };
             };
@@ -7192,6 +7650,827 @@ export interface operations {
             };
         };
     };
+    getMeFiscalRegisters: {
+        parameters: {
+            query?: {
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalRegisterList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeFiscalRegisters: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: {
+                /** @description UUID recommended; kept 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FiscalRegisterCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalRegister"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeFiscalRegistersById: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description fr_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalRegister"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMeFiscalRegistersById: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description fr_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchMeFiscalRegistersById: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description fr_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FiscalRegisterPatch"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalRegister"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeFiscalRegistersByIdCheck: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description fr_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalRegister"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeFiscalRegistersByIdCloseShift: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description fr_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        shift: components["schemas"]["FiscalShift"] | null;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeFiscalRegistersByIdShifts: {
+        parameters: {
+            query?: {
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description fr_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalShiftList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV2Qr: {
         parameters: {
             query?: never;
@@ -8479,6 +9758,405 @@ export interface operations {
             /** @description State conflict */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV2Receipts: {
+        parameters: {
+            query?: {
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+                operation_id?: string;
+                status?: "pending" | "issued" | "failed";
+                kind?: "sale" | "return";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV2ReceiptsById: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description rc_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV2ReceiptsByIdRetry: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description rc_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV2ReceiptsByIdSend: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description rc_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReceiptSend"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        receipt_id: string;
+                        /** @enum {string} */
+                        channel: "email" | "sms";
+                        recipient: string;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20387,6 +22065,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookReceiptIssued: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiptIssuedEvent"];
+            };
+        };
+        responses: {
+            /** @description received; any other answer is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookReceiptFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiptFailedEvent"];
             };
         };
         responses: {

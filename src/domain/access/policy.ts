@@ -32,9 +32,13 @@ export const ACTIONS = {
   'account.read': { grant: 'everyone' },
   'payments.read': { grant: 'everyone' },
   'links.read': { grant: 'everyone' },
+  'catalog.read': { grant: 'everyone' },
   'webhooks.read': { grant: 'everyone' },
   'events.read': { grant: 'everyone' },
   'tickets.read': { grant: 'everyone' },
+  // decisions 27: fiscal receipts and the registers' state (never their credentials) are read by everyone.
+  'receipts.read': { grant: 'everyone' },
+  'fiscal.read': { grant: 'everyone' },
   // Accepting the offer: every role today (the first acceptance is the one that counts); see api-notes.
   'account.accept_terms': { grant: 'everyone' },
   // Own notifications: marking them read changes nothing but the read state.
@@ -51,13 +55,20 @@ export const ACTIONS = {
   'logs.read': { grant: 'finance' },
   'payments.export': { grant: 'finance' },
   'payments.refund': { grant: 'finance' },
+  // decisions 27: a failed receipt's retry and a shift's Z-report now; sending a receipt to the payer.
+  'fiscal.operate': { grant: 'finance' },
+  'receipts.send': { grant: 'staff' },
   // Cabinet payments, links, branding, webhooks (all but rotate).
   'payments.create': { grant: 'managers' },
   'links.write': { grant: 'managers' },
+  // The catalog (decisions 27): writes are the managers', like links.
+  'catalog.write': { grant: 'managers' },
   'branding.write': { grant: 'managers' },
   'organization.write': { grant: 'managers' },
   // Provider accounts (all but delete), onboarding, subscription pay.
   'provider_accounts.write': { grant: 'managers' },
+  // decisions 27: a register's set-up, edits and deletion.
+  'fiscal.registers.write': { grant: 'managers' },
   'onboarding.write': { grant: 'managers' },
   'subscription.pay': { grant: 'managers' },
   'webhooks.write': { grant: 'managers' },

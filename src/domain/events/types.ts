@@ -1,5 +1,5 @@
-// A journal event, the journal's event types (decisions 8: the union of both catalogs) and the five a
-// webhook may subscribe to.
+// A journal event, the journal's event types (decisions 8: the union of both catalogs) and the ones a
+// webhook may subscribe to (decisions 27 adds the two receipt events).
 import type { Mode } from '../tenant.ts';
 
 export const JOURNAL_EVENT_TYPES = [
@@ -14,6 +14,8 @@ export const JOURNAL_EVENT_TYPES = [
   'plan.changed',
   'webhook.delivery_failed',
   'webhook.auto_reactivated',
+  'receipt.issued',
+  'receipt.failed',
 ] as const;
 
 export type JournalEventType = (typeof JOURNAL_EVENT_TYPES)[number];
@@ -23,6 +25,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.cancelled',
   'payment.expired',
   'payment.refunded',
+  'receipt.issued',
+  'receipt.failed',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

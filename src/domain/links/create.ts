@@ -5,6 +5,7 @@ import { randomBase62 } from '../../crypto.ts';
 import { appendEvent } from '../events/append.ts';
 import { page, type PageResult, type Paging } from '../pagination.ts';
 import { checkAmount } from '../payments/input.ts';
+import { resolveItems, type LineInput } from '../payments/line-items.ts';
 import { resolveProviderAccount } from '../payments/provider-accounts.ts';
 import { checkDescription, checkExpiresIn, checkMetadata, checkRedirectUrl, EXPIRES_DEFAULT } from './input.ts';
 import { eventToken } from '../ids.ts';
@@ -19,6 +20,7 @@ export interface CreateLinkInput {
   allow_repeat?: boolean;
   email_required?: boolean;
   metadata?: Record<string, unknown>;
+  items?: LineInput[];
 }
 
 export async function createLink(
@@ -33,14 +35,15 @@ export async function createLink(
   const cancelUrl = checkRedirectUrl(input.cancel_url, 'cancel_url');
   const minutes = checkExpiresIn(input.expires_in_minutes ?? EXPIRES_DEFAULT);
   const metadata = checkMetadata(input.metadata);
+  const items = await resolveItems(deps.db, ctx, input.items, amount, deps.config.amountMax);
   // A live link must be payable: like live payments it needs a connected provider account (409
   // provider_not_connected). Plan limits are checked when a payer opens it (that creates the payment).
   if (ctx.mode === 'live') await resolveProviderAccount(deps, ctx, undefined);
   return deps.db.tx(async (tx) => {
     const r = await tx.query<Link>(
       `INSERT INTO payment_links (token, client_id, mode, amount, description, success_url, cancel_url, expires_at,
-                                  allow_repeat, email_required, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8::int), $9, $10, $11)
+                                  allow_repeat, email_required, metadata, items)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(mins => $8::int), $9, $10, $11, $12)
        RETURNING ${LINK_COLUMNS}`,
       [
         randomBase62(TOKEN_LENGTH),
@@ -54,6 +57,7 @@ export async function createLink(
         input.allow_repeat ?? false,
         input.email_required ?? false,
         metadata ? JSON.stringify(metadata) : null,
+        items ? JSON.stringify(items) : null,
       ],
     );
     const link = r.rows[0];

@@ -3,6 +3,7 @@
 import type { Queryable } from '../../db/db.ts';
 import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
+import type { Line } from '../payments/line-items.ts';
 
 export type LinkStatus = 'active' | 'paid' | 'expired' | 'cancelled';
 export const LINK_STATUSES: LinkStatus[] = ['active', 'paid', 'expired', 'cancelled'];
@@ -20,6 +21,8 @@ export interface Link {
   allow_repeat: boolean;
   email_required: boolean;
   metadata: Record<string, unknown> | null;
+  /** line items (decisions 27), resolved when the link was made; every QR of the link carries them */
+  items: Line[] | null;
   paid_count: number;
   qr_cycle_at: Date;
   created_at: Date;
@@ -27,7 +30,7 @@ export interface Link {
 }
 
 export const LINK_COLUMNS = `token, client_id, mode, amount, description, status, success_url, cancel_url, expires_at,
-  allow_repeat, email_required, metadata, paid_count, qr_cycle_at, created_at, updated_at`;
+  allow_repeat, email_required, metadata, items, paid_count, qr_cycle_at, created_at, updated_at`;
 
 /** 24 base62 characters from a CSPRNG: about 143 bits, above the 128 of decisions 1. */
 export const TOKEN_LENGTH = 24;

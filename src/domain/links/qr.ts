@@ -1,5 +1,5 @@
 // Issuing a QR payment for a link: the same createQr as every payment (plan, provider account, provider
-// call outside the transaction), with source `payment_link`, the link's token and metadata, and a
+// call outside the transaction), with source `payment_link`, the link's token, metadata and items, and a
 // record of whom it was issued to, written in the operation's own transaction.
 import { alsoWriting, type Receipt } from '../receipt.ts';
 import type { Deps } from '../../deps.ts';
@@ -38,7 +38,8 @@ export async function issueLinkQr(
       metadata: link.metadata,
       lifetimeS: lifetime,
     },
-    { amount: link.amount, comment },
+    // The link's items, resolved when it was made: an item archived since does not stop its checkout.
+    { amount: link.amount, comment, lines: link.items },
     alsoWriting(receipt, async (tx, op) => {
       await tx.query(
         `INSERT INTO checkout_operations (operation_id, link_token, visitor_id, email) VALUES ($1, $2, $3, $4)`,

@@ -17,6 +17,8 @@ export const NOTIFICATION_PARAMS = {
   'partner.active': [],
   'partner.rejected': [],
   'partner.suspended': [],
+  'fiscal.register_trouble': ['register', 'register_id', 'variant'],
+  'fiscal.receipt_failed': ['receipt_id', 'operation_id', 'kind', 'error'],
 } as const;
 
 export type NotificationType = keyof typeof NOTIFICATION_PARAMS;
@@ -34,4 +36,5 @@ export const NOTIFICATION_VARIANTS: Partial<Record<NotificationType, readonly st
   'webhook.disabled': ['gone', 'failing'],
   'plan.changed': ['extended', 'replaced'],
   'provider.certificate_expiring': ['expires', 'expired'],
+  'fiscal.register_trouble': ['blocked', 'credentials', 'offline'],
 };

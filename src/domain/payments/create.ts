@@ -4,7 +4,8 @@ import type { Receipt } from '../receipt.ts';
 import { AppError } from '../../errors.ts';
 import { ProviderOutcomeUnknown } from '../../providers/types.ts';
 import { newId } from '../ids.ts';
-import { checkAmount, checkItems, normalizePhone, type Item } from './input.ts';
+import { checkAmount, normalizePhone } from './input.ts';
+import { resolveItems, type Line, type LineInput } from './line-items.ts';
 import type { Operation } from './operations.ts';
 import { assertPlanAllowsCreate } from './plan-check.ts';
 import { providerCall } from './provider-call.ts';
@@ -117,15 +118,23 @@ async function insertOperation(deps: DbDeps, row: NewOperation, receipt?: Receip
   });
 }
 
+export interface QrInput {
+  amount: number;
+  items?: LineInput[];
+  /** items already resolved (a link's, made when the link was): stored as they are */
+  lines?: Line[] | null;
+  comment?: string;
+}
+
 export async function createQr(
   deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   ctx: CreateContext,
-  input: { amount: number; items?: Item[]; comment?: string },
+  input: QrInput,
   receipt?: Receipt<Operation>,
 ): Promise<Operation> {
   const lifetimeS = ctx.lifetimeS ?? QR_LIFETIME_S;
   checkAmount(input.amount, deps.config.amountMax);
-  const items = checkItems(input.items, input.amount, deps.config.amountMax);
+  const items = input.lines ?? (await resolveItems(deps.db, ctx, input.items, input.amount, deps.config.amountMax));
   await assertPlanAllowsCreate(deps, ctx);
   const account = await resolveProviderAccount(deps, ctx, ctx.account);
   const provider = await providerFor(deps, ctx.mode, account.id);
@@ -173,11 +182,12 @@ function deepLinkOf(deps: Pick<Deps, 'config'>, mode: Mode, opId: string, provid
 export async function createInvoice(
   deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'clock' | 'providers' | 'caches'>,
   ctx: CreateContext,
-  input: { phone: string; amount: number; comment?: string },
+  input: { phone: string; amount: number; items?: LineInput[]; comment?: string },
   receipt?: Receipt<Operation>,
 ): Promise<Operation> {
   checkAmount(input.amount, deps.config.amountMax);
   const phone = normalizePhone(input.phone);
+  const items = await resolveItems(deps.db, ctx, input.items, input.amount, deps.config.amountMax);
   await assertPlanAllowsCreate(deps, ctx);
   const account = await resolveProviderAccount(deps, ctx, ctx.account);
   const provider = await providerFor(deps, ctx.mode, account.id);
@@ -209,6 +219,7 @@ export async function createInvoice(
       status: 'created',
       amount: input.amount,
       comment: input.comment ?? null,
+      items,
       phone,
       provider_account_id: account.id,
       provider_ref: inv.ref,

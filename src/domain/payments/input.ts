@@ -32,27 +32,3 @@ export function normalizePhone(raw: string, param = 'phone'): string {
   if (!p || !p.isValid() || p.country !== 'KZ' || p.getType() !== 'MOBILE') throw bad();
   return p.number;
 }
-
-export interface Item {
-  name: string;
-  price: number;
-  quantity?: number;
-}
-
-export function checkItems(
-  items: Item[] | undefined,
-  amount: number,
-  max: number,
-): { name: string; price: number; quantity: number }[] | null {
-  if (!items) return null;
-  let total = 0;
-  const out = items.map((i, n) => {
-    checkAmount(i.price, max, `items.${n}.price`);
-    const quantity = i.quantity ?? 1;
-    total += i.price * quantity;
-    return { name: i.name, price: i.price, quantity };
-  });
-  if (total !== amount)
-    throw new AppError('invalid_parameter', `items add up to ${total}, not amount ${amount}`, { param: 'items' });
-  return out;
-}

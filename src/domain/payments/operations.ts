@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { Mode, Tenant } from '../tenant.ts';
 import { AppError } from '../../errors.ts';
 import type { OperationStatus, OperationType } from './state.ts';
+import type { Line } from './line-items.ts';
 
 export interface Operation {
   id: string;
@@ -15,7 +16,7 @@ export interface Operation {
   amount: number;
   refunded_amount: number;
   comment: string | null;
-  items: unknown;
+  items: Line[] | null;
   phone: string | null;
   sender_name: string | null;
   transaction_id: string | null;

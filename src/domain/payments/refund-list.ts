@@ -4,6 +4,7 @@ import type { DbSecretsDeps } from '../../deps.ts';
 import type { Tenant } from '../tenant.ts';
 import { page, type PageResult, type Paging } from '../pagination.ts';
 import { findOperation } from './operations.ts';
+import type { RefundLine } from './refund-lines.ts';
 
 export interface ListedRefund {
   id: string;
@@ -12,6 +13,7 @@ export interface ListedRefund {
   status: 'completed' | 'pending' | 'failed';
   reason: string | null;
   created_at: Date;
+  items: RefundLine[] | null;
 }
 
 export async function listRefunds(
@@ -36,7 +38,7 @@ export async function listRefunds(
         ? ` AND (created_at, id) < ($${params.push(after.createdAt)}, $${params.push(after.id)})`
         : '';
       const r = await deps.db.query<ListedRefund>(
-        `SELECT id, operation_id, amount, status, reason, created_at FROM refunds
+        `SELECT id, operation_id, amount, status, reason, created_at, items FROM refunds
           WHERE operation_id = $1 AND client_id = $2 AND mode = $3${keyset}
           ORDER BY created_at DESC, id DESC LIMIT ${take}`,
         params,

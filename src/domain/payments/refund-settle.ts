@@ -12,6 +12,7 @@ import {
 } from '../../providers/types.ts';
 import { appendEvent } from '../events/append.ts';
 import type { Operation } from './operations.ts';
+import type { RefundLine } from './refund-lines.ts';
 import { providerCall } from './provider-call.ts';
 import { providerFor } from './provider-accounts.ts';
 import { markRefunded, releaseRefund } from './transition.ts';
@@ -24,6 +25,8 @@ export interface RefundResult {
   refunded_total: number;
   remaining_refundable: number;
   created_at: Date;
+  /** the payment's lines this refund returns (decisions 27); null for a refund by amount */
+  items: RefundLine[] | null;
   /** r2 (decisions 26): the return QR the payer is to scan, while the refund waits for it */
   return_qr_token?: string;
   return_deep_link?: string;
@@ -143,21 +146,28 @@ export async function settleRefund(
       amount: number;
       status: RefundResult['status'];
       created_at: Date;
+      items: RefundLine[] | null;
     }>(
       `UPDATE refunds SET status = $2, provider_ref = COALESCE($3, provider_ref),
               request_key = CASE WHEN $4::boolean THEN NULL ELSE request_key END
         WHERE id = $1 AND status = 'pending'
-        RETURNING operation_id, amount, status, created_at`,
+        RETURNING operation_id, amount, status, created_at, items`,
       [refundId, outcome.status, outcome.ref, freeRequestKey],
     );
     const settled = rf.rows[0];
-    let row: { operation_id: string; amount: number; status: RefundResult['status']; created_at: Date };
+    let row: {
+      operation_id: string;
+      amount: number;
+      status: RefundResult['status'];
+      created_at: Date;
+      items: RefundLine[] | null;
+    };
     let op: { amount: number; refunded_amount: number; client_id: number; mode: Mode };
     if (!settled) {
       const cur = await tx.query<
         typeof row & { op_amount: number; refunded_amount: number; client_id: number; mode: Mode }
       >(
-        `SELECT r.operation_id, r.amount, r.status, r.created_at,
+        `SELECT r.operation_id, r.amount, r.status, r.created_at, r.items,
                 o.amount AS op_amount, o.refunded_amount, o.client_id, o.mode
            FROM refunds r JOIN operations o ON o.id = r.operation_id WHERE r.id = $1`,
         [refundId],
@@ -194,6 +204,7 @@ export async function settleRefund(
       refunded_total: op.refunded_amount,
       remaining_refundable: op.amount - op.refunded_amount,
       created_at: row.created_at,
+      items: row.items,
     };
     if (receipt) await receipt.save(tx, result);
     return result;

@@ -1,8 +1,9 @@
 import type { Deps } from '../../deps.ts';
 import type { Tenant } from '../tenant.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import { newId } from '../ids.ts';
 import { checkAmount } from './input.ts';
+import { assertLinesLeft, refundLinesOf, type RefundLine, type RefundLineInput } from './refund-lines.ts';
 import { findOperation } from './operations.ts';
 import { providerFor, requireCapability } from './provider-accounts.ts';
 import { isPaid } from './state.ts';
@@ -18,7 +19,7 @@ const FIRST_RETRY_S = 60;
 export async function refundPayment(
   deps: Pick<Deps, 'config' | 'db' | 'secrets' | 'providers' | 'caches'>,
   ctx: Tenant,
-  input: { operation_id: string; amount?: number; reason?: string },
+  input: { operation_id: string; amount?: number; reason?: string; items?: RefundLineInput[] },
   receipt?: Receipt<RefundResult>,
 ): Promise<RefundResult> {
   const op = await findOperation(deps.db, ctx, input.operation_id);
@@ -46,7 +47,15 @@ export async function refundPayment(
   const provider = await providerFor(deps, op.mode, op.provider_account_id);
   if (!provider.returns)
     requireCapability(provider, 'refund', "refund through the API (refund in the provider's business app)");
-  const amount = checkAmount(input.amount ?? op.amount - op.refunded_amount, deps.config.amountMax);
+  let lines: RefundLine[] | null = null;
+  let amount: number;
+  if (input.items) {
+    const named = refundLinesOf(op, input.items);
+    lines = named.lines;
+    if (input.amount !== undefined && input.amount !== named.amount)
+      throw invalidParam('amount', `the items named add up to ${named.amount}, not amount ${input.amount}`);
+    amount = checkAmount(named.amount, deps.config.amountMax);
+  } else amount = checkAmount(input.amount ?? op.amount - op.refunded_amount, deps.config.amountMax);
   const refundId = newId('rf');
   const reserved = await deps.db.tx(async (tx) => {
     const r = await tx.query<{ refunded_amount: number }>(
@@ -56,10 +65,22 @@ export async function refundPayment(
       [op.id, amount],
     );
     if (!r.rows[0]) return false;
+    // Under the row lock the UPDATE took: a concurrent refund of the same lines is counted here.
+    if (lines) await assertLinesLeft(tx, op, lines);
     await tx.query(
-      `INSERT INTO refunds (id, operation_id, client_id, mode, amount, reason, status, request_key, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, now() + make_interval(secs => ${FIRST_RETRY_S}))`,
-      [refundId, op.id, op.client_id, op.mode, amount, input.reason ?? null, receipt?.requestKey ?? null],
+      `INSERT INTO refunds (id, operation_id, client_id, mode, amount, reason, status, request_key, next_attempt_at,
+                            items)
+       VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, now() + make_interval(secs => ${FIRST_RETRY_S}), $8)`,
+      [
+        refundId,
+        op.id,
+        op.client_id,
+        op.mode,
+        amount,
+        input.reason ?? null,
+        receipt?.requestKey ?? null,
+        lines ? JSON.stringify(lines) : null,
+      ],
     );
     return true;
   });

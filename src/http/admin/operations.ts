@@ -10,7 +10,7 @@ import { parseLimit } from '../../domain/pagination.ts';
 import { OpParams, PageQuery } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Page } from '../schemas.ts';
-import { toPaymentStatus, PaymentStatus } from '../shapes/payment.ts';
+import { paymentDetail, PaymentStatus } from '../shapes/payment.ts';
 import { OutboxMessage } from '../shapes/outbox-message.ts';
 import { AuditEntry } from '../shapes/audit-entry.ts';
 import { auth, tags } from './shared.ts';
@@ -64,6 +64,6 @@ export function adminOperationRoutes(app: App, deps: Deps): void {
       body: Type.Optional(Body({})),
       response: { 200: PaymentStatus },
     },
-    handler: async (req) => toPaymentStatus(await adminSandboxPay(deps, req.params.op_id)),
+    handler: async (req) => paymentDetail(deps, await adminSandboxPay(deps, req.params.op_id)),
   });
 }

@@ -11,6 +11,7 @@ import { teamRoutes } from './team.ts';
 import { ticketRoutes } from './tickets.ts';
 import { integrationRoutes } from './integrations.ts';
 import { providerAccountRoutes } from './provider-accounts.ts';
+import { fiscalRegisterRoutes } from './fiscal-registers.ts';
 
 export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => {
   meRoutes(app, deps, requestLog);
@@ -24,4 +25,5 @@ export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => 
   ticketRoutes(app, deps);
   integrationRoutes(app, deps);
   providerAccountRoutes(app, deps);
+  fiscalRegisterRoutes(app, deps);
 });

@@ -28,9 +28,11 @@ import {
   Status,
   toInvoiceCreated,
   toPaymentItem,
-  toPaymentStatus,
+  paymentDetail,
   toQrCreated,
+  RefundItemsInput,
 } from '../shapes/payment.ts';
+import { ItemsInput } from '../shapes/line-item.ts';
 const Counter = Type.Object({ count: Type.Integer(), amount: Amount });
 
 export function cabinetPaymentRoutes(app: App, deps: Deps): void {
@@ -74,7 +76,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
       summary: 'Create a QR (same operation as POST /v2/qr)',
       querystring: Type.Object(ModeQuery),
       headers: AccountHeader,
-      body: Body({ amount: Amount, description: Type.Optional(Comment) }),
+      body: Body({ amount: Amount, description: Type.Optional(Comment), items: Type.Optional(ItemsInput) }),
       response: { 201: QrCreated },
     },
     handler: async (req, reply) => {
@@ -84,7 +86,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
           account: accountOf(req),
           source: 'cabinet',
         }),
-        { amount: req.body.amount, comment: req.body.description },
+        { amount: req.body.amount, comment: req.body.description, items: req.body.items },
         receiptFor(deps, req, 201, toQrCreated, { oneStatement: true }),
       );
       return reply.status(201).send(toQrCreated(op));
@@ -107,6 +109,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
         phone: Type.String({ minLength: 1, maxLength: 32 }),
         amount: Amount,
         description: Type.Optional(Comment),
+        items: Type.Optional(ItemsInput),
       }),
       response: { 201: InvoiceCreated },
     },
@@ -117,7 +120,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
           account: accountOf(req),
           source: 'cabinet',
         }),
-        { phone: req.body.phone, amount: req.body.amount, comment: req.body.description },
+        { phone: req.body.phone, amount: req.body.amount, comment: req.body.description, items: req.body.items },
         receiptFor(deps, req, 201, toInvoiceCreated, { oneStatement: true, outcomeUnknown: 'v2' }),
       );
       return reply.status(201).send(toInvoiceCreated(op));
@@ -140,7 +143,7 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     handler: async (req) => {
       const t = tenant(req);
       const op = await findOperation(deps.db, t, req.params.op_id);
-      return toPaymentStatus(await syncOperation(deps, op));
+      return paymentDetail(deps, await syncOperation(deps, op));
     },
   });
 
@@ -175,17 +178,21 @@ export function cabinetPaymentRoutes(app: App, deps: Deps): void {
     errors: [403, 404, 409, 502, 503],
     schema: {
       tags,
-      summary: 'Refund (the rest of the paid amount when amount is absent)',
+      summary: 'Refund (the rest of the paid amount when amount and items are absent; their sum with items)',
       params: OpParams,
       querystring: Type.Object(ModeQuery),
-      body: Body({ amount: Type.Optional(Amount), reason: Type.Optional(Type.String({ maxLength: 255 })) }),
+      body: Body({
+        amount: Type.Optional(Amount),
+        reason: Type.Optional(Type.String({ maxLength: 255 })),
+        items: Type.Optional(RefundItemsInput),
+      }),
       response: { 201: RefundResult },
     },
     handler: async (req, reply) => {
       const r = await refundPayment(
         deps,
         tenant(req),
-        { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason },
+        { operation_id: req.params.op_id, amount: req.body.amount, reason: req.body.reason, items: req.body.items },
         receiptFor(deps, req, 201, (res: RefundOutcome) => res),
       );
       return reply.status(201).send(r);

@@ -5,6 +5,7 @@ import { Amount, Body, Nullable, Timestamp } from '../schemas.ts';
 import { LINK_STATUSES, linkUrl, type Link } from '../../domain/links/links.ts';
 import type { ShownQr } from '../../domain/links/qr.ts';
 import { qrSvg } from '../../web/qr-svg.ts';
+import { ItemsInput, LineItems, toLineItems } from './line-item.ts';
 
 export const LinkStatus = Type.String({ title: 'PaymentLinkStatus', enum: [...LINK_STATUSES] });
 
@@ -36,6 +37,7 @@ export const LinkRecord = Type.Object(
     allow_repeat: Type.Boolean(),
     email_required: Type.Boolean(),
     metadata: Type.Record(Type.String(), Type.Unknown()),
+    items: LineItems,
     paid_count: Type.Integer(),
     livemode: Type.Boolean(),
     created_at: Timestamp,
@@ -59,6 +61,7 @@ export function toLinkRecord(link: Link, publicBaseUrl: string) {
     allow_repeat: link.allow_repeat,
     email_required: link.email_required,
     metadata: link.metadata ?? {},
+    items: toLineItems(link.items),
     paid_count: link.paid_count,
     livemode: link.mode === 'live',
     created_at: link.created_at,
@@ -92,6 +95,7 @@ export const LinkCreateBody = Body({
   metadata: Type.Optional(
     Type.Record(Type.String(), Type.Unknown(), { description: 'at most 50 keys, 4 KiB of JSON' }),
   ),
+  items: Type.Optional(ItemsInput),
 });
 
 /** A payment link made by the partner API, with the client it is for. */

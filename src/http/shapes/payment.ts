@@ -1,11 +1,18 @@
 // The payment resource on the wire: its request bodies, response schemas and the mappers from domain
 // operations to them. Imported by every surface that shows payments (v2, cabinet, later partners).
 import { Type } from 'typebox';
+import { PaymentReceipt } from './fiscal.ts';
+import { paymentReceipt, type PaymentReceiptRef } from '../../domain/fiscal/receipts.ts';
+import type { DbDeps } from '../../deps.ts';
 import { Amount, Body, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import { OperationId } from '../params.ts';
 import { STATUSES } from '../../domain/payments/state.ts';
 import { SOURCES } from '../../domain/payments/operations.ts';
 import type { ListedOperation, Operation } from '../../domain/payments/operations.ts';
+import { ItemsInput, LineItems, RefundLineInput, RefundLineItems, toLineItems } from './line-item.ts';
+
+/** A refund by items: lines of the payment by index, each at most its sold quantity over all refunds. */
+export const RefundItemsInput = Type.Array(RefundLineInput, { minItems: 1, maxItems: 100 });
 
 export const Status = Type.String({ title: 'PaymentStatus', enum: [...STATUSES] });
 export const Comment = Type.String({ maxLength: 255 });
@@ -13,19 +20,7 @@ export const Comment = Type.String({ maxLength: 255 });
 export const QrCreateBody = Body(
   {
     amount: Amount,
-    items: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 255 }),
-            price: Amount,
-            quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems: 100 },
-      ),
-    ),
+    items: Type.Optional(ItemsInput),
     comment: Type.Optional(Comment),
   },
   'QrCreateRequest',
@@ -40,6 +35,7 @@ export const InvoiceCreateBody = Body(
       examples: ['+77012345678'],
     }),
     amount: Amount,
+    items: Type.Optional(ItemsInput),
     comment: Type.Optional(Comment),
   },
   'InvoiceCreateRequest',
@@ -96,10 +92,12 @@ export const PaymentStatus = Type.Object(
   {
     ...PaymentItem.properties,
     raw_provider_status: Nullable(Type.String()),
+    items: LineItems,
     provider_payment_id: Type.String({
       description:
         "the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records",
     }),
+    receipt: PaymentReceipt,
   },
   { title: 'PaymentDetail' },
 );
@@ -107,8 +105,14 @@ export const PaymentStatus = Type.Object(
 export const RefundBody = Body(
   {
     operation_id: OperationId,
-    amount: Amount,
+    amount: Type.Optional(
+      Type.Integer({
+        description: 'integer tenge; required unless items are given (then their sum, which it must equal if given)',
+        examples: [5000],
+      }),
+    ),
     reason: Type.Optional(Type.String({ maxLength: 255 })),
+    items: Type.Optional(RefundItemsInput),
   },
   'RefundRequest',
 );
@@ -122,6 +126,7 @@ export const RefundResult = Type.Object(
     refunded_total: Amount,
     remaining_refundable: Amount,
     created_at: Timestamp,
+    items: RefundLineItems,
     return_qr_token: Type.Optional(
       Type.String({
         description:
@@ -184,10 +189,18 @@ export function toPaymentItem(op: ListedOperation) {
   };
 }
 
-export function toPaymentStatus(op: Operation) {
+/** The payment's detail with its sale receipt read (every route that answers PaymentDetail). */
+export async function paymentDetail(deps: DbDeps, op: Operation) {
+  return toPaymentStatus(op, await paymentReceipt(deps, op.id));
+}
+
+/** The payment's detail; `receipt` is its sale receipt (decisions 27), null when it has none. */
+export function toPaymentStatus(op: Operation, receipt: PaymentReceiptRef | null) {
   // Object.assign, not a spread with an added field: see docs/architecture.md (object shapes).
   return Object.assign(toPaymentItem(op), {
     raw_provider_status: op.raw_provider_status,
+    items: toLineItems(op.items),
     provider_payment_id: op.provider_ref,
+    receipt,
   });
 }

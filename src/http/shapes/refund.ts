@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { Amount, Nullable, Timestamp } from '../schemas.ts';
 import type { ListedRefund } from '../../domain/payments/refund-list.ts';
+import { RefundLineItems, toRefundLineItems } from './line-item.ts';
 
 export const RefundItem = Type.Object(
   {
@@ -14,6 +15,7 @@ export const RefundItem = Type.Object(
     }),
     reason: Nullable(Type.String()),
     created_at: Timestamp,
+    items: RefundLineItems,
   },
   { title: 'RefundItem' },
 );
@@ -25,4 +27,5 @@ export const toRefundItem = (r: ListedRefund) => ({
   status: r.status,
   reason: r.reason,
   created_at: r.created_at,
+  items: toRefundLineItems(r.items),
 });

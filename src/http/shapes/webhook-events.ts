@@ -1,12 +1,28 @@
 // What each webhook delivery carries, for the OpenAPI 3.1 `webhooks` section: the body is
 // `{id, type, created_at, data}` (id = the journal event's id) and `data` is the event's, as written by
-// domain/payments/transition.ts (completed, expired, cancelled), refund.ts and webhooks/manual.ts (test).
+// domain/payments/transition.ts (completed, expired, cancelled), refund.ts, fiscal/send.ts (receipts)
+// and webhooks/manual.ts (test).
 import { Type, type TSchema } from 'typebox';
 import { Amount, Nullable, NullableTimestamp, Timestamp } from '../schemas.ts';
 import type { WebhookEventType } from '../../domain/events/types.ts';
 import { SOURCES } from '../../domain/payments/operations.ts';
 
 const PaymentType = Type.String({ enum: ['qr', 'invoice'] });
+
+/** decisions 27: a fiscal receipt issued by the merchant's cash register, or given up on. */
+function ReceiptEventData(status: 'issued' | 'failed') {
+  return Type.Object({
+    receipt_id: Type.String(),
+    kind: Type.String({ enum: ['sale', 'return'] }),
+    operation_id: Type.String(),
+    refund_id: Nullable(Type.String()),
+    status: Type.Literal(status),
+    fiscal_sign: Nullable(Type.String()),
+    check_url: Nullable(Type.String({ description: "the fiscal data operator's check page" })),
+    ticket_url: Nullable(Type.String()),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+  });
+}
 
 const DATA: Record<WebhookEventType, TSchema> = {
   'payment.completed': Type.Object({
@@ -41,6 +57,8 @@ const DATA: Record<WebhookEventType, TSchema> = {
     refunded_total: Amount,
     remaining_refundable: Amount,
   }),
+  'receipt.issued': ReceiptEventData('issued'),
+  'receipt.failed': ReceiptEventData('failed'),
   'webhook.test': Type.Object({ webhook_id: Type.Integer(), livemode: Type.Boolean(), message: Type.String() }),
 };
 

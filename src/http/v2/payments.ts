@@ -3,7 +3,7 @@ import { lookupCustomer } from '../../domain/payments/customers.ts';
 import { receiptFor } from '../plugins/idempotency.ts';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import { createInvoice, createQr } from '../../domain/payments/create.ts';
 import { cancelInvoice } from '../../domain/payments/cancel.ts';
 import { refundPayment, type RefundResult as RefundOutcome } from '../../domain/payments/refund.ts';
@@ -29,7 +29,7 @@ import {
   Status,
   toInvoiceCreated,
   toPaymentItem,
-  toPaymentStatus,
+  paymentDetail,
   toQrCreated,
 } from '../shapes/payment.ts';
 
@@ -81,7 +81,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const op = await findOperation(deps.db, t, req.params.op_id);
       if (op.type !== 'qr')
         throw new AppError('payment_not_found', `${op.id} is an invoice; use /v2/invoices/${op.id}`);
-      return toPaymentStatus(await syncOperation(deps, op));
+      return paymentDetail(deps, await syncOperation(deps, op));
     },
   });
 
@@ -124,7 +124,7 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
       const t = tenant(req);
       const op = await findOperation(deps.db, t, req.params.op_id);
       if (op.type !== 'invoice') throw new AppError('payment_not_found', `${op.id} is a QR; use /v2/qr/${op.id}`);
-      return toPaymentStatus(await syncOperation(deps, op));
+      return paymentDetail(deps, await syncOperation(deps, op));
     },
   });
 
@@ -162,11 +162,13 @@ export function v2PaymentRoutes(app: App, deps: Deps): void {
     errors: [404, 409, 502, 503],
     schema: {
       tags,
-      summary: 'Refund a paid payment, fully or in part',
+      summary: 'Refund a paid payment, fully or in part, by amount or by its items',
       body: RefundBody,
       response: { 201: RefundResult },
     },
     handler: async (req, reply) => {
+      // v2 names the amount (decisions 11); a refund by items may leave it to their sum (decisions 27).
+      if (req.body.amount === undefined && !req.body.items) throw invalidParam('amount', 'amount is required');
       const r = await refundPayment(
         deps,
         tenant(req),

@@ -8,7 +8,7 @@ import { tenant } from '../context.ts';
 import { ModeQuery, OpParams } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body } from '../schemas.ts';
-import { PaymentStatus, toPaymentStatus } from '../shapes/payment.ts';
+import { PaymentStatus, paymentDetail } from '../shapes/payment.ts';
 
 export function v2TestHelperRoutes(app: App, deps: Deps): void {
   for (const action of ['pay', 'expire', 'decline'] as const) {
@@ -36,7 +36,7 @@ export function v2TestHelperRoutes(app: App, deps: Deps): void {
       handler: async (req) => {
         const body = req.body as { sender_name?: string; phone?: string };
         const payer = { sender_name: body.sender_name, phone: body.phone ? normalizePhone(body.phone) : undefined };
-        return toPaymentStatus(await simulate(deps, tenant(req), req.params.op_id, action, payer));
+        return paymentDetail(deps, await simulate(deps, tenant(req), req.params.op_id, action, payer));
       },
     });
   }

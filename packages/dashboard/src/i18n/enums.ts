@@ -43,6 +43,8 @@ export const ENUM_WORDS = {
     'plan.changed': { ru: 'Тариф изменён', kk: 'Тариф өзгерді', en: 'Plan changed' },
     'webhook.delivery_failed': { ru: 'Вебхук не доставлен', kk: 'Вебхук жеткізілмеді', en: 'Webhook delivery failed' },
     'webhook.auto_reactivated': { ru: 'Вебхук снова включён', kk: 'Вебхук қайта қосылды', en: 'Webhook back on' },
+    'receipt.issued': { ru: 'Чек выдан', kk: 'Чек берілді', en: 'Receipt issued' },
+    'receipt.failed': { ru: 'Чек не выдан', kk: 'Чек берілмеді', en: 'Receipt failed' },
     'webhook.test': { ru: 'Тестовое событие', kk: 'Тест оқиғасы', en: 'Test event' },
   },
   mode: {

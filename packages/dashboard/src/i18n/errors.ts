@@ -232,6 +232,11 @@ export const ERROR_WORDS: Record<string, Words> = {
     en: 'Withdrawal not found.',
   },
   ticket_not_found: { ru: 'Обращение не найдено.', kk: 'Өтініш табылмады.', en: 'Ticket not found.' },
+  catalog_item_not_found: {
+    ru: 'Позиция каталога не найдена.',
+    kk: 'Каталог позициясы табылмады.',
+    en: 'Catalog item not found.',
+  },
   // 405, 408, 410, 413, 415, 431
   method_not_allowed: {
     ru: 'Это действие здесь недоступно.',
@@ -492,6 +497,47 @@ export const ERROR_WORDS: Record<string, Words> = {
     ru: 'QR-код не получен. Попробуйте ещё раз.',
     kk: 'QR-код алынбады. Қайталап көріңіз.',
     en: 'The QR code did not come. Try again.',
+  },
+  // decisions 27: cash registers and fiscal receipts.
+  fiscal_register_not_found: {
+    ru: 'Касса не найдена.',
+    kk: 'Касса табылмады.',
+    en: 'Cash register not found.',
+  },
+  receipt_not_found: {
+    ru: 'Чек не найден.',
+    kk: 'Чек табылмады.',
+    en: 'Receipt not found.',
+  },
+  fiscal_register_exists: {
+    ru: 'Эта касса уже подключена.',
+    kk: 'Бұл касса қосылып қойған.',
+    en: 'This cash register is already set up.',
+  },
+  fiscal_receipts_pending: {
+    ru: 'По кассе ещё отправляются чеки. Удалите её, когда они будут выданы.',
+    kk: 'Касса бойынша чектер әлі жіберілуде. Олар берілгенде жойыңыз.',
+    en: 'Receipts of this register are still pending. Delete it once they are issued.',
+  },
+  receipt_not_failed: {
+    ru: 'Повторить можно только невыданный чек.',
+    kk: 'Тек берілмеген чекті қайталауға болады.',
+    en: 'Only a failed receipt can be retried.',
+  },
+  fiscal_register_busy: {
+    ru: 'Касса сейчас отправляет чеки. Попробуйте через минуту.',
+    kk: 'Касса қазір чек жіберуде. Бір минуттан кейін қайталаңыз.',
+    en: 'The register is sending receipts. Try again in a minute.',
+  },
+  fiscal_register_refused: {
+    ru: 'Сервис кассы отказал: проверьте номер кассы, логин и пароль.',
+    kk: 'Касса сервисі бас тартты: касса нөмірін, логин мен құпиясөзді тексеріңіз.',
+    en: 'The cash-register service refused: check the register number, login and password.',
+  },
+  fiscal_service_unavailable: {
+    ru: 'Сервис кассы не ответил. Попробуйте позже.',
+    kk: 'Касса сервисі жауап бермеді. Кейінірек қайталаңыз.',
+    en: 'The cash-register service did not answer. Try later.',
   },
   // The SDK's own (packages/sdk/src/client.ts): no answer at all.
   connection_failed: {

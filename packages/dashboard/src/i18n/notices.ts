@@ -161,6 +161,54 @@ export const NOTICE_WORDS: Record<string, Record<string, Words>> = {
         'run its health check.',
     },
   },
+  'fiscal.register_trouble': {
+    title: {
+      ru: 'Касса «{{register}}» не выдаёт чеки',
+      kk: '«{{register}}» кассасы чек бермейді',
+      en: 'Cash register "{{register}}" cannot issue receipts',
+    },
+    body_blocked: {
+      ru:
+        'Сервис кассы сообщил, что касса заблокирована или не активна. Решите это с сервисом, затем повторите ' +
+        'невыданные чеки.',
+      kk:
+        'Касса сервисі касса бұғатталған немесе белсенді емес екенін хабарлады. Мәселені сервиспен шешіп, ' +
+        'берілмеген чектерді қайталаңыз.',
+      en:
+        'The cash-register service says the register is blocked or not active. Resolve it with the service, then ' +
+        'retry the failed receipts.',
+    },
+    body_credentials: {
+      ru:
+        'Сервис кассы отклонил её учётные данные. Обновите их в настройках фискализации, затем повторите ' +
+        'невыданные чеки.',
+      kk:
+        'Касса сервисі оның тіркелгі деректерін қабылдамады. Оларды фискализация баптауларында жаңартып, ' +
+        'берілмеген чектерді қайталаңыз.',
+      en:
+        'The cash-register service refused its credentials. Update them in the fiscal settings, then retry the ' +
+        'failed receipts.',
+    },
+    body_offline: {
+      ru: 'Касса работает без связи с ОФД больше 72 часов и не принимает чеки, пока данные не дойдут до ОФД.',
+      kk: 'Касса ФДО-мен байланыссыз 72 сағаттан астам жұмыс істейді және деректер ФДО-ға жеткенше чек қабылдамайды.',
+      en:
+        'The register has been offline for more than 72 hours and refuses receipts until its data reach the ' +
+        'fiscal data operator.',
+    },
+  },
+  'fiscal.receipt_failed': {
+    title: {
+      ru: 'Чек по платежу {{operation_id}} не выдан',
+      kk: '{{operation_id}} төлемі бойынша чек берілмеді',
+      en: 'A receipt for payment {{operation_id}} was not issued',
+    },
+    body: {
+      ru: 'Касса не выдала чек ({{error}}). Устраните причину и повторите его на странице чеков.',
+      kk: 'Касса чек бермеді ({{error}}). Себебін жойып, чектер бетінде қайталаңыз.',
+      en: 'The register did not issue it ({{error}}). Fix the cause, then retry it from the receipts page.',
+    },
+  },
   'partner.active': {
     title: {
       ru: 'Партнёрская программа: заявка одобрена',
