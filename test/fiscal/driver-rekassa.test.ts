@@ -132,6 +132,19 @@ describe('rekassa: what the domain acts on', () => {
     expect((await d.issue(fresh, saleRequest('rc_rk_tok'))).fiscalSign).toMatch(/^\d+$/);
   });
 
+  it('a second request while the register serves one is busy (the one-at-a-time rule)', async () => {
+    const d = driver();
+    const session = await d.authorize();
+    await client().ok('PATCH', `registers/${cashbox()}`, { concurrency: 'reject' });
+    await faults([{ kind: 'slow', path: '/tickets', ms: 400, times: 1 }]);
+    const [first, second] = await Promise.allSettled([
+      d.issue(session, saleRequest('rc_rk_q1')),
+      new Promise((r) => setTimeout(r, 100)).then(() => d.issue(session, saleRequest('rc_rk_q2'))),
+    ]);
+    expect(first.status).toBe('fulfilled');
+    expect(second.status === 'rejected' && (second.reason as { kind: string }).kind).toBe('busy');
+  });
+
   it('a blocked or not activated register is blocked', async () => {
     const d = driver();
     const session = await d.authorize();
@@ -143,7 +156,7 @@ describe('rekassa: what the domain acts on', () => {
     expect(await kindOf(d.issue(session, saleRequest('rc_rk_blocked')))).toBe('blocked');
   });
 
-  it('a shift past 24 hours is shift_expired; the PIN-guarded close ends it, confirmed, and the next opens', async () => {
+  it('a shift past 24 hours is shift_expired; the PIN-guarded close ends it, confirmed; the next opens', async () => {
     const d = driver();
     const session = await d.authorize();
     expect(await d.closeShift(session)).toBeNull();

@@ -27,7 +27,7 @@ const receipts = async () => (await client().ok('GET', 'receipts')).receipts as 
 const hint = { shiftNumber: null, at: new Date() };
 
 describe('webkassa: login and the register', () => {
-  it('logs in, reads the register as active with its OFD and no shift, then the shift the first sale opened', async () => {
+  it('logs in, reads the register active with its OFD and no shift, then the shift a first sale opened', async () => {
     const d = driver();
     const session = await d.authorize();
     expect(session).toEqual({ token: expect.any(String) });
@@ -72,7 +72,7 @@ describe('webkassa: receipts', () => {
     expect((await receipts()).map((r) => r.fiscal_sign)).toEqual([sale.fiscalSign, ret.fiscalSign]);
   });
 
-  it('a return of an unknown sale is basis_missing, one above its sale rejected, one without a basis kept', async () => {
+  it('a return of an unknown sale is basis_missing, one above its sale rejected, one without basis kept', async () => {
     const d = driver();
     const session = await d.authorize();
     const sale = await d.issue(session, saleRequest('rc_wk_sale2'));
@@ -83,7 +83,7 @@ describe('webkassa: receipts', () => {
     await expect(d.issue(session, { ...returnRequest('rc_wk_ret3', sale), basis: null })).rejects.toThrow(/no basis/);
   });
 
-  it('the same external number twice: one receipt; the second answer is duplicate and lookup finds the first', async () => {
+  it('one external number twice: one receipt; the second answer is duplicate, lookup finds the first', async () => {
     const d = driver();
     const session = await d.authorize();
     const first = await d.issue(session, saleRequest('rc_wk_dup'));
@@ -132,6 +132,19 @@ describe('webkassa: what the domain acts on', () => {
     expect(await kindOf(d.registerInfo({}))).toBe('token_expired');
     const fresh = await d.authorize();
     expect((await d.issue(fresh, saleRequest('rc_wk_tok'))).fiscalSign).toMatch(/^\d+$/);
+  });
+
+  it('a second request while the register serves one is busy (the one-at-a-time rule)', async () => {
+    const d = driver();
+    const session = await d.authorize();
+    await client().ok('PATCH', `registers/${cashbox()}`, { concurrency: 'reject' });
+    await faults([{ kind: 'slow', path: 'check', ms: 400, times: 1 }]);
+    const [first, second] = await Promise.allSettled([
+      d.issue(session, saleRequest('rc_wk_q1')),
+      new Promise((r) => setTimeout(r, 100)).then(() => d.issue(session, saleRequest('rc_wk_q2'))),
+    ]);
+    expect(first.status).toBe('fulfilled');
+    expect(second.status === 'rejected' && (second.reason as { kind: string }).kind).toBe('busy');
   });
 
   it('a blocked register is blocked: the register says so and receipts are refused', async () => {

@@ -280,14 +280,21 @@ class RekassaDriver implements FiscalDriver {
     const shift = shiftOf(cr);
     if (!shift) return null;
     const shiftPath = `/api/crs/${encodeURIComponent(crsId)}/shifts/${shift.number}`;
-    const closed = await this.conn.call({
-      method: 'POST',
-      path: `${shiftPath}/close`,
-      name: '/api/crs/{id}/shifts/{n}/close',
-      token,
-      headers: { 'cash-register-password': this.binding.credentials.pin ?? '' },
-      mutating: true,
-    });
+    let closed: unknown;
+    try {
+      closed = await this.conn.call({
+        method: 'POST',
+        path: `${shiftPath}/close`,
+        name: '/api/crs/{id}/shifts/{n}/close',
+        token,
+        headers: { 'cash-register-password': this.binding.credentials.pin ?? '' },
+        mutating: true,
+      });
+    } catch (err) {
+      // Closed between the read and the close (by the service's own schedule, or the merchant): no shift open.
+      if (err instanceof FiscalError && /shift\w*(already_?closed|not_?open)/i.test(err.code ?? '')) return null;
+      throw err;
+    }
     const reread = await this.conn.call({
       method: 'GET',
       path: shiftPath,
