@@ -82,7 +82,7 @@ async function liveWorld(driver: 'webkassa' | 'rekassa'): Promise<World> {
         unique_number: `SWK9${String(process.pid).slice(-3)}${String(n).padStart(4, '0')}`,
         rekassa: { number: `8${String(process.pid).slice(-3)}${String(n).padStart(4, '0')}` },
       });
-      const creds =
+      const creds: { credentials: Record<string, string>; number: string } =
         driver === 'webkassa'
           ? { credentials: { login: fe.webkassa.login, password: fe.webkassa.password }, number: reg.unique_number }
           : {
@@ -154,9 +154,10 @@ describe.each([
       [m.registerId],
     );
     for (const r of refunds.rows) expect([r.id, r.returns, r.issued]).toEqual([r.id, 1, 1]);
-    const ours = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM fiscal_receipts WHERE register_id = $1', [
-      m.registerId,
-    ]);
+    const ours = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM fiscal_receipts WHERE register_id = $1',
+      [m.registerId],
+    );
     expect(await w.registerHolds(m.registerNumber, m.registerId)).toBe(ours.rows[0].n);
   }
 
@@ -220,7 +221,9 @@ describe.each([
       ['sale', 3000],
     ]);
     const sale = all.find((r) => r.kind === 'sale')!;
-    expect(sale.items).toEqual([expect.objectContaining({ name: 'Оплата: Доставка', total: 3000, vat_rate_bps: 1600 })]);
+    expect(sale.items).toEqual([
+      expect.objectContaining({ name: 'Оплата: Доставка', total: 3000, vat_rate_bps: 1600 }),
+    ]);
     expect((await byKey(m.key).get(`/v2/invoices/${opId}`)).body.receipt).toMatchObject({
       id: sale.id,
       status: 'issued',
