@@ -4,22 +4,16 @@
 // Each path ends in the same check: every paid operation of the merchant has exactly one issued sale receipt,
 // every completed refund exactly one issued return receipt, with the lines, VAT and payment type the register
 // and the payment say; and the register itself holds exactly as many receipts (nothing doubled at the service).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/api.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { idem, newMerchant } from '../helpers/factories.ts';
 import { issueReceipts, newRegister } from '../helpers/fiscal.ts';
 import { pay } from '../helpers/payments.ts';
-import { qrapiWorld, type QrapiWorld } from '../helpers/qrapi.ts';
+import { fiscalWorld, heldAt } from '../helpers/fiscal-world.ts';
 import { Browser, createLink } from '../links/helpers.ts';
 import { v1Idem, dataOf } from '../v1/helpers.ts';
 import { pollWatchedQrs } from '../../src/domain/payments/watch.ts';
-import { loadConfig } from '../../src/config.ts';
-import { startFiscalEmulator, type RunningFiscalEmulator } from '../../fiscal-emulator/server.ts';
-import { FiscalClient } from '../fiscal-emulator/harness.ts';
 
 interface World {
   t: TestApp;
@@ -52,70 +46,28 @@ async function sandboxWorld(): Promise<World> {
   };
 }
 
-let registers = 0;
-
 async function liveWorld(driver: 'webkassa' | 'rekassa'): Promise<World> {
-  const fe: RunningFiscalEmulator = await startFiscalEmulator({
-    port: 0,
-    dir: mkdtempSync(path.join(tmpdir(), `fiscal-money-${driver}-`)),
-  });
-  const fc = new FiscalClient(fe);
-  const world: QrapiWorld = await qrapiWorld({
-    fiscal: {
-      ...loadConfig({}).fiscal,
-      webkassaUrl: fe.url,
-      webkassaApiKey: fe.webkassa.apiKey,
-      rekassaUrl: fe.url,
-      rekassaApiKey: fe.rekassa.apiKey,
-      caFile: fe.ca,
-      timeoutMs: 3000,
-    },
-  });
-  const t = world.t;
+  const w = await fiscalWorld(driver);
+  const t = w.t;
   return {
     t,
     async merchant() {
-      const m = await world.liveMerchant('r3');
-      // A register of its own at the service, as the merchant's service account would have.
-      const n = ++registers;
-      const reg = await fc.ok('POST', 'registers', {
-        unique_number: `SWK9${String(process.pid).slice(-3)}${String(n).padStart(4, '0')}`,
-        rekassa: { number: `8${String(process.pid).slice(-3)}${String(n).padStart(4, '0')}` },
-      });
-      const creds: { credentials: Record<string, string>; number: string } =
-        driver === 'webkassa'
-          ? { credentials: { login: fe.webkassa.login, password: fe.webkassa.password }, number: reg.unique_number }
-          : {
-              credentials: { password: reg.rekassa.password, pin: reg.rekassa.pin },
-              number: reg.rekassa.number,
-            };
-      const res = await api(t.app, m).post('/me/fiscal/registers', {
-        body: { driver, credentials: creds.credentials, register_number: creds.number, vat_payer: true },
-        headers: idem(),
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return { key: m.liveKey, access: m.access, registerId: res.body.id, registerNumber: reg.unique_number };
+      const m = await w.merchant();
+      return { key: m.liveKey, access: m.access, registerId: m.registerId, registerNumber: m.unique };
     },
     async customerPays(opId) {
       const type = (
         await t.runtime.deps.db.query<{ type: string }>('SELECT type FROM operations WHERE id = $1', [opId])
       ).rows[0].type;
-      await world.customer('scan', opId);
-      await world.customer('confirm', opId);
+      await w.qrapi.customer('scan', opId);
+      await w.qrapi.customer('confirm', opId);
       if (type === 'qr') {
         await t.runtime.deps.db.query('UPDATE operations SET next_poll_at = now() WHERE id = $1', [opId]);
         await pollWatchedQrs(t.runtime.deps, { batch: 100, perAccount: 100 });
       }
     },
-    async registerHolds(uniqueNumber) {
-      const list = (await fc.ok('GET', `receipts?register=${uniqueNumber}`)) as unknown[] | { receipts: unknown[] };
-      return (Array.isArray(list) ? list : list.receipts).length;
-    },
-    async close() {
-      await world.close();
-      await fc.agent.close();
-      await fe.close();
-    },
+    registerHolds: async (unique) => (await heldAt(w, unique)).length,
+    close: () => w.close(),
   };
 }
 
