@@ -128,7 +128,7 @@ describe.each(['webkassa', 'rekassa'] as const)('fiscal faults: %s', (driver) =>
     expect(await heldAt(w, m.unique)).toHaveLength(2);
   });
 
-  it('receipts signed while the fiscal data operator is away are marked offline, and the register says so', async () => {
+  it('receipts signed while the fiscal data operator is away are marked offline; the register says so', async () => {
     const m = await w.merchant();
     await w.fc.ok('POST', `registers/${m.unique}/ofd`, { online: false });
     const op = await w.paidQr(m, 900);

@@ -167,7 +167,7 @@ describe.each([
       ).toBe(201);
     await expectReceiptsComplete(m);
     const all = await receiptsOf(m.key, opId);
-    expect(all.map((r) => [r.kind, r.amount]).sort()).toEqual([
+    expect(all.map((r) => [r.kind, r.amount]).sort(), JSON.stringify(all)).toEqual([
       ['return', 1000],
       ['return', 2000],
       ['sale', 3000],
