@@ -163,6 +163,35 @@ describe.each(['webkassa', 'rekassa'] as const)('fiscal faults: %s', (driver) =>
     expect(await heldAt(w, m.unique)).toHaveLength(3);
   });
 
+  it('a register that does not answer is retried with back-off, and after 24 hours the receipt fails', async () => {
+    const m = await w.merchant();
+    await faults([{ kind: 'http5xx', register: m.unique, surface: driver, path: surfacePath, status: 503 }]);
+    try {
+      const op = await w.paidQr(m, 500);
+      await issueReceipts(w.t);
+      const [waiting] = await receipts(m, `&operation_id=${op}`);
+      expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(waiting.error?.code).toMatch(/^unavailable/);
+      // Its 24 hours of attempts are over (as if they had passed with the register down).
+      await w.t.runtime.deps.db.query(
+        'UPDATE fiscal_receipts SET give_up_at = now(), next_attempt_at = now() WHERE operation_id = $1',
+        [op],
+      );
+      await issueReceipts(w.t);
+      const [failed] = await receipts(m, `&operation_id=${op}`);
+      expect(failed.status).toBe('failed');
+      expect(failed.error?.code).toMatch(/^unavailable/);
+      const notes = (await api(w.t.app, m).get('/me/notifications')).body.data as { type: string; params: object }[];
+      expect(notes.filter((n) => n.type === 'fiscal.receipt_failed')).toEqual([
+        expect.objectContaining({ params: expect.objectContaining({ receipt_id: failed.id, operation_id: op }) }),
+      ]);
+      const events = (await api(w.t.app, { apiKey: m.liveKey }).get('/v2/events?type=receipt.failed')).body.data;
+      expect(events.map((e) => (e.data as { receipt_id: string }).receipt_id)).toEqual([failed.id]);
+    } finally {
+      await faults([]);
+    }
+  });
+
   it('a return owed before its sale was issued waits for it, then carries its basis', async () => {
     const m = await w.merchant();
     await faults([{ kind: 'http5xx', register: m.unique, surface: driver, path: surfacePath, status: 503, times: 1 }]);
