@@ -8,6 +8,7 @@ import { systemClock, type Clock, type Deps } from './deps.ts';
 import { connectRedis, createRateLimiter } from './infra/rate-limit-store.ts';
 import { createProviders } from './providers/index.ts';
 import { createFiscalDrivers } from './fiscal/index.ts';
+import { closeFiscalPools } from './fiscal/http.ts';
 import { Caches, listenForInvalidation } from './infra/cache.ts';
 import { wireDomainSubscribers } from './domain/subscribers.ts';
 import { channelDrivers } from './channels/index.ts';
@@ -75,6 +76,7 @@ export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Pr
       redis?.disconnect();
       await Promise.all(Object.values(deps.channels).map((c) => c.close?.()));
       await deps.providers.qrapi?.close();
+      await closeFiscalPools();
       await db.close();
     },
   };

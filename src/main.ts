@@ -12,6 +12,7 @@ import { startJobs } from './jobs/index.ts';
 import { startHeartbeat } from './jobs/heartbeat.ts';
 import { resealProviderCredentials, resealWebhookSecrets } from './domain/webhooks/reseal.ts';
 import { resealAtRest } from './domain/organization/reseal.ts';
+import { resealFiscalCredentials } from './domain/fiscal/reseal.ts';
 import { connectPlatform, USAGE } from './cli/connect-platform.ts';
 import { startTracing } from './telemetry/tracing-sdk.ts';
 import { listenForMetrics } from './http/metrics-listener.ts';
@@ -38,6 +39,8 @@ const COMMANDS: Record<string, (config: Config) => Promise<void>> = {
       `re-sealed ${n} webhook secret${n === 1 ? '' : 's'} and ${p} provider credential${p === 1 ? '' : 's'} ` +
         'with the current APP_SECRET',
     );
+    const f = await resealFiscalCredentials(runtime.deps.db, runtime.deps.secrets.sealer);
+    console.log(`re-sealed the credentials of ${f} cash register${f === 1 ? '' : 's'}`);
     const o = await resealAtRest(runtime.deps.db, runtime.deps.secrets.sealer);
     console.log(
       `re-sealed ${o.resealed} other value${o.resealed === 1 ? '' : 's'} (IBANs, bank details, codes, messages); ` +

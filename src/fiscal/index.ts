@@ -4,6 +4,8 @@ import type { FiscalConfig } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { FiscalDrivers } from './registry.ts';
 import { sandboxSpec } from './sandbox.ts';
+import { webkassaSpec } from './webkassa/driver.ts';
+import { rekassaSpec } from './rekassa/driver.ts';
 
 export function createFiscalDrivers(
   config: FiscalConfig,
@@ -11,5 +13,9 @@ export function createFiscalDrivers(
   clock: { now(): Date },
   publicUrl: string,
 ): FiscalDrivers {
-  return new FiscalDrivers(config, db, clock, publicUrl, { sandbox: sandboxSpec });
+  return new FiscalDrivers(config, db, clock, publicUrl, {
+    sandbox: sandboxSpec,
+    webkassa: webkassaSpec,
+    rekassa: rekassaSpec,
+  });
 }

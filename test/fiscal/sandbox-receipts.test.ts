@@ -247,3 +247,40 @@ describe('recovery rules', () => {
     expect(ret.status).toBe('issued');
   });
 });
+
+describe('APP_SECRET rotation', () => {
+  it("reseal re-seals a register's credentials and session; the register keeps issuing", async () => {
+    const { resealFiscalCredentials } = await import('../../src/domain/fiscal/reseal.ts');
+    const { makeSealer } = await import('../../src/secrets.ts');
+    const m = await newMerchant(t.app);
+    const g = await newRegister(t, m);
+    const deps = t.runtime.deps;
+    const { rows } = await deps.db.query<{ client_id: number }>(
+      'SELECT client_id FROM fiscal_registers WHERE id = $1',
+      [g.id],
+    );
+    const clientId = rows[0].client_id;
+    const read = async () =>
+      (
+        await deps.db.query<{ c: string; s: string }>(
+          'SELECT credentials_sealed AS c, session_sealed AS s FROM fiscal_registers WHERE id = $1',
+          [g.id],
+        )
+      ).rows[0];
+    const before = await read();
+    const own = deps.config.appSecret ?? 'test-app-secret';
+    const other = 'rotated-app-secret'.padEnd(48, 'r');
+    const rotated = makeSealer(other, [own]);
+    expect(rotated.isCurrent(before.c)).toBe(false);
+    expect(await resealFiscalCredentials(deps.db, rotated, clientId)).toBe(1);
+    const after = await read();
+    expect(rotated.isCurrent(after.c) && rotated.isCurrent(after.s)).toBe(true);
+    expect(rotated.open(after.c)).toBe(deps.secrets.sealer.open(before.c));
+    expect(await resealFiscalCredentials(deps.db, rotated, clientId)).toBe(0);
+    // Back to the store's own key, as the app runs with it; the register then issues as before.
+    await resealFiscalCredentials(deps.db, makeSealer(own, [other]), clientId);
+    const op = await paidQr(m, { amount: 300 });
+    await issueReceipts(t);
+    expect((await receiptsOf(m, op))[0].status).toBe('issued');
+  });
+});
