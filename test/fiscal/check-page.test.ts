@@ -153,6 +153,28 @@ describe('GET /fiscal/check', () => {
     expect((await get(pathOf(r.check_url))).statusCode).toBe(200);
   });
 
+  it('is rate-limited per address like the public pages: guesses from one address run out', async () => {
+    const limited = await buildTestApp({ rateLimits: { ...t.config.rateLimits, checkout_get: 2 } });
+    try {
+      const guess = (i: number, ip: string) =>
+        limited.app.inject({
+          method: 'GET',
+          url: `/fiscal/check?i=${100 + i}&f=900000000000&s=1.00&t=20260101T000000&lang=en`,
+          remoteAddress: ip,
+        });
+      const codes = [];
+      for (let i = 0; i < 3; i++) codes.push((await guess(i, '192.0.2.50')).statusCode);
+      // Each guess names other parameters: the budget is the address's, not the receipt's.
+      expect(codes).toEqual([404, 404, 429]);
+      const over = await guess(9, '192.0.2.50');
+      expect(over.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(over.body).toContain('Too many requests');
+      expect((await guess(10, '192.0.2.51')).statusCode).toBe(404);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('is in /openapi.json as a public route', async () => {
     const doc = (await get('/openapi.json')).json();
     const op = doc.paths['/fiscal/check'].get;
