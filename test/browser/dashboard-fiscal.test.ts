@@ -3,15 +3,18 @@
 // a paid test QR waits on it (so the register cannot be deleted, said in words), the receipts worker issues
 // its receipt, seen on the receipts page (with its fiscal sign and check page) and on the payment's page; the
 // shift is closed and its Z-report totals are shown, then on the register's shifts page. Live mode's wizard
-// asks each service for its own credentials, secrets typed as passwords. A viewer sees the registers and
+// asks each service for its own credentials, secrets typed as passwords. A failed receipt says why in words
+// and is tried again; an issued one is sent to the payer by e-mail or SMS; a refund's return receipt shows on
+// the payment's page. A viewer sees the registers and
 // the receipts but nothing to set up or operate.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { accessible, settled, startHarness, SCREENSHOTS, type Harness } from './harness.ts';
-import { newMember, newPaidPayment } from '../helpers/actors.ts';
+import { newMember, newPaidPayment, newRefund } from '../helpers/actors.ts';
 import { newMerchant } from '../helpers/factories.ts';
 import { issueReceipts, newRegister } from '../helpers/fiscal.ts';
+import { markFailed } from '../../src/domain/fiscal/receipts-store.ts';
 
 const SHOTS = `${SCREENSHOTS}/dashboard`;
 let h: Harness;
@@ -267,6 +270,79 @@ describe.each([390, 1280])('fiscal pages at %i px', (width) => {
       expect(await receipts.first().getByRole('button', { name: 'Отправить покупателю' }).count()).toBe(0);
       expect(v.problems).toEqual([]);
       await v.context.close();
+    },
+    FLOW_MS,
+  );
+  it(
+    'a failed receipt says why and is retried; an issued one is sent by e-mail and SMS; a return receipt',
+    async () => {
+      const m = await newMerchant(h.t.app);
+      await newRegister(h.t, m);
+      const sold = await newPaidPayment(h.t.app, m.testKey, 1000);
+      await issueReceipts(h.t);
+      // The second payment's receipt refused by the service, as the worker records a refusal.
+      const refused = await newPaidPayment(h.t.app, m.testKey, 2000);
+      const db = h.t.runtime.deps.db;
+      const [pending] = (
+        await db.query<{ id: string }>(
+          "SELECT id FROM fiscal_receipts WHERE operation_id = $1 AND status = 'pending'",
+          [refused.operation_id],
+        )
+      ).rows;
+      expect(await markFailed(db, pending.id, { code: 'rejected:11', message: 'field invalid' })).not.toBeNull();
+
+      const { context, page, problems } = await signedIn(m, width);
+      await openFiscal(page, width);
+      await page.getByRole('link', { name: 'Чеки', exact: true }).click();
+      const receipts = rowsOf(page, 'receipts-table');
+      await poll(() => receipts.count()).toBe(2);
+      const failed = receipts.filter({ hasText: refused.operation_id });
+      expect(await failed.textContent()).toContain('Не выдан');
+      expect(await failed.textContent()).toContain('Сервис отклонил чек');
+      expect(await failed.getByRole('button', { name: 'Отправить покупателю' }).count()).toBe(0);
+      await accessible(page, 'a failed receipt');
+      await failed.getByRole('button', { name: 'Повторить' }).click();
+      await page.getByText('Чек снова в очереди').waitFor();
+      await poll(() => failed.textContent()).toContain('Отправляется');
+      expect(await failed.getByRole('button', { name: 'Повторить' }).count()).toBe(0);
+      const [again] = (await db.query('SELECT status FROM fiscal_receipts WHERE id = $1', [pending.id])).rows;
+      expect(again.status).toBe('pending');
+
+      // The issued one, to the payer: by e-mail, then by SMS.
+      const issued = receipts.filter({ hasText: sold.operation_id });
+      await issued.getByRole('button', { name: 'Отправить покупателю' }).click();
+      let send = page.getByRole('dialog', { name: 'Отправить чек' });
+      await send.getByRole('textbox', { name: 'Эл. почта' }).fill('buyer@example.kz');
+      await accessible(page, 'sending a receipt');
+      await send.getByRole('button', { name: 'Отправить покупателю' }).click();
+      await page.getByText('Чек отправлен: buyer@example.kz').waitFor();
+      await send.waitFor({ state: 'detached' });
+      await issued.getByRole('button', { name: 'Отправить покупателю' }).click();
+      send = page.getByRole('dialog', { name: 'Отправить чек' });
+      await send.getByText('SMS', { exact: true }).click();
+      // A number that is no Kazakhstan mobile is refused in words, and the dialog stays to fix it.
+      await send.getByRole('textbox', { name: 'Телефон' }).fill('12345');
+      await send.getByRole('button', { name: 'Отправить покупателю' }).click();
+      await poll(() => send.getByTestId('error-words').textContent()).toBe(
+        'Проверьте номер телефона, например +7 701 123 45 67.',
+      );
+      await send.getByRole('textbox', { name: 'Телефон' }).fill('+7 701 234 56 78');
+      await send.getByRole('button', { name: 'Отправить покупателю' }).click();
+      await page.getByText('Чек отправлен: +77012345678').waitFor();
+
+      // A part refunded: the payment's page lists the return receipt under its sale receipt.
+      await newRefund(h.t.app, m.testKey, { operationId: sold.operation_id, amount: 400 });
+      await issueReceipts(h.t);
+      await page.goto(`${h.base}/dashboard/payments/${sold.operation_id}`);
+      const onPayment = page.getByTestId('payment-receipt');
+      await poll(() => onPayment.getByTestId('receipt-line').count()).toBe(2);
+      expect(await onPayment.textContent()).toContain('Чеки возврата');
+      const back = await onPayment.getByTestId('receipt-line').last().textContent();
+      expect(back).toContain('Выдан');
+      expect(back).toContain('400\u00a0₸');
+      await accessible(page, "a payment's sale and return receipts");
+      expect(problems.filter((p) => !/status of 400 .*\/v2\/receipts\/rc_\w+\/send\?mode=test$/.test(p))).toEqual([]);
+      await context.close();
     },
     FLOW_MS,
   );
