@@ -2,7 +2,8 @@
 // sets up the sandbox register in test mode through the wizard (the same number twice is refused in words),
 // a paid test QR waits on it (so the register cannot be deleted, said in words), the receipts worker issues
 // its receipt, seen on the receipts page (with its fiscal sign and check page) and on the payment's page; the
-// shift is closed and its Z-report totals are shown, then on the register's shifts page. Live mode's wizard
+// shift is closed and its Z-report totals are shown, then on the register's shifts page. A register's settings
+// are edited from what it has. Live mode's wizard
 // asks each service for its own credentials, secrets typed as passwords. A failed receipt says why in words
 // and is tried again; an issued one is sent to the payer by e-mail or SMS; a refund's return receipt shows on
 // the payment's page. A viewer sees the registers and
@@ -274,10 +275,10 @@ describe.each([390, 1280])('fiscal pages at %i px', (width) => {
     FLOW_MS,
   );
   it(
-    'a failed receipt says why and is retried; an issued one is sent by e-mail and SMS; a return receipt',
+    'checked, edited; a failed receipt says why and is retried; one sent by e-mail and SMS; a return receipt',
     async () => {
       const m = await newMerchant(h.t.app);
-      await newRegister(h.t, m);
+      const register = await newRegister(h.t, m);
       const sold = await newPaidPayment(h.t.app, m.testKey, 1000);
       await issueReceipts(h.t);
       // The second payment's receipt refused by the service, as the worker records a refusal.
@@ -293,6 +294,37 @@ describe.each([390, 1280])('fiscal pages at %i px', (width) => {
 
       const { context, page, problems } = await signedIn(m, width);
       await openFiscal(page, width);
+
+      // A live check with its service, then its settings changed (the dialog starts from what it has).
+      const row = rowsOf(page, 'registers-table').first();
+      await poll(() => row.textContent()).toContain(register.register_number);
+      const checkedBefore = register.checked_at;
+      await row.getByRole('button', { name: 'Проверить' }).click();
+      await page.getByText('Касса проверена').waitFor();
+      const [probed] = (
+        await h.t.runtime.deps.db.query<{ checked_at: Date }>('SELECT checked_at FROM fiscal_registers WHERE id = $1', [
+          register.id,
+        ])
+      ).rows;
+      expect(new Date(probed.checked_at).getTime()).toBeGreaterThan(new Date(checkedBefore ?? 0).getTime());
+      await row.getByRole('button', { name: 'Настройки' }).click();
+      const edit = page.getByRole('dialog', { name: 'Настройки кассы' });
+      expect(await edit.getByRole('combobox', { name: 'Вид оплаты в чеке' }).inputValue()).toBe('Мобильный платёж');
+      expect(await edit.getByRole('combobox', { name: 'Счёт провайдера' }).inputValue()).toBe('Все счета режима');
+      await edit.getByLabel('Название в кабинете').fill('Касса 2');
+      await edit.getByRole('combobox', { name: 'Вид оплаты в чеке' }).click();
+      await page.getByRole('option', { name: 'Банковская карта' }).click();
+      await accessible(page, "a register's settings");
+      await edit.getByRole('button', { name: 'Сохранить' }).click();
+      await edit.waitFor({ state: 'detached' });
+      await poll(() => row.textContent()).toContain('Касса 2');
+      const [saved] = (
+        await h.t.runtime.deps.db.query('SELECT display_name, payment_type FROM fiscal_registers WHERE id = $1', [
+          register.id,
+        ])
+      ).rows;
+      expect(saved).toEqual({ display_name: 'Касса 2', payment_type: 'card' });
+
       await page.getByRole('link', { name: 'Чеки', exact: true }).click();
       const receipts = rowsOf(page, 'receipts-table');
       await poll(() => receipts.count()).toBe(2);
