@@ -101,6 +101,17 @@ const SOURCES: Record<EnumKind, [string, string, string][]> = {
   funnel_step: [['get', '/partner/analytics/funnel', 'step']],
   org_type: [['get', '/me/organization', 'org_type']],
   log_actor: [['get', '/me/logs', 'data.actor.kind']],
+  fiscal_register_status: [['get', '/me/fiscal/registers', 'data.status']],
+  fiscal_driver: [['get', '/me/fiscal/registers', 'data.driver']],
+  fiscal_payment_type: [
+    ['get', '/me/fiscal/registers', 'data.payment_type'],
+    ['get', '/v2/receipts', 'data.payment_type'],
+  ],
+  receipt_status: [
+    ['get', '/v2/receipts', 'data.status'],
+    ['get', '/me/payments/status/{op_id}', 'receipt.status'],
+  ],
+  receipt_kind: [['get', '/v2/receipts', 'data.kind']],
 };
 
 type Schema = {

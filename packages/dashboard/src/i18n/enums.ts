@@ -137,6 +137,30 @@ export const ENUM_WORDS = {
   log_actor: {
     partner: { ru: 'Партнёр', kk: 'Серіктес', en: 'Partner' },
   },
+  fiscal_register_status: {
+    active: { ru: 'Работает', kk: 'Жұмыс істейді', en: 'Active' },
+    blocked: { ru: 'Заблокирована', kk: 'Бұғатталған', en: 'Blocked' },
+    offline: { ru: 'Нет связи с ОФД', kk: 'ОФД-мен байланыс жоқ', en: 'Offline' },
+    auth_failed: { ru: 'Неверный вход', kk: 'Кіру қате', en: 'Sign-in refused' },
+  },
+  fiscal_driver: {
+    sandbox: { ru: 'Тестовая касса', kk: 'Тест кассасы', en: 'Test register' },
+    webkassa: { ru: 'Webkassa', kk: 'Webkassa', en: 'Webkassa' },
+    rekassa: { ru: 'reKassa', kk: 'reKassa', en: 'reKassa' },
+  },
+  fiscal_payment_type: {
+    mobile: { ru: 'Мобильный платёж', kk: 'Мобильді төлем', en: 'Mobile payment' },
+    card: { ru: 'Банковская карта', kk: 'Банк картасы', en: 'Bank card' },
+  },
+  receipt_status: {
+    pending: { ru: 'Отправляется', kk: 'Жіберілуде', en: 'Pending' },
+    issued: { ru: 'Выдан', kk: 'Берілді', en: 'Issued' },
+    failed: { ru: 'Не выдан', kk: 'Берілмеді', en: 'Failed' },
+  },
+  receipt_kind: {
+    sale: { ru: 'Продажа', kk: 'Сату', en: 'Sale' },
+    return: { ru: 'Возврат', kk: 'Қайтару', en: 'Return' },
+  },
 } satisfies Record<string, Record<string, Words>>;
 
 export type EnumKind = keyof typeof ENUM_WORDS;

@@ -1,5 +1,5 @@
-// One payment: its fields, its buyer, its refunds, its events from the journal, and a refund (whole or part)
-// for finance roles.
+// One payment: its fields, its buyer, its refunds, its fiscal receipts, its events from the journal, and a
+// refund (whole or part) for finance roles.
 // A refund that waits for the payer (r2 live accounts answer pending with a return QR) opens the return
 // QR panel (ReturnQr.tsx) for the cashier; the form comes back once that refund is final. Money leaves the
 // merchant, so the amount is never implied: it is typed, or "the whole remaining amount" is ticked, and a
@@ -21,6 +21,7 @@ import { ReturnQr, type Refund } from './ReturnQr.tsx';
 import { Dialog } from '../../components/Dialog.tsx';
 import { PaymentBuyer } from './PaymentBuyer.tsx';
 import { PaymentRefunds } from './PaymentRefunds.tsx';
+import { PaymentReceipt } from './PaymentReceipt.tsx';
 
 export default function PaymentDetail() {
   const { t, i18n } = useTranslation();
@@ -198,6 +199,7 @@ export default function PaymentDetail() {
       </Dialog>
       {p && <PaymentBuyer name={p.sender_name} phone={p.phone} />}
       {p && <PaymentRefunds opId={opId} mode={mode} />}
+      {p && <PaymentReceipt opId={opId} mode={mode} receipt={p.receipt} />}
       <Card withBorder>
         <Text fw={600} mb="xs">
           {t('payments.events')}

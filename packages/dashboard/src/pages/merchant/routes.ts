@@ -39,6 +39,9 @@ export const merchantRoutes: PageRoute[] = [
     action: 'subscription.pay',
     Component: lazy(() => import('./Subscription.tsx')),
   },
+  { path: 'fiscal', nav: 'nav.fiscal', action: 'fiscal.read', Component: lazy(() => import('./FiscalRegisters.tsx')) },
+  { path: 'fiscal/registers/:id/shifts', Component: lazy(() => import('./FiscalShifts.tsx')) },
+  { path: 'fiscal/receipts', Component: lazy(() => import('./Receipts.tsx')) },
   { path: 'logs', nav: 'nav.logs', action: 'logs.read', Component: lazy(() => import('./Logs.tsx')) },
   { path: 'profile', nav: 'nav.profile', Component: lazy(() => import('./Profile.tsx')) },
 ];
