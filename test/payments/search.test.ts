@@ -381,6 +381,7 @@ describe("a payment's refunds", () => {
         amount: 1500,
         status: 'completed',
         reason: null,
+        items: null,
         created_at: second.body.created_at,
       },
       {
@@ -389,6 +390,7 @@ describe("a payment's refunds", () => {
         amount: 1000,
         status: 'completed',
         reason: 'сдача',
+        items: null,
         created_at: first.body.created_at,
       },
     ]);
