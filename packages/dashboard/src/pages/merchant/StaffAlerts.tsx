@@ -1,7 +1,7 @@
 // The signed-in member's own staff alerts (decisions 28), per mode: paid, refunded and failed-receipt alerts
 // and the daily summary at a local hour, by e-mail and/or the bound messenger chat. Each switch saves at
 // once (PATCH with that field alone). A partner acting in the account sees them and cannot change them.
-import { Card, Fieldset, SegmentedControl, Select, Stack, Switch, Text, Title } from '@mantine/core';
+import { Card, Fieldset, NativeSelect, SegmentedControl, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,13 +61,13 @@ function AlertSwitches({ mode }: { mode: Mode }) {
             disabled={locked}
             onChange={(ev) => save.mutate({ daily_summary: ev.currentTarget.checked })}
           />
-          <Select
+          {/* A native list: every screen reader and phone knows it, and 24 hours need no search. */}
+          <NativeSelect
             label={t('alerts.hour')}
             data={HOURS}
             value={String(s.summary_hour)}
-            allowDeselect={false}
             disabled={locked || !s.daily_summary}
-            onChange={(v) => v !== null && save.mutate({ summary_hour: Number(v) })}
+            onChange={(ev) => save.mutate({ summary_hour: Number(ev.currentTarget.value) })}
             maw={240}
           />
         </Stack>
