@@ -1,10 +1,11 @@
 // The staff alerts on the profile page in Chromium at 390 px (decisions 28): the owner sees its role's
 // defaults, turns the paid alert and the daily summary on in test mode, picks the hour, and the API has
-// exactly that for that mode alone; a viewer sees its own (all off); axe-core on the page.
+// exactly that for that mode alone; a viewer sees its own (all off); the alert's link opens the test
+// payment in test mode; axe-core on the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { accessible, shot, startHarness, type Harness } from './harness.ts';
-import { newMember } from '../helpers/actors.ts';
+import { newMember, newPaidPayment } from '../helpers/actors.ts';
 import { api } from '../helpers/api.ts';
 import { newMerchant, type Merchant } from '../helpers/factories.ts';
 
@@ -50,6 +51,21 @@ describe('staff alerts on the profile page at 390 px', () => {
     await expect.poll(async () => (await settingsOf(m, 'test')).summary_hour).toBe(20);
     await accessible(page, 'profile alerts, test mode');
     await shot(page, 'dashboard/390-profile-alerts');
+
+    // The alert of a test payment links to its page in test mode, whatever mode this browser was in.
+    const { operation_id } = await newPaidPayment(h.t.app, m.testKey, 4321);
+    const r = await h.t.runtime.deps.db.query<{ body: string }>(
+      `SELECT body FROM outbox_messages WHERE purpose = 'alert_payment_paid' AND recipient = $1`,
+      [m.email],
+    );
+    const link = new URL(/https?:\/\/\S+/.exec(r.rows[0].body)![0]);
+    expect(link.pathname).toBe(`/dashboard/payments/${operation_id}`);
+    await page.evaluate(() => localStorage.setItem('tolem.mode', 'live'));
+    await page.goto(`${h.base}${link.pathname}${link.search}`);
+    await page
+      .getByText(/4\D?321/)
+      .first()
+      .waitFor();
 
     expect(await settingsOf(m, 'live')).toMatchObject({ payment_paid: false, daily_summary: false });
     expect(await settingsOf(viewer, 'test')).toMatchObject({ payment_paid: false, receipt_failed: false });

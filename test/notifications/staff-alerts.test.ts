@@ -144,7 +144,7 @@ describe('alerts of a paid payment and a refund', () => {
     expect(sent[0].body).toContain('Төлем қабылданды');
     expect(sent[0].body).toContain('Payment received');
     expect(sent[0].body).toContain('Table 7');
-    expect(sent[0].body).toContain(`${t.config.dashboardUrl}/payments/${operation_id}`);
+    expect(sent[0].body).toContain(`${t.config.dashboardUrl}/payments/${operation_id}?mode=test`);
     expect(sent.map((s) => s.recipient)).not.toContain(support.email);
 
     const chat = await bindChat(admin.email);

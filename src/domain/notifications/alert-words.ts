@@ -23,8 +23,9 @@ function footer(comment: string | null, link: string): string {
   return lines.join('\n');
 }
 
-export const paymentLink = (dashboardUrl: string, operationId: string) =>
-  `${dashboardUrl}/payments/${encodeURIComponent(operationId)}`;
+/** The payment's page, in its mode: the dashboard's mode is kept per browser, and ?mode= sets it. */
+export const paymentLink = (dashboardUrl: string, operationId: string, mode: Mode) =>
+  `${dashboardUrl}/payments/${encodeURIComponent(operationId)}?mode=${mode}`;
 
 export function paidText(a: { mode: Mode; amount: number; comment: string | null; link: string }): AlertText {
   const sum = tenge(a.amount);

@@ -110,7 +110,7 @@ export async function alertStaff(tx: Queryable, e: JournalEvent): Promise<void> 
       mode: e.mode,
       amount: Number(e.data.amount),
       comment: to[0].comment,
-      link: paymentLink(dashboardUrl, opId),
+      link: paymentLink(dashboardUrl, opId, e.mode),
     };
     const text = paid ? paidText(facts) : refundText(facts);
     await sendAlert(tx, e.client_id, to, text, paid ? 'alert_payment_paid' : 'alert_refund_completed');
@@ -124,7 +124,7 @@ export async function alertStaff(tx: Queryable, e: JournalEvent): Promise<void> 
       amount: to[0].amount,
       error: error?.code ?? null,
       comment: to[0].comment,
-      link: paymentLink(dashboardUrl, opId),
+      link: paymentLink(dashboardUrl, opId, e.mode),
     });
     await sendAlert(tx, e.client_id, to, text, 'alert_receipt_failed');
   }
