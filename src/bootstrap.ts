@@ -14,6 +14,7 @@ import { wireDomainSubscribers } from './domain/subscribers.ts';
 import { channelDrivers } from './channels/index.ts';
 import { ensurePlatformAccount } from './domain/subscriptions/subscriptions.ts';
 import { setCommissionHoldDays } from './domain/partners/commissions.ts';
+import { setAlertDashboardUrl } from './domain/notifications/staff-alerts.ts';
 import type { LogLine } from './channels/log.ts';
 import { traceLogFields } from './telemetry/tracing.ts';
 
@@ -36,6 +37,7 @@ export interface BootstrapOptions {
 export async function bootstrap(config: Config, opts: BootstrapOptions = {}): Promise<Runtime> {
   wireDomainSubscribers();
   setCommissionHoldDays(config.partnerCommissionHoldDays);
+  setAlertDashboardUrl(config.dashboardUrl);
   const db = await connect({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

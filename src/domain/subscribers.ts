@@ -9,6 +9,7 @@ import { noticePlanUsage } from './notifications/plan-notices.ts';
 import { afterPaymentPaid } from './payments/transition.ts';
 import { afterSessionLost } from './payments/provider-call.ts';
 import { notify } from './notifications/notify.ts';
+import { alertStaff } from './notifications/staff-alerts.ts';
 import { activateBoughtPlan } from './subscriptions/activate.ts';
 import { recordCommission, reverseOnRefund } from './partners/commissions.ts';
 import { attributeNewClient } from './partners/referrals.ts';
@@ -45,6 +46,8 @@ export function wireDomainSubscribers(): void {
   afterEventAppended.subscribe(enqueueReturnReceipt);
   // A refunded plan QR takes its commission back.
   afterEventAppended.subscribe(reverseOnRefund);
+  // Paid, refunded and failed-receipt alerts to the team members who asked for them (decisions 28).
+  afterEventAppended.subscribe(alertStaff);
   // A new client belongs to the partner whose referral code or invitation it registered with (decisions 21).
   afterClientRegistered.subscribe(attributeNewClient);
   // A live provider account whose session was lost: the client hears of it once.

@@ -18,6 +18,7 @@ import { releaseDueCommissions } from '../domain/partners/commissions.ts';
 import { cancelExpiredWithdrawals } from '../domain/partners/money.ts';
 import { noticeExpiringCertificates } from '../domain/notifications/certificate-notices.ts';
 import { noticeEndingPlans } from '../domain/notifications/plan-notices.ts';
+import { sendDailySummaries } from '../domain/notifications/daily-summary.ts';
 import { pruneDeliveries, pruneEvents, pruneIdempotencyKeys, pruneOutbox, pruneRequestLogs } from './retention.ts';
 
 export interface Jobs {
@@ -93,6 +94,10 @@ export function startJobs(deps: Deps, log: FastifyBaseLogger): Jobs {
     new JobLoop('link-expiry', 5000, log, async () => full(500)(await expireDueLinks(deps, 500))),
     // set-based and deduplicated: one pass does all clients, so it never reports a full batch
     new JobLoop('plan-notices', 900_000, log, async () => (await noticeEndingPlans(deps.db, deps.clock.now()), false)),
+    // Staff alerts' daily summaries (decisions 28): a member's hour is checked each minute, a batch a pass.
+    new JobLoop('daily-summaries', 60_000, log, async (stopping) =>
+      full(100)(await sendDailySummaries(deps, 100, stopping)),
+    ),
     new JobLoop(
       'certificate-notices',
       3600_000,

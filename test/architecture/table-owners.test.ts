@@ -33,6 +33,7 @@ export const OWNERS: Record<string, string> = {
   events: 'src/domain/events/',
   outbox_messages: 'src/domain/channels/',
   notifications: 'src/domain/notifications/',
+  notification_settings: 'src/domain/notifications/',
   organizations: 'src/domain/organization/',
   branding: 'src/domain/branding/',
   admin_audit: 'src/domain/admin/',
@@ -96,6 +97,18 @@ export const READ_MODELS: Record<string, { tables: string[]; why: string }> = {
   'src/domain/links/paid-meanwhile.ts': {
     tables: ['operations'],
     why: "whether a QR issued for the link was paid unseen: the link's issued QRs joined to their operations",
+  },
+  'src/domain/notifications/alert-settings.ts': {
+    tables: ['users'],
+    why: "a member's alert settings beside its role (the defaults) and whether its messenger chat is bound",
+  },
+  'src/domain/notifications/staff-alerts.ts': {
+    tables: ['users', 'clients', 'operations', 'refunds'],
+    why: "the members who want an alert and can be reached, with the payment's comment, in the event's transaction",
+  },
+  'src/domain/notifications/daily-summary.ts': {
+    tables: ['users', 'clients', 'events'],
+    why: "the day's totals from the journal, and whether the member and its client can still be reached",
   },
   'src/domain/notifications/plan-notices.ts': {
     tables: ['clients', 'operations'],

@@ -64,6 +64,7 @@ const WRITES_FOR_EVERYONE: Record<string, string> = {
   'POST /me/notifications/read-all': "marks the user's own notifications read, nothing else",
   'POST /me/messenger-link': 'each user binds its own messenger chat',
   'POST /me/password': 'each user changes its own password (knowing the current one)',
+  'PATCH /me/notification-settings': "each user chooses its own staff alerts; nobody else's change",
   'POST /v1/history': 'v1 reads history with a POST (the provider API it mirrors)',
 };
 
@@ -89,6 +90,8 @@ const BLOCKED_UNDER_IMPERSONATION = new Set([
   'DELETE /me/provider/accounts/:id',
   'PATCH /me/allow-partner-impersonation',
   'POST /me/messenger-link',
+  // decisions 28: a partner acting as a member could silence the alerts that member relies on.
+  'PATCH /me/notification-settings',
 ]);
 const blockedByDecisions = (route: string) =>
   BLOCKED_UNDER_IMPERSONATION.has(route) ||

@@ -119,12 +119,12 @@ describe('idempotency', () => {
     const m = await newMerchant(t.app);
     const k = randomUUID();
     const first = await api(t.app, { apiKey: m.testKey }).post('/v2/qr', {
-      body: { amount: 100, items: [{ name: 'x', price: 50 }] },
+      payload: { amount: 100, items: [{ name: 'x', price: 50 }] },
       headers: { 'idempotency-key': k },
     });
     expect(first.status).toBe(400);
     const again = await api(t.app, { apiKey: m.testKey }).post('/v2/qr', {
-      body: { amount: 100, items: [{ name: 'x', price: 50 }] },
+      payload: { amount: 100, items: [{ name: 'x', price: 50 }] },
       headers: { 'idempotency-key': k },
     });
     expect(again.status).toBe(400);

@@ -48,6 +48,7 @@ const EXPECTED: Record<string, Role[]> = {
   'tickets.write': ['owner', 'admin', 'accountant', 'support'],
   'messenger.link': [...ROLES],
   'account.password': [...ROLES],
+  'account.notification_settings': [...ROLES],
   'organization.write': ['owner', 'admin'],
   'team.manage': ['owner'],
   'impersonation.manage': ['owner'],
@@ -107,7 +108,7 @@ describe('policy table', () => {
   it('blocks under impersonation exactly what decisions 12 and 21 list', () => {
     // decisions 12: API keys, team, webhook secret rotation, provider-account deletion, the setting,
     // withdrawals (the partner cabinet's); decisions 21 adds messenger-link, /partner/* and /admin/*;
-    // decisions 30 the password change.
+    // decisions 30 the password change; decisions 28 a member's own staff alerts.
     const listed = (a: string) =>
       a.startsWith('partner.') ||
       a.startsWith('admin.') ||
@@ -119,6 +120,7 @@ describe('policy table', () => {
         'impersonation.manage',
         'messenger.link',
         'account.password',
+        'account.notification_settings',
       ].includes(a);
     for (const action of Object.keys(ACTIONS) as Action[]) {
       expect(blockedUnderImpersonation(action), action).toBe(listed(action));

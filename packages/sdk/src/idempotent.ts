@@ -12,6 +12,7 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   "POST /v1/qr/create",
   "POST /v1/refund",
   "POST /v1/subscription/pay",
+  "POST /v2/catalog/items",
   "POST /v2/invoices",
   "POST /v2/invoices/{op_id}/cancel",
   "POST /v2/payment-links",

@@ -512,6 +512,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's staff alerts in this mode */
+        get: operations["getMeNotificationSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the signed-in user's staff alerts in this mode
+         * @description The fields given replace the current ones; the others keep their value (the defaults when nothing was saved). Only this user and this mode change. Messenger alerts reach only a bound chat.
+         */
+        patch: operations["patchMeNotificationSettings"];
+        trace?: never;
+    };
     "/me/fiscal/registers": {
         parameters: {
             query?: never;
@@ -694,7 +715,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund a paid payment, fully or in part */
+        /** Refund a paid payment, fully or in part, by amount or by its items */
         post: operations["postV2Refunds"];
         delete?: never;
         options?: never;
@@ -872,6 +893,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/catalog/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Catalog items, newest first (cursor pages), by name (q: any part, any case) and archived */
+        get: operations["getV2CatalogItems"];
+        put?: never;
+        /** Add an item to the catalog */
+        post: operations["postV2CatalogItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/catalog/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One catalog item */
+        get: operations["getV2CatalogItemsByItemId"];
+        put?: never;
+        post?: never;
+        /** Archive an item (again: answered as it is); new payments may no longer name it */
+        delete: operations["deleteV2CatalogItemsByItemId"];
+        options?: never;
+        head?: never;
+        /** Edit an item (null clears an optional code); payments made before keep their copy */
+        patch: operations["patchV2CatalogItemsByItemId"];
+        trace?: never;
+    };
     "/me/payments": {
         parameters: {
             query?: never;
@@ -966,7 +1024,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund (the rest of the paid amount when amount is absent) */
+        /** Refund (the rest of the paid amount when amount and items are absent; their sum with items) */
         post: operations["postMePaymentsByOpIdRefund"];
         delete?: never;
         options?: never;
@@ -3041,6 +3099,29 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        /** NotificationSettings */
+        NotificationSettings: {
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @description an alert for each payment paid */
+            payment_paid: boolean;
+            /** @description an alert for each refund completed */
+            refund_completed: boolean;
+            /** @description an alert for each fiscal receipt that failed */
+            receipt_failed: boolean;
+            /** @description the previous day's totals (paid, refunded, receipts failed) once a day at summary_hour */
+            daily_summary: boolean;
+            /** @description local hour (UTC+5) of the daily summary */
+            summary_hour: number;
+            /** @description alerts go to the user's e-mail */
+            email: boolean;
+            /** @description alerts go to the user's messenger chat, once one is bound */
+            messenger: boolean;
+            /** @description a messenger chat is bound (POST /me/messenger-link) */
+            messenger_linked: boolean;
+            /** @description false while the role's defaults apply: the receipt-failed alert by e-mail for owner and admin, nothing else */
+            customized: boolean;
+        };
         /** FiscalRegisterCreate */
         FiscalRegisterCreate: {
             /** @enum {string} */
@@ -3170,6 +3251,29 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        /**
+         * PositionType
+         * @enum {string}
+         */
+        PositionType: "goods" | "work" | "service";
+        /** LineItemRequest */
+        LineItemRequest: {
+            /** @description required unless catalog_item_id gives it */
+            name?: string;
+            /** @description integer tenge, per unit; required unless catalog_item_id gives it */
+            price?: number;
+            /** @default 1 */
+            quantity: number;
+            /** @description OKEI unit code: 796 piece, 166 kg, 112 l, 5114 service */
+            unit_code?: number;
+            ntin?: string | null;
+            gtin?: string | null;
+            vat_rate_bps?: number | null;
+            section_code?: string | null;
+            position_type?: components["schemas"]["PositionType"];
+            /** @description a catalog item of this mode (not archived): its fields fill in the ones this item leaves out; the ones given win */
+            catalog_item_id?: string;
+        };
         /** QrCreateRequest */
         QrCreateRequest: {
             /**
@@ -3177,15 +3281,17 @@ export interface components {
              * @example 5000
              */
             amount: number;
-            items?: {
-                name: string;
-                /**
-                 * @description integer tenge
-                 * @example 5000
-                 */
-                price: number;
-                quantity?: number;
-            }[];
+            /**
+             * @description price x quantity of all items must add up to amount
+             * @example [
+             *       {
+             *         "name": "Кофе",
+             *         "price": 2500,
+             *         "quantity": 2
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["LineItemRequest"][];
             comment?: string;
         };
         /**
@@ -3209,6 +3315,23 @@ export interface components {
              */
             expires_at: string;
             status: components["schemas"]["PaymentStatus"];
+        };
+        /** LineItem */
+        LineItem: {
+            name: string;
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            price: number;
+            quantity: number;
+            unit_code: number;
+            ntin: string | null;
+            gtin: string | null;
+            vat_rate_bps: number | null;
+            section_code: string | null;
+            position_type: components["schemas"]["PositionType"];
+            catalog_item_id: string | null;
         };
         /** PaymentReceipt */
         PaymentReceipt: {
@@ -3254,6 +3377,7 @@ export interface components {
              */
             expires_at: string;
             raw_provider_status: string | null;
+            items: components["schemas"]["LineItem"][] | null;
             /** @description the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records */
             provider_payment_id: string;
             receipt: components["schemas"]["PaymentReceipt"] | null;
@@ -3270,6 +3394,17 @@ export interface components {
              * @example 5000
              */
             amount: number;
+            /**
+             * @description price x quantity of all items must add up to amount
+             * @example [
+             *       {
+             *         "name": "Кофе",
+             *         "price": 2500,
+             *         "quantity": 2
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["LineItemRequest"][];
             comment?: string;
         };
         /** InvoiceCreated */
@@ -3288,16 +3423,41 @@ export interface components {
             operation_id: string;
             status: components["schemas"]["PaymentStatus"];
         };
+        /** RefundLineRequest */
+        RefundLineRequest: {
+            /** @description the line's position in the payment's items, from 0 */
+            index: number;
+            quantity: number;
+        };
         /** RefundRequest */
         RefundRequest: {
             /** @description op_<ULID> */
             operation_id: string;
             /**
+             * @description integer tenge; required unless items are given (then their sum, which it must equal if given)
+             * @example 5000
+             */
+            amount?: number;
+            reason?: string;
+            items?: components["schemas"]["RefundLineRequest"][];
+        };
+        /** RefundLine */
+        RefundLine: {
+            index: number;
+            name: string;
+            /**
              * @description integer tenge
              * @example 5000
              */
-            amount: number;
-            reason?: string;
+            price: number;
+            quantity: number;
+            unit_code: number;
+            ntin: string | null;
+            gtin: string | null;
+            vat_rate_bps: number | null;
+            section_code: string | null;
+            position_type: components["schemas"]["PositionType"];
+            catalog_item_id: string | null;
         };
         /** Refund */
         Refund: {
@@ -3325,6 +3485,7 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             created_at: string;
+            items: components["schemas"]["RefundLine"][] | null;
             /** @description r2 accounts: the return QR's content, to show the payer while the refund is pending; the payer scans it in the provider's app */
             return_qr_token?: string;
             /**
@@ -3475,6 +3636,75 @@ export interface components {
             email?: string;
             phone?: string;
         };
+        /** CatalogItemRequest */
+        CatalogItemRequest: {
+            name: string;
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            price: number;
+            /** @description OKEI unit code: 796 piece, 166 kg, 112 l, 5114 service */
+            unit_code?: number;
+            ntin?: string | null;
+            gtin?: string | null;
+            vat_rate_bps?: number | null;
+            section_code?: string | null;
+            position_type?: components["schemas"]["PositionType"];
+        };
+        /** CatalogItem */
+        CatalogItem: {
+            /** @description ci_<ULID> */
+            id: string;
+            name: string;
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            price: number;
+            unit_code: number;
+            ntin: string | null;
+            gtin: string | null;
+            vat_rate_bps: number | null;
+            section_code: string | null;
+            position_type: components["schemas"]["PositionType"];
+            archived: boolean;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updated_at: string;
+        };
+        /** CatalogItemList */
+        CatalogItemList: {
+            data: components["schemas"]["CatalogItem"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** CatalogItemPatch */
+        CatalogItemPatch: {
+            name?: string;
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            price?: number;
+            /** @description OKEI unit code: 796 piece, 166 kg, 112 l, 5114 service */
+            unit_code?: number;
+            ntin?: string | null;
+            gtin?: string | null;
+            vat_rate_bps?: number | null;
+            section_code?: string | null;
+            position_type?: components["schemas"]["PositionType"];
+            /** @description false brings an archived item back */
+            archived?: boolean;
+        };
         /** RefundItem */
         RefundItem: {
             refund_id: string;
@@ -3495,6 +3725,7 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             created_at: string;
+            items: components["schemas"]["RefundLine"][] | null;
         };
         /** RefundItemList */
         RefundItemList: {
@@ -3531,6 +3762,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            items: components["schemas"]["LineItem"][] | null;
             paid_count: number;
             livemode: boolean;
             /**
@@ -3592,6 +3824,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            items: components["schemas"]["LineItem"][] | null;
             paid_count: number;
             livemode: boolean;
             /**
@@ -4640,6 +4873,17 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description price x quantity of all items must add up to amount
+             * @example [
+             *       {
+             *         "name": "Кофе",
+             *         "price": 2500,
+             *         "quantity": 2
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["LineItemRequest"][];
         };
         /** PartnerCheckoutLink */
         PartnerCheckoutLink: {
@@ -4665,6 +4909,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            items: components["schemas"]["LineItem"][] | null;
             paid_count: number;
             livemode: boolean;
             /**
@@ -5934,7 +6179,7 @@ export interface operations {
                         /** @description this user's messenger chat is bound */
                         messenger_linked: boolean;
                         /** @description the actions of the permission table (decisions 16) this caller may do, as `x-permission` names them on each operation: the caller's role, less what is blocked while a partner acts in the account */
-                        permissions: ("account.read" | "payments.read" | "links.read" | "webhooks.read" | "events.read" | "tickets.read" | "receipts.read" | "fiscal.read" | "account.accept_terms" | "notifications.read_all" | "messenger.link" | "account.password" | "tickets.write" | "logs.read" | "payments.export" | "payments.refund" | "fiscal.operate" | "receipts.send" | "payments.create" | "links.write" | "branding.write" | "organization.write" | "provider_accounts.write" | "fiscal.registers.write" | "onboarding.write" | "subscription.pay" | "webhooks.write" | "webhooks.rotate_secret" | "api_keys.manage" | "team.manage" | "impersonation.manage" | "provider_accounts.delete" | "partner.read" | "partner.manage" | "partner.owner" | "partner_api.read" | "partner_api.write" | "admin.tickets" | "admin.clients" | "admin.outbox" | "admin.audit" | "admin.sandbox_pay" | "admin.partners" | "admin.overview" | "metrics.read")[];
+                        permissions: ("account.read" | "payments.read" | "links.read" | "catalog.read" | "webhooks.read" | "events.read" | "tickets.read" | "receipts.read" | "fiscal.read" | "account.accept_terms" | "notifications.read_all" | "messenger.link" | "account.notification_settings" | "account.password" | "tickets.write" | "logs.read" | "payments.export" | "payments.refund" | "fiscal.operate" | "receipts.send" | "payments.create" | "links.write" | "catalog.write" | "branding.write" | "organization.write" | "provider_accounts.write" | "fiscal.registers.write" | "onboarding.write" | "subscription.pay" | "webhooks.write" | "webhooks.rotate_secret" | "api_keys.manage" | "team.manage" | "impersonation.manage" | "provider_accounts.delete" | "partner.read" | "partner.manage" | "partner.owner" | "partner_api.read" | "partner_api.write" | "admin.tickets" | "admin.clients" | "admin.outbox" | "admin.audit" | "admin.sandbox_pay" | "admin.partners" | "admin.overview" | "metrics.read")[];
                     };
                 };
             };
@@ -7611,6 +7856,183 @@ export interface operations {
                 };
             };
             /** @description Method not allowed: this path takes POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeNotificationSettings: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchMeNotificationSettings: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description an alert for each payment paid */
+                    payment_paid?: boolean;
+                    /** @description an alert for each refund completed */
+                    refund_completed?: boolean;
+                    /** @description an alert for each fiscal receipt that failed */
+                    receipt_failed?: boolean;
+                    /** @description the previous day's totals (paid, refunded, receipts failed) once a day at summary_hour */
+                    daily_summary?: boolean;
+                    /** @description local hour (UTC+5) of the daily summary */
+                    summary_hour?: number;
+                    /** @description alerts go to the user's e-mail */
+                    email?: boolean;
+                    /** @description alerts go to the user's messenger chat, once one is bound */
+                    messenger?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer); impersonation_blocked_action (refused to a partner acting in the account) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH */
             405: {
                 headers: {
                     /** @description the methods of this path */
@@ -10192,6 +10614,473 @@ export interface operations {
             };
         };
     };
+    getV2CatalogItems: {
+        parameters: {
+            query?: {
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+                q?: string;
+                /** @description absent: archived and active items both */
+                archived?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItemList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV2CatalogItems: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: {
+                /** @description UUID recommended; kept 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogItemRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItem"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV2CatalogItemsByItemId: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description ci_<ULID> */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItem"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV2CatalogItemsByItemId: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description ci_<ULID> */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItem"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV2CatalogItemsByItemId: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description ci_<ULID> */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CatalogItemPatch"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogItem"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMePayments: {
         parameters: {
             query?: {
@@ -10314,6 +11203,17 @@ export interface operations {
                      */
                     amount: number;
                     description?: string;
+                    /**
+                     * @description price x quantity of all items must add up to amount
+                     * @example [
+                     *       {
+                     *         "name": "Кофе",
+                     *         "price": 2500,
+                     *         "quantity": 2
+                     *       }
+                     *     ]
+                     */
+                    items?: components["schemas"]["LineItemRequest"][];
                 };
             };
         };
@@ -10446,6 +11346,17 @@ export interface operations {
                      */
                     amount: number;
                     description?: string;
+                    /**
+                     * @description price x quantity of all items must add up to amount
+                     * @example [
+                     *       {
+                     *         "name": "Кофе",
+                     *         "price": 2500,
+                     *         "quantity": 2
+                     *       }
+                     *     ]
+                     */
+                    items?: components["schemas"]["LineItemRequest"][];
                 };
             };
         };
@@ -10791,6 +11702,7 @@ export interface operations {
                      */
                     amount?: number;
                     reason?: string;
+                    items?: components["schemas"]["RefundLineRequest"][];
                 };
             };
         };
@@ -11331,6 +12243,17 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @description price x quantity of all items must add up to amount
+                     * @example [
+                     *       {
+                     *         "name": "Кофе",
+                     *         "price": 2500,
+                     *         "quantity": 2
+                     *       }
+                     *     ]
+                     */
+                    items?: components["schemas"]["LineItemRequest"][];
                 };
             };
         };

@@ -46,6 +46,9 @@ export const ACTIONS = {
   // Each user binds its own messenger chat. Never a partner inside the account (decisions 21): the chat
   // would be bound to the user it acts as, and that user's notifications would reach the partner.
   'messenger.link': { grant: 'everyone', blockedUnderImpersonation: true },
+  // decisions 28: each user chooses its own staff alerts. Never a partner inside the account: it acts as a
+  // user, and could silence the alerts (a failed receipt) that user relies on, or send them elsewhere.
+  'account.notification_settings': { grant: 'everyone', blockedUnderImpersonation: true },
   // Each user changes its own password (decisions 30); never a partner inside the account, whose token
   // acts as a user it does not know the password of.
   'account.password': { grant: 'everyone', blockedUnderImpersonation: true },

@@ -4,6 +4,7 @@ import { meRoutes } from './me.ts';
 import { passwordRoutes } from './password.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { notificationRoutes } from './notifications.ts';
+import { notificationSettingsRoutes } from './notification-settings.ts';
 import { cabinetPaymentRoutes } from './payments.ts';
 import { brandingRoutes } from './branding.ts';
 import { organizationRoutes } from './organization.ts';
@@ -18,6 +19,7 @@ export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => 
   passwordRoutes(app, deps);
   webhookRoutes(app, deps);
   notificationRoutes(app, deps);
+  notificationSettingsRoutes(app, deps);
   cabinetPaymentRoutes(app, deps);
   brandingRoutes(app, deps);
   organizationRoutes(app, deps);

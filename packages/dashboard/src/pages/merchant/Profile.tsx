@@ -1,6 +1,6 @@
-// The signed-in user's profile: its shop and role, its messenger chat (MessengerLink), and its password
-// (decisions 30). The change answers a new token pair: this session goes on with it, the user's other
-// sessions end.
+// The signed-in user's profile: its shop and role, its messenger chat (MessengerLink), its staff alerts
+// (StaffAlerts, decisions 28), and its password (decisions 30). The password change answers a new token
+// pair: this session goes on with it, the user's other sessions end.
 import { Button, Card, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { Page } from '../../components/Page.tsx';
 import { useWords } from '../../components/words.ts';
 import { NewPasswordInputs, newPasswordProblem } from '../auth/NewPassword.tsx';
 import { MessengerLink } from './MessengerLink.tsx';
+import { StaffAlerts } from './StaffAlerts.tsx';
 
 function ChangePassword() {
   const { t } = useTranslation();
@@ -95,6 +96,8 @@ export default function Profile() {
       )}
       {/* Both are blocked while a partner acts in the account: the permissions say so (the API refuses too). */}
       {can('messenger.link') && <MessengerLink />}
+      {/* Read by every member; the switches are locked for a partner acting in the account. */}
+      <StaffAlerts />
       {can('account.password') && <ChangePassword />}
     </Page>
   );
