@@ -2577,6 +2577,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partner/v1/clients/{client_ref}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A client's fiscal receipts in the key's mode, newest first (cursor pages) */
+        get: operations["getPartnerV1ClientsByClientRefReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/clients/{client_ref}/receipts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One fiscal receipt of a client, in the key's mode */
+        get: operations["getPartnerV1ClientsByClientRefReceiptsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me/branding/logo": {
         parameters: {
             query?: never;
@@ -2754,6 +2788,26 @@ export interface paths {
          * @description Deprecated: switched off at the sunset (Sunset header). See the Link header for the v2 successor.
          */
         get: operations["getV1Status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fiscal/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A test-mode receipt's check page (HTML), where the sandbox register's check_url points
+         * @description Shows the receipt as a fiscal data operator would (seller, register, shift, lines, VAT, total, fiscal sign, a QR of the page), marked TEST. All four parameters must be the receipt’s own; anything else is the same 404 page.
+         */
+        get: operations["getFiscalCheck"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3852,6 +3906,7 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             expires_at: string;
+            check_url: string | null;
         };
         /** PayerRefundStatus */
         PayerRefundStatus: {
@@ -12948,6 +13003,7 @@ export interface operations {
                         status: "created" | "paid" | "expired" | "cancelled" | "declined" | "partially_refunded" | "refunded" | "waiting";
                         operation_id: string | null;
                         paid_at: string | null;
+                        check_url: string | null;
                     };
                 };
             };
@@ -13302,6 +13358,7 @@ export interface operations {
                         status: "created" | "paid" | "expired" | "cancelled" | "declined" | "partially_refunded" | "refunded" | "waiting";
                         operation_id: string | null;
                         paid_at: string | null;
+                        check_url: string | null;
                     };
                 };
             };
@@ -21874,6 +21931,174 @@ export interface operations {
             };
         };
     };
+    getPartnerV1ClientsByClientRefReceipts: {
+        parameters: {
+            query?: {
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                operation_id?: string;
+                status?: "pending" | "issued" | "failed";
+                kind?: "sale" | "return";
+            };
+            header?: never;
+            path: {
+                /** @description your external_id of the client, else its numeric id */
+                client_ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartnerV1ClientsByClientRefReceiptsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description your external_id of the client, else its numeric id */
+                client_ref: string;
+                /** @description rc_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postMeBrandingLogo: {
         parameters: {
             query?: never;
@@ -22908,6 +23133,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    getFiscalCheck: {
+        parameters: {
+            query?: {
+                /** @description the fiscal sign */
+                i?: string;
+                /** @description the register's registration number (РНМ) */
+                f?: string;
+                /** @description the total with two decimals: 2500.00 */
+                s?: string;
+                /** @description the local time (UTC+5) as yyyyMMddTHHmmss */
+                t?: string;
+                /** @description ru (default), kk or en; else Accept-Language */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the receipt (text/html) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such receipt (text/html) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
