@@ -3,9 +3,10 @@
 // CA (FISCAL_CA_FILE) trusted beside the system's, never instead; a time-out; a client span per call; and
 // the line between `unavailable` (nothing reached the service: the call may be sent again) and
 // `outcome_unknown` (it went out and no answer came: the receipt may exist, look it up first).
-import { createSecureContext, rootCertificates } from 'node:tls';
+import { createSecureContext } from 'node:tls';
 import { Agent, type Dispatcher, request } from 'undici';
 import { inSpan } from '../telemetry/tracing.ts';
+import { NOT_SENT_CODES, TLS_FAILURE, TLS_NOT_ESTABLISHED, trustedCas } from '../infra/outbound.ts';
 import { FiscalError } from './types.ts';
 
 export interface HttpAnswer {
@@ -27,23 +28,6 @@ export interface HttpCall {
   /** the span's name: the call as the service's document names it, without ids */
   name: string;
 }
-
-/** The extra CA beside the well-known ones (as providers/qrapi's trustedCas); undefined: Node's default. */
-export function trustedCas(ca: string | undefined): string[] | undefined {
-  return ca ? [...rootCertificates, ca] : undefined;
-}
-
-/** Failures of the connection itself: nothing reached the service. */
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-const TLS_FAILURE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/;
-const TLS_NOT_ESTABLISHED = /before secure TLS connection was established/i;
 
 const pools = new Map<string, Dispatcher>();
 
@@ -81,7 +65,7 @@ export function networkFailure(err: unknown, what: string, mutating: boolean): F
   const code = codeOf(err);
   const message = (err as Error)?.message ?? '';
   const label = `${what}: ${code || (err as Error)?.name || 'error'}`;
-  if (NOT_SENT.has(code) || TLS_FAILURE.test(code) || TLS_NOT_ESTABLISHED.test(message))
+  if (NOT_SENT_CODES.has(code) || TLS_FAILURE.test(code) || TLS_NOT_ESTABLISHED.test(message))
     return new FiscalError('unavailable', `the cash-register service is not reachable (${label})`, null, {
       cause: err,
     });

@@ -19,19 +19,7 @@ import {
   ProviderUnavailable,
 } from './types.ts';
 import { inSpan } from '../telemetry/tracing.ts';
-
-/**
- * Errors of the connection phase: nothing was sent, so the gateway did nothing. Anything else after the
- * request left (a reset, a time-out, which may also be a slow connect) may have been acted upon.
- */
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+import { NOT_SENT_CODES } from '../infra/outbound.ts';
 
 export class GatewayProvider implements PaymentProvider {
   readonly name = 'gateway';
@@ -82,7 +70,7 @@ export class GatewayProvider implements PaymentProvider {
       });
     } catch (err) {
       const code = ((err as Error).cause as { code?: string } | undefined)?.code;
-      const Unavailable = code && NOT_SENT.has(code) ? ProviderUnavailable : ProviderOutcomeUnknown;
+      const Unavailable = code && NOT_SENT_CODES.has(code) ? ProviderUnavailable : ProviderOutcomeUnknown;
       throw new Unavailable(`gateway unreachable: ${code ?? (err as Error).message}`);
     }
     answered(res.status);

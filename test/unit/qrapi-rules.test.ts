@@ -188,7 +188,7 @@ describe('circuit breaker', () => {
 describe("the provider's CA", () => {
   it('is trusted beside the well-known CAs, never instead of them', async () => {
     const { rootCertificates } = await import('node:tls');
-    const { trustedCas } = await import('../../src/providers/qrapi/connection.ts');
+    const { trustedCas } = await import('../../src/infra/outbound.ts');
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     const cas = trustedCas(pem)!;
     expect(cas).toContain(pem);

@@ -6,7 +6,7 @@
 // alone: a refusal is an answer, and proves the provider up.
 import { randomUUID } from 'node:crypto';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Scheme } from '../types.ts';
 import {
   ProviderEgressRefused,
@@ -18,6 +18,7 @@ import {
 import { CircuitBreaker } from './breaker.ts';
 import { errorForCode, type Call } from './codes.ts';
 import { inSpan } from '../../telemetry/tracing.ts';
+import { NOT_SENT_CODES, TLS_FAILURE, TLS_NOT_ESTABLISHED, trustedCas } from '../../infra/outbound.ts';
 
 export interface QrapiEndpoints {
   /** full base of each scheme, e.g. https://host:8545/r3/v01 */
@@ -66,28 +67,6 @@ export function isOutage(err: unknown): boolean {
 export function callOf(path: string): Call {
   return path.replace(/\/+$/, '').replace(/^(payment\/status|return\/status|partner\/tradepoints)\/.*$/, '$1') as Call;
 }
-
-/**
- * The provider's CA beside the well-known ones (decisions 26), never instead of them: a proxy or a
- * production host with a public certificate keeps working when QRAPI_CA_FILE names the test archive's CA.
- * Undefined: Node's default, the well-known ones alone.
- */
-export function trustedCas(ca: string | undefined): string[] | undefined {
-  return ca ? [...rootCertificates, ca] : undefined;
-}
-
-/** undici's words for a TLS session the other side closed before it was established. */
-const TLS_NOT_ESTABLISHED = /before secure TLS connection was established/i;
-const TLS_FAILURE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/;
-/** Failures of the connection itself: nothing reached the provider. */
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 export class QrapiConnection {
   readonly breaker: CircuitBreaker;
@@ -232,7 +211,7 @@ export class QrapiConnection {
       if (this.cred.scheme === 'r3' && TLS_NOT_ESTABLISHED.test((err as Error).message ?? ''))
         throw egressRefused(what);
       if (TLS_FAILURE.test(code)) throw new ProviderTlsFailure(`TLS or certificate failure on ${what}`);
-      if (NOT_SENT.has(code) || TLS_NOT_ESTABLISHED.test((err as Error).message ?? ''))
+      if (NOT_SENT_CODES.has(code) || TLS_NOT_ESTABLISHED.test((err as Error).message ?? ''))
         throw new ProviderUnavailable(`provider not reachable (${what})`);
       // A time-out or a reset after the request left: the provider may have acted.
       throw new ProviderOutcomeUnknown(`no answer from the provider (${what})`);
