@@ -8,6 +8,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { bearer, idem, key, newMerchant } from '../helpers/factories.ts';
 import { createQr, pay } from '../helpers/payments.ts';
 import { inlinedDoc } from '../helpers/openapi.ts';
+import { issueReceipts, newRegister } from '../helpers/fiscal.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,18 +17,29 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the webhooks section of /openapi.json', () => {
-  it('names the five subscribable event types, and each real delivery body matches its schema', async () => {
+  it('names the seven subscribable event types, and each real delivery body matches its schema', async () => {
     const doc = await inlinedDoc(t.app);
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'payment.cancelled',
       'payment.completed',
       'payment.expired',
       'payment.refunded',
+      'receipt.failed',
+      'receipt.issued',
       'webhook.test',
     ]);
 
     const m = await newMerchant(t.app);
-    const all = ['payment.completed', 'payment.cancelled', 'payment.expired', 'payment.refunded'];
+    // A register, so that the payment and the refund below get receipts (decisions 27).
+    await newRegister(t, m);
+    const all = [
+      'payment.completed',
+      'payment.cancelled',
+      'payment.expired',
+      'payment.refunded',
+      'receipt.issued',
+      'receipt.failed',
+    ];
     const hook = (
       await t.app.inject({
         method: 'POST',
@@ -65,6 +77,15 @@ describe('the webhooks section of /openapi.json', () => {
       headers: key(m.testKey),
       payload: {},
     });
+    // One receipt the register refuses: its stored line made longer than any register takes (a fake).
+    const refused = await createQr(t.app, m.testKey, 400);
+    await pay(t.app, m.testKey, refused.operation_id);
+    await t.runtime.deps.db.query(
+      `UPDATE fiscal_receipts SET items = jsonb_set(items, '{0,name}', to_jsonb(repeat('x', 200)))
+        WHERE operation_id = $1`,
+      [refused.operation_id],
+    );
+    await issueReceipts(t);
     await t.app.inject({
       method: 'POST',
       url: `/me/webhooks/${hook.id}/test?mode=test`,
@@ -78,7 +99,9 @@ describe('the webhooks section of /openapi.json', () => {
         [hook.id],
       )
     ).rows;
-    expect(bodies.map((b) => b.event_type).sort()).toEqual([...all, 'webhook.test'].sort());
+    expect(bodies.map((b) => b.event_type).sort(), JSON.stringify(bodies.map((b) => b.event_type))).toEqual(
+      [...all, 'payment.completed', 'receipt.issued', 'webhook.test'].sort(),
+    );
     const ajv = new Ajv({ strict: false, allErrors: true });
     const addFormats = addFormatsModule as unknown as (a: Ajv) => void;
     addFormats(ajv);
