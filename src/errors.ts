@@ -78,6 +78,8 @@ export const ERROR_STATUS = {
   payment_link_immutable: 409,
   payment_link_not_active: 409,
   payment_link_already_paid: 409,
+  /** decisions 28: a poster is for a link with allow_repeat */
+  payment_link_not_repeatable: 409,
   trial_already_used: 409,
   email_taken: 409,
   payment_not_cancellable: 409,

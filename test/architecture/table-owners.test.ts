@@ -146,6 +146,12 @@ export const READ_MODELS: Record<string, { tables: string[]; why: string }> = {
     tables: ['clients'],
     why: 'payments sit below accounts (payments-core): the plan is read, never changed, on every live create',
   },
+  'src/domain/payments/report-rows.ts': {
+    tables: ['fiscal_receipts'],
+    why:
+      "the streamed payment reports (decisions 28): each payment's sale receipt status and fiscal sign, one " +
+      'LEFT JOIN on its unique index in the batch that reads the payments',
+  },
   'src/domain/support/tickets.ts': {
     tables: ['users'],
     why: 'a ticket carries its author: lists show the name, answers go to the e-mail and messenger chat',

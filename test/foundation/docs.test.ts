@@ -83,9 +83,20 @@ describe('a typed document (#16 item 12, in part)', () => {
     ]);
   });
 
-  it('the CSV export and the metrics declare their real content types', async () => {
+  it('the CSV export, the reports, the poster and the metrics declare their real content types', async () => {
     const doc = await docOf(t);
+    const types = (path: string) => Object.keys(doc.paths[path].get.responses['200'].content);
     expect(Object.keys(doc.paths['/me/payments/export'].get.responses['200'].content)).toEqual(['text/csv']);
+    expect(types('/me/reports/payments.csv')).toEqual(['text/csv']);
+    expect(types('/me/reports/payments.xlsx')).toEqual([
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ]);
+    expect(types('/v2/payment-links/{token}/poster.pdf')).toEqual(['application/pdf']);
+    expect(doc.paths['/me/reports/payments.xlsx'].get.responses['200'].content).toMatchObject({
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+        schema: { type: 'string', format: 'binary' },
+      },
+    });
     expect(Object.keys(doc.paths['/metrics'].get.responses['200'].content)).toEqual(['text/plain']);
   });
 });

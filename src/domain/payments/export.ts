@@ -14,7 +14,7 @@ export const EXPORT_MAX_ROWS = 1000;
 export const EXPORT_FORMATS = ['csv', 'excel-ru'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-const COLUMNS = [
+export const EXPORT_COLUMNS = [
   'operation_id',
   'type',
   'status',
@@ -73,7 +73,7 @@ export async function exportCsv(
       op.paid_at,
     ].map((v) => safeCell(v, time)),
   );
-  const table = [COLUMNS as unknown as string[], ...rows];
+  const table = [EXPORT_COLUMNS as unknown as string[], ...rows];
   if (format === 'excel-ru') return stringify(table, { bom: true, delimiter: ';', record_delimiter: 'windows' });
   return stringify(table);
 }

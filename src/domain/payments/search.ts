@@ -38,7 +38,7 @@ const bad = (param: string, message: string) => new AppError('invalid_parameter'
 // without an offset is refused rather than guessed: for a shop in Almaty, UTC and local time differ by 5 hours.
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):?(\d{2}))$/i;
 
-function parseInstant(raw: string, param: string): Date {
+export function parseInstant(raw: string, param: string): Date {
   // An unencoded `+` in a query string arrives as a space (`...T00:00:00 05:00`): it can only be the offset's.
   const value = raw.replace(/ (\d{2}:?\d{2})$/, '+$1');
   const m = INSTANT.exec(value);

@@ -13,6 +13,7 @@ import { ticketRoutes } from './tickets.ts';
 import { integrationRoutes } from './integrations.ts';
 import { providerAccountRoutes } from './provider-accounts.ts';
 import { fiscalRegisterRoutes } from './fiscal-registers.ts';
+import { reportExportRoutes } from './report-exports.ts';
 
 export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => {
   meRoutes(app, deps, requestLog);
@@ -28,4 +29,5 @@ export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => 
   integrationRoutes(app, deps);
   providerAccountRoutes(app, deps);
   fiscalRegisterRoutes(app, deps);
+  reportExportRoutes(app, deps);
 });

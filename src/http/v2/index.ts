@@ -5,6 +5,7 @@ import { v2PaymentRoutes } from './payments.ts';
 import { v2EventRoutes } from './events.ts';
 import { v2TestHelperRoutes } from './test-helpers.ts';
 import { v2LinkRoutes } from './links.ts';
+import { v2LinkPosterRoutes } from './link-poster.ts';
 import { v2ReceiptRoutes } from './receipts.ts';
 import { v2CatalogRoutes } from './catalog.ts';
 
@@ -13,6 +14,7 @@ export const v2Surface = surface('v2', (app, { deps }) => {
   v2EventRoutes(app, deps);
   v2TestHelperRoutes(app, deps);
   v2LinkRoutes(app, deps);
+  v2LinkPosterRoutes(app, deps);
   v2ReceiptRoutes(app, deps);
   v2CatalogRoutes(app, deps);
 });

@@ -285,6 +285,11 @@ export const ERROR_WORDS: Record<string, Words> = {
     kk: 'Сілтеме төленіп қойған.',
     en: 'The link is already paid.',
   },
+  payment_link_not_repeatable: {
+    ru: 'Плакат можно распечатать только для многоразовой ссылки.',
+    kk: 'Плакатты тек көп рет қолданылатын сілтеме үшін басып шығаруға болады.',
+    en: 'A poster can be printed only for a reusable link.',
+  },
   trial_already_used: {
     ru: 'Пробный период уже использован.',
     kk: 'Сынақ кезеңі қолданылып қойған.',
