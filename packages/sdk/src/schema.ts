@@ -621,6 +621,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/reports/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** CSV of every payment created in a range, oldest first, streamed (no row cap) */
+        get: operations["getMeReportsPaymentsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/reports/payments.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** XLSX of every payment created in a range, oldest first, streamed (no row cap) */
+        get: operations["getMeReportsPaymentsXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/qr": {
         parameters: {
             query?: never;
@@ -1147,6 +1181,23 @@ export interface paths {
         put?: never;
         /** Cancel an active link */
         post: operations["postV2PaymentLinksByTokenCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payment-links/{token}/poster.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A printable poster of a link with allow_repeat: the merchant's branding, the QR of the link's checkout page, the amount and the description (409 payment_link_not_repeatable for a one-payment link) */
+        get: operations["getV2PaymentLinksByTokenPosterPdf"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2965,7 +3016,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "fiscal_register_not_found" | "receipt_not_found" | "catalog_item_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "cannot_disable_self" | "cannot_disable_platform_client" | "fiscal_register_exists" | "fiscal_receipts_pending" | "receipt_not_failed" | "fiscal_register_busy" | "fiscal_register_refused" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "fiscal_service_unavailable" | "qr_creation_failed" | "qr_failed" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "fiscal_register_not_found" | "receipt_not_found" | "catalog_item_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "payment_link_not_repeatable" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "cannot_disable_self" | "cannot_disable_platform_client" | "fiscal_register_exists" | "fiscal_receipts_pending" | "receipt_not_failed" | "fiscal_register_busy" | "fiscal_register_refused" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "fiscal_service_unavailable" | "qr_creation_failed" | "qr_failed" | "service_unavailable";
         /** Error */
         Error: {
             error: {
@@ -8948,6 +8999,174 @@ export interface operations {
             };
         };
     };
+    getMeReportsPaymentsCsv: {
+        parameters: {
+            query: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+                /** @description first instant, inclusive: a date (YYYY-MM-DD, midnight in Kazakhstan, UTC+5) or a date and time with its offset (2026-05-01T00:00:00+05:00) */
+                from: string;
+                /** @description end, exclusive; at most 366 days after from: a date (YYYY-MM-DD, midnight in Kazakhstan, UTC+5) or a date and time with its offset (2026-05-01T00:00:00+05:00) */
+                to: string;
+                /** @description csv (default) or excel-ru, as GET /me/payments/export */
+                format?: "csv" | "excel-ru";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, one payment a row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeReportsPaymentsXlsx: {
+        parameters: {
+            query: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+                /** @description first instant, inclusive: a date (YYYY-MM-DD, midnight in Kazakhstan, UTC+5) or a date and time with its offset (2026-05-01T00:00:00+05:00) */
+                from: string;
+                /** @description end, exclusive; at most 366 days after from: a date (YYYY-MM-DD, midnight in Kazakhstan, UTC+5) or a date and time with its offset (2026-05-01T00:00:00+05:00) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a workbook with one sheet, one payment a row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV2Qr: {
         parameters: {
             query?: never;
@@ -12831,6 +13050,108 @@ export interface operations {
             };
             /** @description Body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV2PaymentLinksByTokenPosterPdf: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+                /** @description paper size: a4 (default), a5 or a6 */
+                size?: "a4" | "a5" | "a6";
+            };
+            header?: never;
+            path: {
+                /** @description the link token of /checkout/{token} */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the poster, one page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
