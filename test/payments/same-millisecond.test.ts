@@ -4,7 +4,8 @@
 // microseconds that concurrent creations get from now().
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { idsOf, key, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { idem, idsOf, key, newMerchant, type Merchant } from '../helpers/factories.ts';
+import { newRegister } from '../helpers/fiscal.ts';
 import { createQr, pay } from '../helpers/payments.ts';
 import { createLink } from '../links/helpers.ts';
 
@@ -65,6 +66,30 @@ describe('lists page through rows of one millisecond', () => {
     await sameMillisecond('payment_links', 'token', [...tokens].sort());
     const seen = await pageByOne(m, '/v2/payment-links', (l) => l.token);
     expect([...seen].sort()).toEqual([...tokens].sort());
+  });
+
+  it('fiscal receipts and catalog items', async () => {
+    const m = await newMerchant(t.app);
+    await newRegister(t, m);
+    for (let i = 0; i < 3; i++) await pay(t.app, m.testKey, (await createQr(t.app, m.testKey)).operation_id);
+    const receipts = (await t.app.inject({ method: 'GET', url: '/v2/receipts', headers: key(m.testKey) }))
+      .json()
+      .data.map((r: { id: string }) => r.id);
+    expect(receipts).toHaveLength(3);
+    await sameMillisecond('fiscal_receipts', 'id', [...receipts].sort());
+    expect((await pageByOne(m, '/v2/receipts', (r) => r.id)).sort()).toEqual([...receipts].sort());
+    const items: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v2/catalog/items',
+        headers: { ...key(m.testKey), ...idem() },
+        payload: { name: `Товар ${i}`, price: 100 },
+      });
+      items.push(res.json().id);
+    }
+    await sameMillisecond('catalog_items', 'id', [...items].sort());
+    expect((await pageByOne(m, '/v2/catalog/items', (r) => r.id)).sort()).toEqual([...items].sort());
   });
 });
 

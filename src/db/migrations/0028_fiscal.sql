@@ -29,7 +29,8 @@ CREATE TABLE fiscal_registers (
   session_sealed text,
   -- one request at a time per register: the job that holds the lease is the only one talking to it
   lease_until timestamptz,
-  created_at timestamptz NOT NULL DEFAULT now(),
+  -- lists page by (created_at, id) with millisecond cursors: the column keeps milliseconds (0005)
+  created_at timestamptz(3) NOT NULL DEFAULT date_trunc('milliseconds', now()),
   updated_at timestamptz NOT NULL DEFAULT now(),
   deleted_at timestamptz
 );
@@ -67,7 +68,7 @@ CREATE TABLE fiscal_receipts (
   sent_at timestamptz,
   -- retried with back-off until then, then failed (decisions 27: 24 hours)
   give_up_at timestamptz NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now(),
+  created_at timestamptz(3) NOT NULL DEFAULT date_trunc('milliseconds', now()),
   updated_at timestamptz NOT NULL DEFAULT now(),
   CHECK ((kind = 'sale') = (refund_id IS NULL))
 );

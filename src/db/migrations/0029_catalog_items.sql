@@ -14,7 +14,8 @@ CREATE TABLE catalog_items (
   section_code text,
   position_type text NOT NULL DEFAULT 'goods' CHECK (position_type IN ('goods', 'work', 'service')),
   archived boolean NOT NULL DEFAULT false,
-  created_at timestamptz NOT NULL DEFAULT now(),
+  -- milliseconds, as every column a list pages through (0005)
+  created_at timestamptz(3) NOT NULL DEFAULT date_trunc('milliseconds', now()),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 -- Keyset pages per client and mode, newest first; a name search reads the tenant's rows through it too
