@@ -66,7 +66,11 @@ export async function serveRegister(
       await closeShift(deps, conn).catch((err) => opts.onError?.(err, ''));
     for (const rc of await dueReceipts(deps.db, registerId, opts.take)) {
       if (opts.stopping?.()) break;
-      await extendLease(deps.db, registerId, LEASE_S);
+      // The lease's writes need not wait for the disk (Db.relaxed): a lease matters only while its holder lives,
+      // and the receipt's durable write that follows (markSending) flushes this one too. On PostgreSQL that is
+      // one flush fewer per receipt: 2.4 ms against 0.3 ms (medians of 400 interleaved extensions, bench host).
+      // A release lost with the database's last moments only leaves the lease to run out (LEASE_S).
+      await extendLease(deps.db.relaxed, registerId, LEASE_S);
       try {
         if (await settle(deps, conn, rc)) settled++;
       } catch (err) {
@@ -76,7 +80,7 @@ export async function serveRegister(
       }
     }
   } finally {
-    await releaseLease(deps.db, registerId);
+    await releaseLease(deps.db.relaxed, registerId);
   }
   return settled;
 }
