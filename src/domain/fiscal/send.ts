@@ -184,18 +184,27 @@ async function issued(
 ): Promise<boolean> {
   const newShift = conn.reg.shift_number !== i.shiftNumber || !conn.reg.shift_opened_at;
   const openedAt = newShift ? i.issuedAt : conn.reg.shift_opened_at!;
+  const status = i.offline ? 'offline' : 'active';
+  // The register's row is written only when the receipt taught something new of it: the lease means no one
+  // else writes it meanwhile, so the copy read at the turn's start is its state (one statement fewer a receipt).
+  const learned =
+    newShift ||
+    conn.reg.status !== status ||
+    (!!i.registrationNumber && i.registrationNumber !== conn.reg.registration_number);
   await deps.db.tx(async (tx) => {
     const r = await markIssued(tx, rc.id, i);
     if (!r) return;
     await appendEvent(tx, { clientId: r.client_id, mode: r.mode, type: 'receipt.issued', data: receiptEventData(r) });
     if (newShift) await recordShiftOpen(tx, conn.reg.id, i.shiftNumber, openedAt);
-    await saveRegisterState(tx, conn.reg.id, {
-      status: i.offline ? 'offline' : 'active',
-      registration_number: i.registrationNumber,
-      shift: { number: i.shiftNumber, openedAt },
-    });
+    if (learned)
+      await saveRegisterState(tx, conn.reg.id, {
+        status,
+        registration_number: i.registrationNumber || undefined,
+        shift: { number: i.shiftNumber, openedAt },
+      });
   });
-  conn.reg.status = i.offline ? 'offline' : 'active';
+  conn.reg.status = status;
+  conn.reg.registration_number = i.registrationNumber || conn.reg.registration_number;
   conn.reg.shift_number = i.shiftNumber;
   conn.reg.shift_opened_at = openedAt;
   return true;
