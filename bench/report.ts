@@ -29,6 +29,20 @@ function figure(e: Entry): [string, string, string] {
         `${e.baseline.rps} calls/s allowed`,
         String(e.ratio),
       ];
+    case 'fiscal_receipts':
+      return [
+        `${e.tolem.rps} receipts/s on one register (${e.fiscal?.calls_per_receipt ?? '?'} calls a receipt)`,
+        `${e.baseline.rps} receipts/s (bare undici, ${e.baseline.p50} ms a call)`,
+        String(e.ratio),
+      ];
+    case 'fiscal_delay':
+      return [
+        `paid -> issued p50 ${e.tolem.p50} ms, p99 ${e.tolem.p99} ms (max ${e.fiscal?.delay.max_ms ?? '?'}) ` +
+          `at ${e.tolem.rps}/s over ${e.connections} registers; ${e.fiscal?.delay.issued ?? '?'} of ` +
+          `${e.fiscal?.delay.operations ?? '?'} issued, ${e.fiscal?.delay.duplicates ?? '?'} twice`,
+        `floor ${e.baseline.p50} ms (one payment at a time)`,
+        '—',
+      ];
     case 'startup_ms':
       return [`${e.tolem.p50} ms to ready`, '—', '—'];
     case 'peak_rss_mb':
@@ -71,7 +85,7 @@ for (const store of [...new Set(run.entries.map((e) => e.store))]) {
     const only =
       e.scenario === 'startup_ms' || e.scenario === 'peak_rss_mb'
         ? 'create_qr'
-        : e.scenario.replace(/^partner_analytics_.*/, 'partner_analytics');
+        : e.scenario.replace(/^partner_analytics_.*/, 'partner_analytics').replace(/^fiscal_.*/, 'fiscal');
     const reproduce = `\`BENCH_STORES=${store} BENCH_ONLY=${only} npm run bench\``;
     console.log(
       `| ${e.scenario} | ${e.connections || ''} | ${t} | ${b} | ${r} | ${e.target ?? ''} | ${met} | ${reproduce} |`,

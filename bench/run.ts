@@ -29,6 +29,7 @@ import {
 import { runFanout, startReceiver, type FanoutPlan } from './fanout.ts';
 import { TARGETS, type Entry } from './targets.ts';
 import { benchWatcher } from './watcher.ts';
+import { benchFiscal } from './fiscal.ts';
 import { benchAnalytics, partnerPositions, seedPartner, PARTNER_CLIENTS, PARTNER_KEY } from './analytics.ts';
 
 // The load generator runs on CPU 1, the servers and the database on CPU 0.
@@ -320,6 +321,42 @@ async function runStore(store: 'pg' | 'pglite') {
       { watcher: w },
     );
     console.log(`${store} qr_watcher: ${JSON.stringify(w)}`);
+  }
+  // Fiscal receipts (issues 43 and 45): the receipts worker and its webkassa driver against the fiscal emulator
+  // (50 ms a call) in a process of its own, on a store of its own: one register's rate against a bare client's
+  // in alternating rounds, then the paid -> issued delay at 50 payments/s over 20 registers (bench/fiscal.ts).
+  if (want('fiscal')) {
+    const f = await benchFiscal(store, {
+      rounds: QUICK ? 1 : 3,
+      backlog: QUICK ? 40 : 200,
+      ceilingSeconds: QUICK ? 2 : 10,
+      rate: 50,
+      seconds: QUICK ? 4 : 30,
+      pgAdmin: PG_ADMIN,
+    });
+    record(
+      store,
+      'fiscal_receipts',
+      1,
+      { rps: f.tolem_per_s, p50: 0, p99: 0, errors: 0 },
+      { rps: f.ceiling_per_s, p50: f.ceiling_call_ms, p99: f.ceiling_call_ms, errors: 0 },
+      { ratio: f.ratio, rounds: f.rounds, fiscal: f },
+    );
+    const d = f.delay;
+    record(
+      store,
+      'fiscal_delay',
+      d.registers,
+      {
+        rps: d.offered_per_s,
+        p50: d.p50_ms,
+        p99: d.p99_ms,
+        errors: d.operations - d.issued + d.duplicates + d.mismatched_registers,
+      },
+      { rps: 0, p50: d.floor_ms, p99: d.floor_ms, errors: 0 },
+      { ratio: 0, fiscal: f },
+    );
+    console.log(`${store} fiscal: ${JSON.stringify(f)}`);
   }
   const unpin = store === 'pg' ? pinPostgres() : () => {};
   const common = {

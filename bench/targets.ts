@@ -35,6 +35,12 @@ export interface Entry {
    * allows
    */
   watcher?: import('./watcher.ts').WatcherFigures;
+  /**
+   * fiscal_receipts: tolem.rps is one register's receipts/s, baseline.rps a bare client's at the emulator.
+   * fiscal_delay: tolem.p50/p99 the paid -> issued delay, baseline.p50 its floor, errors the receipts not issued,
+   * issued twice, or registers whose count differs from Tolem's
+   */
+  fiscal?: import('./fiscal.ts').FiscalFigures;
   target: string | null;
   target_met: boolean | null;
 }
@@ -81,6 +87,16 @@ export const TARGETS: Record<string, Check> = {
   qr_watcher: () => ({
     text: '>= 0.9x the calls/s the provider allows, every payment noticed',
     met: (e) => e.ratio >= 0.9 && e.tolem.errors === 0,
+  }),
+  // Issues 43 and 45 (target 3): a register's receipts go out as fast as the service answers them one at a
+  // time, and a paid payment's receipt is issued within 2 s at 50 payments/s over 20 registers, none twice.
+  fiscal_receipts: () => ({
+    text: ">= 0.9x a bare client's receipts/s at the emulator (50 ms a call)",
+    met: (e) => e.ratio >= 0.9,
+  }),
+  fiscal_delay: () => ({
+    text: 'paid -> issued p99 <= 2 s at 50/s over 20 registers, every receipt issued once',
+    met: (e) => e.tolem.p99 <= 2000 && e.tolem.errors === 0,
   }),
   startup_ms: () => ({ text: '<= 3000 ms to ready /readyz', met: (e) => e.tolem.p50 <= 3000 }),
   // The highest resident set of the Tolem server over the whole store's run (every scenario).

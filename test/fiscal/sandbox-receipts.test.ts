@@ -226,6 +226,30 @@ describe('recovery rules', () => {
     expect(shifts[1]).toMatchObject({ number: 1, z_report: { sale_count: 1, sale_total: 400, return_count: 0 } });
   });
 
+  it('an issued receipt brings an offline register back to active; one teaching nothing leaves its row', async () => {
+    const m = await newMerchant(t.app);
+    const g = await newRegister(t, m);
+    const db = t.runtime.deps.db;
+    const register = async () => (await api(t.app, m).get(`/me/fiscal/registers/${g.id}?mode=test`)).body;
+    const updatedAt = async () =>
+      (await db.query<{ u: Date }>('SELECT updated_at AS u FROM fiscal_registers WHERE id = $1', [g.id])).rows[0].u;
+    await paidQr(m, { amount: 300 });
+    await issueReceipts(t);
+    expect(await register()).toMatchObject({ status: 'active', shift: { number: 1 } });
+    // The register was seen offline (a receipt made while the OFD was unreachable, say); the next one is not.
+    await db.query(`UPDATE fiscal_registers SET status = 'offline' WHERE id = $1`, [g.id]);
+    await paidQr(m, { amount: 400 });
+    await issueReceipts(t);
+    expect(await register()).toMatchObject({ status: 'active', shift: { number: 1 } });
+    const before = await updatedAt();
+    await paidQr(m, { amount: 500 });
+    await issueReceipts(t);
+    const receipts = (await api(t.app, { apiKey: m.testKey }).get('/v2/receipts?status=issued')).body.data;
+    expect(receipts).toHaveLength(3);
+    expect(await register()).toMatchObject({ status: 'active', shift: { number: 1 } });
+    expect(await updatedAt()).toEqual(before);
+  });
+
   it('a return waits while its sale has no receipt', async () => {
     const m = await newMerchant(t.app);
     await newRegister(t, m);
