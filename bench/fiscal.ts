@@ -25,7 +25,7 @@ import { FiscalWorker } from '../src/jobs/fiscal.ts';
 import { createRegister } from '../src/domain/fiscal/registers.ts';
 import { applyProviderStatus } from '../src/domain/payments/sync.ts';
 import { OP_COLUMNS, type Operation } from '../src/domain/payments/operations.ts';
-import { trustedCas } from '../src/fiscal/http.ts';
+import { trustedCas } from '../src/infra/outbound.ts';
 import { checkBody } from '../src/fiscal/webkassa/receipt.ts';
 import { hasTaskset } from './servers.ts';
 import { TEST_JWT_PRIVATE_KEY } from '../test/helpers/test-jwt-key.ts';
