@@ -83,16 +83,28 @@ export async function startHarness(
 export const shot = (page: Page, name: string) =>
   page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 
-/** Transitions run to their end (a spinner's endless one aside). */
+/**
+ * Transitions run to their end (a spinner's endless one aside). A dialog opened by the click just before
+ * may not have started its fade yet (its transition begins a frame or two after it mounts), so the page
+ * counts as settled only after two looks a few frames apart that find nothing running.
+ */
 export const settled = (page: Page) =>
-  page.evaluate(() =>
-    Promise.all(
-      document
+  page.evaluate(async () => {
+    const frames = () =>
+      new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30))));
+    let quiet = 0;
+    for (let i = 0; i < 50 && quiet < 2; i++) {
+      await frames();
+      const running = document
         .getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+      if (running.length === 0) quiet++;
+      else {
+        quiet = 0;
+        await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+      }
+    }
+  });
 
 /** axe-core on the page as the user is left looking at it: no serious or critical violation. */
 export async function accessible(page: Page, what: string): Promise<void> {
