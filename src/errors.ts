@@ -66,6 +66,8 @@ export const ERROR_STATUS = {
   fiscal_register_not_found: 404,
   receipt_not_found: 404,
   catalog_item_not_found: 404,
+  /** decisions 28 */
+  counter_not_found: 404,
   // 405, 410, 413, 415
   method_not_allowed: 405,
   gone: 410,

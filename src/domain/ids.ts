@@ -21,7 +21,7 @@ export const ulidSource = () => monotonicFactory(pooledRandom);
 
 const next = ulidSource();
 
-export const newId = (prefix: 'op' | 'rf' | 'evt' | 'req' | 'msg' | 'fr' | 'rc' | 'ci') => `${prefix}_${next()}`;
+export const newId = (prefix: 'op' | 'rf' | 'evt' | 'req' | 'msg' | 'fr' | 'rc' | 'ci' | 'ct') => `${prefix}_${next()}`;
 
 /** How events name a payment link (decisions 1): `pl_<token>`, whoever writes the event. */
 export const eventToken = (token: string) => `pl_${token}`;

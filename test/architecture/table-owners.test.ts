@@ -55,6 +55,7 @@ export const OWNERS: Record<string, string> = {
   sandbox_refunds: 'src/providers/sandbox-ledger.ts',
   settings: 'src/secrets.ts',
   fiscal_registers: 'src/domain/fiscal/',
+  counters: 'src/domain/payments/counters.ts',
   fiscal_receipts: 'src/domain/fiscal/',
   fiscal_shifts: 'src/domain/fiscal/',
   fiscal_sandbox_registers: 'src/fiscal/sandbox.ts',

@@ -23,14 +23,18 @@ const partnerInside: Principal = {
 const apiKey: Principal = { kind: 'api_key', ...tenant, apiKeyId: 1, keyPrefix: 'kp_live_abcd' };
 const code = (p: Principal, a: Action) => denial(p, a)?.code ?? 'ok';
 
+// The specification's five roles: decisions 16's rows are about them; the cashier (decisions 28) is given
+// the counters and who it is, and nothing else.
+const TEAM: Role[] = ['owner', 'admin', 'accountant', 'support', 'viewer'];
+
 // decisions 16, row by row, as the specification states it.
 const EXPECTED: Record<string, Role[]> = {
-  'payments.read': [...ROLES],
-  'links.read': [...ROLES],
-  'catalog.read': [...ROLES],
-  'webhooks.read': [...ROLES],
-  'events.read': [...ROLES],
-  'account.read': [...ROLES],
+  'payments.read': [...TEAM],
+  'links.read': [...TEAM],
+  'catalog.read': [...TEAM],
+  'webhooks.read': [...TEAM],
+  'events.read': [...TEAM],
+  'account.read': [...TEAM],
   'logs.read': ['owner', 'admin', 'accountant'],
   'payments.export': ['owner', 'admin', 'accountant'],
   'payments.refund': ['owner', 'admin', 'accountant'],
@@ -40,15 +44,20 @@ const EXPECTED: Record<string, Role[]> = {
   'branding.write': ['owner', 'admin'],
   'webhooks.write': ['owner', 'admin'],
   'webhooks.rotate_secret': ['owner', 'admin'],
-  'notifications.read_all': [...ROLES],
+  'notifications.read_all': [...TEAM],
   'api_keys.manage': ['owner'],
-  'account.accept_terms': [...ROLES],
+  'account.accept_terms': [...TEAM],
   'metrics.read': [],
-  'tickets.read': [...ROLES],
+  'tickets.read': [...TEAM],
   'tickets.write': ['owner', 'admin', 'accountant', 'support'],
-  'messenger.link': [...ROLES],
-  'account.password': [...ROLES],
-  'account.notification_settings': [...ROLES],
+  'messenger.link': [...TEAM],
+  'account.password': [...TEAM, 'cashier'],
+  // decisions 28
+  'account.me': [...TEAM, 'cashier'],
+  'counters.write': ['owner', 'admin'],
+  'counters.read': ['owner', 'admin', 'accountant', 'cashier'],
+  'counters.use': ['owner', 'admin', 'cashier'],
+  'account.notification_settings': [...TEAM],
   'organization.write': ['owner', 'admin'],
   'team.manage': ['owner'],
   'impersonation.manage': ['owner'],
@@ -57,8 +66,8 @@ const EXPECTED: Record<string, Role[]> = {
   'onboarding.write': ['owner', 'admin'],
   'subscription.pay': ['owner', 'admin'],
   // decisions 27
-  'receipts.read': [...ROLES],
-  'fiscal.read': [...ROLES],
+  'receipts.read': [...TEAM],
+  'fiscal.read': [...TEAM],
   'fiscal.registers.write': ['owner', 'admin'],
   'fiscal.operate': ['owner', 'admin', 'accountant'],
   'receipts.send': ['owner', 'admin', 'accountant', 'support'],
@@ -69,7 +78,7 @@ const EXPECTED: Record<string, Role[]> = {
   'admin.audit': [],
   'admin.sandbox_pay': [],
   'admin.partners': [],
-  'partner.read': [...ROLES],
+  'partner.read': [...TEAM],
   'partner.manage': ['owner', 'admin'],
   'partner.owner': ['owner'],
   'partner_api.read': [],
@@ -96,6 +105,13 @@ describe('policy table', () => {
     expect(code(user('viewer'), 'payments.create')).toBe('forbidden_role');
     expect(code(user('support'), 'payments.refund')).toBe('forbidden_role');
     expect(code(user('owner'), 'api_keys.manage')).toBe('ok');
+  });
+
+  it('gives the cashier the counters and itself, nothing more (decisions 28)', () => {
+    const given = (Object.keys(ACTIONS) as Action[]).filter((a) => can(user('cashier'), a));
+    expect(given.sort()).toEqual(['account.me', 'account.password', 'counters.read', 'counters.use']);
+    expect(code(user('cashier'), 'payments.refund')).toBe('forbidden_role');
+    expect(code(user('cashier'), 'team.manage')).toBe('not_owner');
   });
 
   it('a partner inside the account acts as admin, less the blocked actions', () => {

@@ -3,11 +3,19 @@
 // the action, the roles it grants and whether it is blocked under partner impersonation. Handlers hold no
 // authorization logic.
 import { AppError } from '../../errors.ts';
-import { ROLES, type Principal, type Role } from './principal.ts';
+import type { Principal, Role } from './principal.ts';
+
+/** The specification's five roles: every row of decisions 16 is about them; the cashier is named apart. */
+const TEAM = ['owner', 'admin', 'accountant', 'support', 'viewer'] as const satisfies readonly Role[];
 
 /** The rows of decisions 16: who among a client's team may do an action. */
 const GRANTS = {
-  everyone: ROLES,
+  everyone: TEAM,
+  // decisions 28: who the signed-in user is (GET /me, its own password) is the cashier's to read too.
+  self: [...TEAM, 'cashier'],
+  // decisions 28: the counter's QR is the cashier's work; its day's payments are read by finance too.
+  counter_use: ['owner', 'admin', 'cashier'],
+  counter_read: ['owner', 'admin', 'accountant', 'cashier'],
   finance: ['owner', 'admin', 'accountant'],
   managers: ['owner', 'admin'],
   staff: ['owner', 'admin', 'accountant', 'support'],
@@ -30,6 +38,9 @@ interface Rule {
 export const ACTIONS = {
   // GET of /me/* (but request logs), payments, links, webhooks, events, tickets, organization.
   'account.read': { grant: 'everyone' },
+  // GET /me: who the signed-in user is, its role and what it may do; every role, the cashier too (its
+  // dashboard learns from it that it has the counter alone).
+  'account.me': { grant: 'self' },
   'payments.read': { grant: 'everyone' },
   'links.read': { grant: 'everyone' },
   'catalog.read': { grant: 'everyone' },
@@ -51,7 +62,12 @@ export const ACTIONS = {
   'account.notification_settings': { grant: 'everyone', blockedUnderImpersonation: true },
   // Each user changes its own password (decisions 30); never a partner inside the account, whose token
   // acts as a user it does not know the password of.
-  'account.password': { grant: 'everyone', blockedUnderImpersonation: true },
+  'account.password': { grant: 'self', blockedUnderImpersonation: true },
+  // decisions 28: the counters. The managers set them up; whoever works a counter or accounts for it
+  // reads them and the day's payments made at one; the managers and the cashier make QRs at one.
+  'counters.write': { grant: 'managers' },
+  'counters.read': { grant: 'counter_read' },
+  'counters.use': { grant: 'counter_use' },
   // Tickets: create and message.
   'tickets.write': { grant: 'staff' },
   // /me/logs, CSV export, refunds from the cabinet.

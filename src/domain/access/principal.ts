@@ -2,7 +2,12 @@
 // what a caller may do is read from its kind rather than from optional fields.
 import type { Mode } from '../tenant.ts';
 
-export const ROLES = ['owner', 'admin', 'accountant', 'support', 'viewer'] as const;
+/**
+ * The team roles: the specification's five, then `cashier` (decisions 28), which may use the client's
+ * counters and nothing else. Grants name the roles they give to (policy.ts), so a role added here gets
+ * nothing it is not given.
+ */
+export const ROLES = ['owner', 'admin', 'accountant', 'support', 'viewer', 'cashier'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const isRole = (r: unknown): r is Role => typeof r === 'string' && (ROLES as readonly string[]).includes(r);

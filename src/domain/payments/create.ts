@@ -24,6 +24,8 @@ export interface CreateContext extends Tenant {
   source: Operation['source'];
   linkToken?: string | null;
   metadata?: Record<string, unknown> | null;
+  /** decisions 28: a QR made at a counter (source `counter`), by this cashier (a user id) */
+  counter?: { id: string; cashierId: number };
   /** How long the QR may be scanned; the provider's own deadline wins when it is earlier. */
   lifetimeS?: number;
 }
@@ -48,6 +50,8 @@ const withDefaults = (row: NewOperation): Inserted =>
       deep_link: null,
       link_token: null,
       metadata: null,
+      counter_id: null,
+      cashier_id: null,
       paid_at: null,
     },
     row,
@@ -66,7 +70,12 @@ export type NewOperation = Pick<
   | 'source'
   | 'expires_at'
 > &
-  Partial<Pick<Operation, 'comment' | 'items' | 'phone' | 'qr_token' | 'deep_link' | 'link_token' | 'metadata'>>;
+  Partial<
+    Pick<
+      Operation,
+      'comment' | 'items' | 'phone' | 'qr_token' | 'deep_link' | 'link_token' | 'metadata' | 'counter_id' | 'cashier_id'
+    >
+  >;
 
 /** jsonb columns go to the driver as JSON text. */
 const JSON_COLUMNS = new Set(['items', 'metadata']);
@@ -160,6 +169,8 @@ export async function createQr(
       source: ctx.source,
       link_token: ctx.linkToken ?? null,
       metadata: ctx.metadata ?? null,
+      // Only a counter's QR names these columns: every other creation keeps its statement text.
+      ...(ctx.counter && { counter_id: ctx.counter.id, cashier_id: ctx.counter.cashierId }),
       // Our deadline is ours: never later than the provider's.
       expires_at: new Date(Math.min(qr.expiresAt.getTime(), deps.clock.now().getTime() + lifetimeS * 1000)),
     },

@@ -28,6 +28,9 @@ export interface Operation {
   source: (typeof SOURCES)[number];
   link_token: string | null;
   metadata: Record<string, unknown> | null;
+  /** decisions 28: the counter a QR was made at, and the team member (user id) who made it there */
+  counter_id: string | null;
+  cashier_id: number | null;
   created_at: Date;
   updated_at: Date;
   paid_at: Date | null;
@@ -36,7 +39,7 @@ export interface Operation {
 
 export const OP_COLUMNS = `id, seq, client_id, mode, type, status, amount, refunded_amount, comment, items, phone,
   sender_name, transaction_id, provider_account_id, provider_ref, raw_provider_status, qr_token, deep_link, source,
-  link_token, metadata, created_at, updated_at, paid_at, expires_at`;
+  link_token, metadata, counter_id, cashier_id, created_at, updated_at, paid_at, expires_at`;
 /** OP_COLUMNS of an `operations o` in a join. */
 export const OP_COLUMNS_O = OP_COLUMNS.split(',')
   .map((c) => `o.${c.trim()}`)
@@ -75,8 +78,8 @@ export type ListedOperation = Pick<
   | 'expires_at'
 >;
 
-/** Where an operation was made (subscription: a plan QR, on the platform client). */
-export const SOURCES = ['api', 'cabinet', 'payment_link', 'v1', 'subscription'] as const;
+/** Where an operation was made (subscription: a plan QR, on the platform client; counter: decisions 28). */
+export const SOURCES = ['api', 'cabinet', 'payment_link', 'v1', 'subscription', 'counter'] as const;
 
 /**
  * Claims up to `batch` waiting operations past their deadline with a 30-second sweep lease, FOR UPDATE SKIP

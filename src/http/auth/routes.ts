@@ -62,7 +62,9 @@ const InviteDetails = Type.Object(
       description: 'inv_: joining a team; pinv_: a partner invites a shop',
     }),
     shop_name: Nullable(Type.String({ description: 'team: the shop the invitee joins' })),
-    role: Nullable(Type.String({ enum: ['admin', 'accountant', 'support', 'viewer'], description: 'team: its role' })),
+    role: Nullable(
+      Type.String({ enum: ['admin', 'accountant', 'support', 'viewer', 'cashier'], description: 'team: its role' }),
+    ),
     partner_name: Nullable(Type.String({ description: 'partner: the company that invites' })),
     email: Type.String({ description: 'the invited address: registration must use it' }),
     expires_at: Timestamp,

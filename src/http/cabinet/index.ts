@@ -14,6 +14,7 @@ import { integrationRoutes } from './integrations.ts';
 import { providerAccountRoutes } from './provider-accounts.ts';
 import { fiscalRegisterRoutes } from './fiscal-registers.ts';
 import { reportExportRoutes } from './report-exports.ts';
+import { counterRoutes } from './counters.ts';
 
 export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => {
   meRoutes(app, deps, requestLog);
@@ -30,4 +31,5 @@ export const cabinetSurface = surface('cabinet', (app, { deps, requestLog }) => 
   providerAccountRoutes(app, deps);
   fiscalRegisterRoutes(app, deps);
   reportExportRoutes(app, deps);
+  counterRoutes(app, deps);
 });

@@ -58,7 +58,7 @@ export function meRoutes(app: App, deps: Deps, logs: RequestLogWriter): void {
     method: 'GET',
     url: '/me',
     auth: ['jwt'],
-    permission: 'account.read',
+    permission: 'account.me',
     schema: { tags: ['account'], summary: 'Client profile', response: { 200: Profile } },
     handler: async (req) => {
       const p = cabinetUser(req);

@@ -3,14 +3,15 @@
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { changeRole, inviteMember, listTeam, revokeMember } from '../../domain/accounts/team.ts';
+import { ROLES, type Role } from '../../domain/access/principal.ts';
 import { cabinetUser } from '../context.ts';
 import { IgnoredModeQuery, numericId } from '../params.ts';
 import { route, type App } from '../route.ts';
 import { Body, Timestamp } from '../schemas.ts';
 
 const InvitableRole = Type.String({
-  enum: ['admin', 'accountant', 'support', 'viewer'],
-  description: 'any role but owner',
+  enum: ['admin', 'accountant', 'support', 'viewer', 'cashier'],
+  description: 'any role but owner (cashier: the counters alone, decisions 28)',
 });
 
 const Member = Type.Object(
@@ -18,7 +19,7 @@ const Member = Type.Object(
     id: Type.Integer(),
     email: Type.String(),
     name: Type.String(),
-    role: Type.String({ enum: ['owner', 'admin', 'accountant', 'support', 'viewer'] }),
+    role: Type.String({ enum: [...ROLES] }),
     status: Type.String({ enum: ['invited', 'active', 'revoked'] }),
     created_at: Timestamp,
   },
@@ -37,7 +38,7 @@ const Invited = Type.Object(
 
 const MemberParams = Type.Object({ member_id: Type.String() });
 const memberId = (raw: string) => numericId(raw, 'member_not_found', 'member');
-type InvitableRole = 'admin' | 'accountant' | 'support' | 'viewer';
+type InvitableRole = Exclude<Role, 'owner'>;
 
 export function teamRoutes(app: App, deps: Deps): void {
   const tags = ['team'];

@@ -98,6 +98,8 @@ export const PaymentStatus = Type.Object(
         "the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records",
     }),
     receipt: PaymentReceipt,
+    counter_id: Nullable(Type.String({ description: 'ct_<ULID>: the counter the QR was made at (source counter)' })),
+    cashier_id: Nullable(Type.Integer({ description: 'the team member (user id) who made it at the counter' })),
   },
   { title: 'PaymentDetail' },
 );
@@ -202,5 +204,7 @@ export function toPaymentStatus(op: Operation, receipt: PaymentReceiptRef | null
     items: toLineItems(op.items),
     provider_payment_id: op.provider_ref,
     receipt,
+    counter_id: op.counter_id,
+    cashier_id: op.cashier_id,
   });
 }

@@ -57,6 +57,7 @@ export const ENUM_WORDS = {
     accountant: { ru: 'Бухгалтер', kk: 'Бухгалтер', en: 'Accountant' },
     support: { ru: 'Поддержка', kk: 'Қолдау', en: 'Support' },
     viewer: { ru: 'Наблюдатель', kk: 'Бақылаушы', en: 'Viewer' },
+    cashier: { ru: 'Кассир', kk: 'Кассир', en: 'Cashier' },
   },
   member_status: {
     invited: { ru: 'Приглашён', kk: 'Шақырылған', en: 'Invited' },

@@ -237,6 +237,11 @@ export const ERROR_WORDS: Record<string, Words> = {
     kk: 'Каталог позициясы табылмады.',
     en: 'Catalog item not found.',
   },
+  counter_not_found: {
+    ru: 'Касса не найдена: её удалили или она в другом режиме.',
+    kk: 'Касса табылмады: ол жойылған немесе басқа режимде.',
+    en: 'Counter not found: it was removed or belongs to the other mode.',
+  },
   // 405, 408, 410, 413, 415, 431
   method_not_allowed: {
     ru: 'Это действие здесь недоступно.',

@@ -16,6 +16,7 @@ const ROLE_IN_A_SENTENCE: Record<string, string> = {
   accountant: 'invite.role.accountant',
   support: 'invite.role.support',
   viewer: 'invite.role.viewer',
+  cashier: 'invite.role.cashier',
 };
 
 export function InviteDetails({ token, onEmail }: { token: string; onEmail: (email: string) => void }) {

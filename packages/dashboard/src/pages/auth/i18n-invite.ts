@@ -9,6 +9,7 @@ addBundle({
     'invite.role.accountant': 'бухгалтер',
     'invite.role.support': 'поддержка',
     'invite.role.viewer': 'наблюдатель',
+    'invite.role.cashier': 'кассир',
     'errors.invite_invalid': 'Приглашение недействительно: оно использовано, отозвано или истекло. Попросите новое.',
   },
   kk: {
@@ -18,6 +19,7 @@ addBundle({
     'invite.role.accountant': 'бухгалтер',
     'invite.role.support': 'қолдау',
     'invite.role.viewer': 'бақылаушы',
+    'invite.role.cashier': 'кассир',
     'errors.invite_invalid': 'Шақыру жарамсыз: ол қолданылған, кері қайтарылған немесе мерзімі өткен. Жаңасын сұраңыз.',
   },
   en: {
@@ -27,6 +29,7 @@ addBundle({
     'invite.role.accountant': 'accountant',
     'invite.role.support': 'support',
     'invite.role.viewer': 'viewer',
+    'invite.role.cashier': 'cashier',
     'errors.invite_invalid': 'This invitation is no longer valid: used, revoked or expired. Ask for a new one.',
   },
 });

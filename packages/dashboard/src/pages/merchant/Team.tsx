@@ -15,7 +15,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { PartnerAccess } from './PartnerAccess.tsx';
 import { useWords } from '../../components/words.ts';
 
-const ROLES = ['admin', 'accountant', 'support', 'viewer'] as const;
+const ROLES = ['admin', 'accountant', 'support', 'viewer', 'cashier'] as const;
 type Role = (typeof ROLES)[number];
 
 export default function Team() {
