@@ -655,6 +655,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/counters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client's counters of the mode, newest first (cursor pages); a cashier sees them all */
+        get: operations["getMeCounters"];
+        put?: never;
+        /** Set up a counter on one of the client's provider accounts of the mode */
+        post: operations["postMeCounters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/counters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One counter */
+        get: operations["getMeCountersById"];
+        put?: never;
+        post?: never;
+        /** Archive a counter: gone from the list and closed to QRs; its payments keep its id */
+        delete: operations["deleteMeCountersById"];
+        options?: never;
+        head?: never;
+        /** Rename a counter */
+        patch: operations["patchMeCountersById"];
+        trace?: never;
+    };
+    "/me/counters/{id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A QR at the counter, through its provider account (source counter, the caller as cashier_id) */
+        post: operations["postMeCountersByIdQr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/counters/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The counter's payments of today (Almaty, UTC+5), newest first (cursor pages, at most 100 a page) */
+        get: operations["getMeCountersByIdPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/qr": {
         parameters: {
             query?: never;
@@ -3016,7 +3087,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "fiscal_register_not_found" | "receipt_not_found" | "catalog_item_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "payment_link_not_repeatable" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "cannot_disable_self" | "cannot_disable_platform_client" | "fiscal_register_exists" | "fiscal_receipts_pending" | "receipt_not_failed" | "fiscal_register_busy" | "fiscal_register_refused" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "fiscal_service_unavailable" | "qr_creation_failed" | "qr_failed" | "service_unavailable";
+        ErrorCode: "invalid_parameter" | "invalid_json" | "idempotency_key_required" | "unknown_event" | "bad_color" | "bad_email" | "invalid_cursor" | "invalid_limit" | "limit_too_large" | "invalid_phone" | "refund_amount_exceeds" | "otp_invalid" | "otp_expired" | "withdrawal_below_minimum" | "confirmation_invalid" | "provider_not_enabled" | "invite_invalid" | "reset_token_invalid" | "reset_token_expired" | "invalid_api_key" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "impersonation_session_expired" | "impersonation_blocked_action" | "not_owner" | "forbidden_role" | "plan_inactive" | "test_mode_only" | "cross_site_request" | "account_disabled" | "partner_not_active" | "client_not_managed" | "current_password_wrong" | "not_found" | "payment_link_not_found" | "merchant_not_found" | "client_not_found" | "payment_not_found" | "webhook_not_found" | "delivery_not_found" | "member_not_found" | "provider_account_not_found" | "partner_not_found" | "referral_link_not_found" | "withdrawal_not_found" | "ticket_not_found" | "fiscal_register_not_found" | "receipt_not_found" | "catalog_item_not_found" | "counter_not_found" | "method_not_allowed" | "gone" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "idempotency_conflict" | "payment_link_immutable" | "payment_link_not_active" | "payment_link_already_paid" | "payment_link_not_repeatable" | "trial_already_used" | "email_taken" | "payment_not_cancellable" | "payment_not_refundable" | "payment_not_pending" | "provider_not_connected" | "insufficient_balance" | "webhook_limit_reached" | "delivery_in_progress" | "owner_immutable" | "already_connected" | "sandbox_account_required" | "default_account" | "onboarding_state" | "plan_not_purchasable" | "partner_exists" | "partner_state" | "bank_details_required" | "messenger_not_linked" | "withdrawal_in_progress" | "withdrawal_state" | "withdrawal_not_paid" | "ticket_closed" | "provider_outcome_unknown" | "provider_device_conflict" | "provider_trade_point_refused" | "provider_refused" | "payment_already_paid" | "team_limit_reached" | "cannot_disable_self" | "cannot_disable_platform_client" | "fiscal_register_exists" | "fiscal_receipts_pending" | "receipt_not_failed" | "fiscal_register_busy" | "fiscal_register_refused" | "rate_limit_exceeded" | "plan_limit_exceeded" | "payment_in_progress" | "otp_locked" | "internal_error" | "logo_upload_disabled" | "provider_capability_unavailable" | "provider_error" | "session_expired" | "provider_unreachable" | "dashboard_not_built" | "payment_unavailable" | "fiscal_service_unavailable" | "qr_creation_failed" | "qr_failed" | "service_unavailable";
         /** Error */
         Error: {
             error: {
@@ -3039,7 +3110,7 @@ export interface components {
              */
             kind: "team" | "partner";
             shop_name: string | null;
-            role: ("admin" | "accountant" | "support" | "viewer") | null;
+            role: ("admin" | "accountant" | "support" | "viewer" | "cashier") | null;
             partner_name: string | null;
             /** @description the invited address: registration must use it */
             email: string;
@@ -3356,6 +3427,36 @@ export interface components {
             next_cursor: string | null;
             has_more: boolean;
         };
+        /** CounterCreate */
+        CounterCreate: {
+            name: string;
+            provider_account_id: number;
+        };
+        /** Counter */
+        Counter: {
+            /** @description ct_<ULID> */
+            id: string;
+            name: string;
+            /** @description the client's provider account its QRs are made through */
+            provider_account_id: number;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** CounterList */
+        CounterList: {
+            data: components["schemas"]["Counter"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** CounterPatch */
+        CounterPatch: {
+            name: string;
+        };
         /**
          * PositionType
          * @enum {string}
@@ -3379,13 +3480,14 @@ export interface components {
             /** @description a catalog item of this mode (not archived): its fields fill in the ones this item leaves out; the ones given win */
             catalog_item_id?: string;
         };
-        /** QrCreateRequest */
-        QrCreateRequest: {
+        /** CounterQrCreate */
+        CounterQrCreate: {
             /**
              * @description integer tenge
              * @example 5000
              */
             amount: number;
+            comment?: string;
             /**
              * @description price x quantity of all items must add up to amount
              * @example [
@@ -3397,7 +3499,6 @@ export interface components {
              *     ]
              */
             items?: components["schemas"]["LineItemRequest"][];
-            comment?: string;
         };
         /**
          * PaymentStatus
@@ -3420,6 +3521,69 @@ export interface components {
              */
             expires_at: string;
             status: components["schemas"]["PaymentStatus"];
+        };
+        /** Payment */
+        Payment: {
+            operation_id: string;
+            /** @enum {string} */
+            type: "qr" | "invoice";
+            status: components["schemas"]["PaymentStatus"];
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            amount: number;
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            refunded_amount: number;
+            comment: string | null;
+            phone: string | null;
+            sender_name: string | null;
+            transaction_id: string | null;
+            provider_account_id: number;
+            /** @enum {string} */
+            source: "api" | "cabinet" | "payment_link" | "v1" | "subscription" | "counter";
+            link_token: string | null;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            created_at: string;
+            paid_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expires_at: string;
+        };
+        /** PaymentList */
+        PaymentList: {
+            data: components["schemas"]["Payment"][];
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** QrCreateRequest */
+        QrCreateRequest: {
+            /**
+             * @description integer tenge
+             * @example 5000
+             */
+            amount: number;
+            /**
+             * @description price x quantity of all items must add up to amount
+             * @example [
+             *       {
+             *         "name": "Кофе",
+             *         "price": 2500,
+             *         "quantity": 2
+             *       }
+             *     ]
+             */
+            items?: components["schemas"]["LineItemRequest"][];
+            comment?: string;
         };
         /** LineItem */
         LineItem: {
@@ -3467,7 +3631,7 @@ export interface components {
             transaction_id: string | null;
             provider_account_id: number;
             /** @enum {string} */
-            source: "api" | "cabinet" | "payment_link" | "v1" | "subscription";
+            source: "api" | "cabinet" | "payment_link" | "v1" | "subscription" | "counter";
             link_token: string | null;
             livemode: boolean;
             /**
@@ -3486,6 +3650,8 @@ export interface components {
             /** @description the provider's own id of this payment (live: its QrPaymentId), for reconciling with the provider's records */
             provider_payment_id: string;
             receipt: components["schemas"]["PaymentReceipt"] | null;
+            counter_id: string | null;
+            cashier_id: number | null;
         };
         /** InvoiceCreateRequest */
         InvoiceCreateRequest: {
@@ -3603,49 +3769,6 @@ export interface components {
              * @description r2 accounts: when the return QR stops working (the refund then fails and its amount is released)
              */
             expires_at?: string;
-        };
-        /** Payment */
-        Payment: {
-            operation_id: string;
-            /** @enum {string} */
-            type: "qr" | "invoice";
-            status: components["schemas"]["PaymentStatus"];
-            /**
-             * @description integer tenge
-             * @example 5000
-             */
-            amount: number;
-            /**
-             * @description integer tenge
-             * @example 5000
-             */
-            refunded_amount: number;
-            comment: string | null;
-            phone: string | null;
-            sender_name: string | null;
-            transaction_id: string | null;
-            provider_account_id: number;
-            /** @enum {string} */
-            source: "api" | "cabinet" | "payment_link" | "v1" | "subscription";
-            link_token: string | null;
-            livemode: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            created_at: string;
-            paid_at: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            expires_at: string;
-        };
-        /** PaymentList */
-        PaymentList: {
-            data: components["schemas"]["Payment"][];
-            next_cursor: string | null;
-            has_more: boolean;
         };
         /**
          * EventType
@@ -4012,7 +4135,7 @@ export interface components {
             email: string;
             name: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "accountant" | "support" | "viewer";
+            role: "owner" | "admin" | "accountant" | "support" | "viewer" | "cashier";
             /** @enum {string} */
             status: "invited" | "active" | "revoked";
             /**
@@ -4026,10 +4149,10 @@ export interface components {
             /** Format: email */
             email: string;
             /**
-             * @description any role but owner
+             * @description any role but owner (cashier: the counters alone, decisions 28)
              * @enum {string}
              */
-            role: "admin" | "accountant" | "support" | "viewer";
+            role: "admin" | "accountant" | "support" | "viewer" | "cashier";
             name?: string;
         };
         /** TeamInvite */
@@ -4038,7 +4161,7 @@ export interface components {
             email: string;
             name: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "accountant" | "support" | "viewer";
+            role: "owner" | "admin" | "accountant" | "support" | "viewer" | "cashier";
             /** @enum {string} */
             status: "invited" | "active" | "revoked";
             /**
@@ -4059,10 +4182,10 @@ export interface components {
         /** TeamRoleRequest */
         TeamRoleRequest: {
             /**
-             * @description any role but owner
+             * @description any role but owner (cashier: the counters alone, decisions 28)
              * @enum {string}
              */
-            role: "admin" | "accountant" | "support" | "viewer";
+            role: "admin" | "accountant" | "support" | "viewer" | "cashier";
         };
         /**
          * TicketStatus
@@ -5053,7 +5176,7 @@ export interface components {
             transaction_id: string | null;
             provider_account_id: number;
             /** @enum {string} */
-            source: "api" | "cabinet" | "payment_link" | "v1" | "subscription";
+            source: "api" | "cabinet" | "payment_link" | "v1" | "subscription" | "counter";
             link_token: string | null;
             livemode: boolean;
             /**
@@ -5110,7 +5233,7 @@ export interface components {
                 paid_at: string | null;
                 transaction_id: string | null;
                 /** @enum {string} */
-                source: "api" | "cabinet" | "payment_link" | "v1" | "subscription";
+                source: "api" | "cabinet" | "payment_link" | "v1" | "subscription" | "counter";
                 link_token: string | null;
                 metadata: {
                     [key: string]: unknown;
@@ -6285,7 +6408,7 @@ export interface operations {
                         /** @description this user's messenger chat is bound */
                         messenger_linked: boolean;
                         /** @description the actions of the permission table (decisions 16) this caller may do, as `x-permission` names them on each operation: the caller's role, less what is blocked while a partner acts in the account */
-                        permissions: ("account.read" | "payments.read" | "links.read" | "catalog.read" | "webhooks.read" | "events.read" | "tickets.read" | "receipts.read" | "fiscal.read" | "account.accept_terms" | "notifications.read_all" | "messenger.link" | "account.notification_settings" | "account.password" | "tickets.write" | "logs.read" | "payments.export" | "payments.refund" | "fiscal.operate" | "receipts.send" | "payments.create" | "links.write" | "catalog.write" | "branding.write" | "organization.write" | "provider_accounts.write" | "fiscal.registers.write" | "onboarding.write" | "subscription.pay" | "webhooks.write" | "webhooks.rotate_secret" | "api_keys.manage" | "team.manage" | "impersonation.manage" | "provider_accounts.delete" | "partner.read" | "partner.manage" | "partner.owner" | "partner_api.read" | "partner_api.write" | "admin.tickets" | "admin.clients" | "admin.outbox" | "admin.audit" | "admin.sandbox_pay" | "admin.partners" | "admin.overview" | "metrics.read")[];
+                        permissions: ("account.read" | "account.me" | "payments.read" | "links.read" | "catalog.read" | "webhooks.read" | "events.read" | "tickets.read" | "receipts.read" | "fiscal.read" | "account.accept_terms" | "notifications.read_all" | "messenger.link" | "account.notification_settings" | "account.password" | "counters.write" | "counters.read" | "counters.use" | "tickets.write" | "logs.read" | "payments.export" | "payments.refund" | "fiscal.operate" | "receipts.send" | "payments.create" | "links.write" | "catalog.write" | "branding.write" | "organization.write" | "provider_accounts.write" | "fiscal.registers.write" | "onboarding.write" | "subscription.pay" | "webhooks.write" | "webhooks.rotate_secret" | "api_keys.manage" | "team.manage" | "impersonation.manage" | "provider_accounts.delete" | "partner.read" | "partner.manage" | "partner.owner" | "partner_api.read" | "partner_api.write" | "admin.tickets" | "admin.clients" | "admin.outbox" | "admin.audit" | "admin.sandbox_pay" | "admin.partners" | "admin.overview" | "metrics.read")[];
                     };
                 };
             };
@@ -6377,6 +6500,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6679,7 +6811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer); impersonation_blocked_action (refused to a partner acting in the account) */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer, cashier); impersonation_blocked_action (refused to a partner acting in the account) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6762,6 +6894,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6941,6 +7082,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7620,6 +7770,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -7818,6 +7977,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET */
             405: {
                 headers: {
@@ -7880,6 +8048,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7961,6 +8138,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes POST */
             405: {
                 headers: {
@@ -8033,6 +8219,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8221,6 +8416,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET, POST */
             405: {
                 headers: {
@@ -8400,6 +8604,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8959,6 +9172,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -9129,6 +9351,694 @@ export interface operations {
             };
             /** @description Forbidden: forbidden_role (roles: owner, admin, accountant) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeCounters: {
+        parameters: {
+            query?: {
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CounterList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, cashier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeCounters: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CounterCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counter"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeCountersById: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description ct_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counter"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, cashier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMeCountersById: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description ct_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchMeCountersById: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description ct_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CounterPatch"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Counter"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes GET, PATCH, DELETE */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeCountersByIdQr: {
+        parameters: {
+            query?: {
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: {
+                /** @description UUID recommended; kept 24 h */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description ct_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CounterQrCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrCreated"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, cashier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Method not allowed: this path takes POST */
+            405: {
+                headers: {
+                    /** @description the methods of this path */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description State conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate or plan limit */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeCountersByIdPayments: {
+        parameters: {
+            query?: {
+                /** @description opaque next_cursor of the previous page */
+                cursor?: string;
+                /** @description 1 to 100, default 20 */
+                limit?: number;
+                /** @description JWT callers: test mode with ?mode=test, live otherwise; API keys carry their mode */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description ct_<ULID> */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, cashier) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9921,6 +10831,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET */
             405: {
                 headers: {
@@ -10109,6 +11028,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10535,7 +11463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10617,7 +11545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10934,7 +11862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11111,7 +12039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11415,6 +12343,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11789,7 +12726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11902,7 +12839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12178,7 +13115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12366,6 +13303,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET */
             405: {
                 headers: {
@@ -12441,7 +13387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12659,7 +13605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13121,7 +14067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13942,6 +14888,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET, PATCH */
             405: {
                 headers: {
@@ -14111,6 +15066,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET, PUT */
             405: {
                 headers: {
@@ -14268,6 +15232,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14660,6 +15633,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET, POST */
             405: {
                 headers: {
@@ -14817,6 +15799,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15017,6 +16008,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET */
             405: {
                 headers: {
@@ -15179,6 +16179,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17499,6 +18508,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET */
             405: {
                 headers: {
@@ -17571,6 +18589,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Method not allowed: this path takes GET */
             405: {
                 headers: {
@@ -17636,6 +18663,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18305,6 +19341,15 @@ export interface operations {
             };
             /** @description Not authenticated */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: forbidden_role (roles: owner, admin, accountant, support, viewer) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
