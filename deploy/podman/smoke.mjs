@@ -28,15 +28,29 @@ async function until(what, probe, everyMs = 500) {
   }
 }
 
+/**
+ * One API call as a client is told to make it: a 503 `service_unavailable` (the database out of reach for a
+ * moment) is sent again after its Retry-After, with the same Idempotency-Key, at most five times. Each retry
+ * is counted in the figures, so a stack that needs them shows it. (The podman network's resolver here has
+ * been seen to miss a lookup of `postgres` for a new connection now and then.)
+ */
 async function call(method, path, { key, token, body, idempotent } = {}) {
   const headers = { 'content-type': 'application/json' };
   if (key) headers['x-api-key'] = key;
   if (token) headers.authorization = `Bearer ${token}`;
   if (idempotent) headers['idempotency-key'] = randomUUID();
-  const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.text();
+    if (res.status === 503 && attempt < 5 && /"service_unavailable"/.test(text)) {
+      figures.retried_503 = (figures.retried_503 ?? 0) + 1;
+      step(`${method} ${path} answered 503 service_unavailable; again after Retry-After`);
+      await sleep(Number(res.headers.get('retry-after') ?? 2) * 1000);
+      continue;
+    }
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
 }
 
 // The receiver: the first delivery is held open (never answered) until the worker that sent it is dead.
