@@ -20,7 +20,7 @@ export interface EmulatorFiles {
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-function keyPair(): { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki.rsa.PublicKey; pem: string } {
+export function keyPair(): { privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki.rsa.PublicKey; pem: string } {
   const k = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = k.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   return {
@@ -101,11 +101,31 @@ export function makeClientPfx(
 const FILES = ['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem', 'client.p12', 'client.password', 'api-key.txt'];
 
 /** The DNS names a server certificate is valid for. */
-function dnsNames(pem: string): string[] {
+export function dnsNames(pem: string): string[] {
   const ext = forge.pki.certificateFromPem(pem).getExtension('subjectAltName') as
     | { altNames?: { type: number; value?: string }[] }
     | undefined;
   return (ext?.altNames ?? []).filter((n) => n.type === 2 && n.value).map((n) => n.value!);
+}
+
+/** A server certificate for 127.0.0.1 (and `hostnames`) signed by the CA, written as server.pem and its key. */
+export function writeServerCertificate(
+  dir: string,
+  caCert: forge.pki.Certificate,
+  caKey: forge.pki.rsa.PrivateKey,
+  hostnames: string[],
+): void {
+  const server = keyPair();
+  const cert = makeCertificate({
+    cn: '127.0.0.1',
+    publicKey: server.publicKey,
+    signer: caKey,
+    issuer: caCert,
+    server: true,
+    hostnames,
+  });
+  writeFileSync(path.join(dir, 'server.pem'), forge.pki.certificateToPem(cert));
+  writeFileSync(path.join(dir, 'server-key.pem'), server.pem, { mode: 0o600 });
 }
 
 /**
@@ -126,37 +146,17 @@ export function ensureCertificates(dirIn: string, hostnames: string[] = []): Emu
       ca: true,
     });
     const caPem = forge.pki.certificateToPem(caCert);
-    const server = keyPair();
-    const serverCert = makeCertificate({
-      cn: '127.0.0.1',
-      publicKey: server.publicKey,
-      signer: ca.privateKey,
-      issuer: caCert,
-      server: true,
-      hostnames,
-    });
     const password = randomUUID();
     writeFileSync(f('ca.pem'), caPem);
     writeFileSync(f('ca-key.pem'), ca.pem, { mode: 0o600 });
-    writeFileSync(f('server.pem'), forge.pki.certificateToPem(serverCert));
-    writeFileSync(f('server-key.pem'), server.pem, { mode: 0o600 });
+    writeServerCertificate(dir, caCert, ca.privateKey, hostnames);
     writeFileSync(f('client.password'), password, { mode: 0o600 });
     writeFileSync(f('client.p12'), makeClientPfx(caPem, ca.pem, password), { mode: 0o600 });
     writeFileSync(f('api-key.txt'), `test_${randomUUID()}`, { mode: 0o600 });
   } else if (hostnames.some((h) => !dnsNames(readFileSync(f('server.pem'), 'utf8')).includes(h))) {
     const caCert = forge.pki.certificateFromPem(readFileSync(f('ca.pem'), 'utf8'));
     const caKey = forge.pki.privateKeyFromPem(readFileSync(f('ca-key.pem'), 'utf8'));
-    const server = keyPair();
-    const cert = makeCertificate({
-      cn: '127.0.0.1',
-      publicKey: server.publicKey,
-      signer: caKey,
-      issuer: caCert,
-      server: true,
-      hostnames,
-    });
-    writeFileSync(f('server.pem'), forge.pki.certificateToPem(cert));
-    writeFileSync(f('server-key.pem'), server.pem, { mode: 0o600 });
+    writeServerCertificate(dir, caCert, caKey, hostnames);
   }
   return {
     dir,

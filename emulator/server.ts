@@ -15,6 +15,7 @@ import { answerFault, takeFault } from './faults.ts';
 import { lenientRequest } from './lenient.ts';
 import { handle, NOT_IN_SCHEME, type Scheme } from './routes.ts';
 import { EmulatorState } from './state.ts';
+import { readBody } from './body.ts';
 
 /**
  * The state both ways: `state()` (the contract) and `state.payments`, `state.faults = [...]` (how the
@@ -48,22 +49,6 @@ export interface RunningEmulator {
 
 const MAX_BODY = 64 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        req.destroy();
-        reject(new Error('body too large'));
-      } else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 export interface EmulatorOptions {
   port?: number;
   dir: string;
@@ -96,7 +81,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<RunningEmula
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://emulator');
-    const text = await readBody(req);
+    const text = await readBody(req, MAX_BODY);
     if (url.pathname.startsWith('/__emulator/'))
       return control(state, req, res, url.pathname.slice('/__emulator/'.length), text, hooks);
     // Read as the provider reads (lenient.ts): from here on the path has no trailing slash and the body

@@ -1,12 +1,12 @@
 // The fiscal emulator's files in --dir, made on first start and reused: its own CA, a server certificate
 // for 127.0.0.1 and localhost (both names, so domain_505 can send a client from one to the other) plus any
 // --hostname, and keys.json with the two services' API keys and the control token. The certificate maker
-// is the provider emulator's (emulator/certificates.ts).
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+// and the server certificate's writer are the provider emulator's (emulator/certificates.ts).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
-import { makeCertificate } from '../emulator/certificates.ts';
+import { dnsNames, keyPair, makeCertificate, writeServerCertificate } from '../emulator/certificates.ts';
 
 export interface FiscalFiles {
   ca: string;
@@ -18,42 +18,14 @@ export interface FiscalFiles {
   controlToken: string;
 }
 
-function keyPair() {
-  const k = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const pem = k.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  return {
-    privateKey: forge.pki.privateKeyFromPem(pem),
-    publicKey: forge.pki.publicKeyFromPem(k.publicKey.export({ type: 'spki', format: 'pem' }).toString()),
-    pem,
-  };
-}
-
-function dnsNames(pem: string): string[] {
-  const ext = forge.pki.certificateFromPem(pem).getExtension('subjectAltName') as
-    | { altNames?: { type: number; value?: string }[] }
-    | undefined;
-  return (ext?.altNames ?? []).filter((n) => n.type === 2 && n.value).map((n) => n.value!);
-}
-
 const FILES = ['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem', 'keys.json'];
 
 export function ensureFiles(dirIn: string, hostnames: string[] = []): FiscalFiles {
   const dir = path.resolve(dirIn);
   mkdirSync(dir, { recursive: true });
   const f = (name: string) => path.join(dir, name);
-  const serverFor = (caCert: forge.pki.Certificate, caKey: forge.pki.rsa.PrivateKey) => {
-    const server = keyPair();
-    const cert = makeCertificate({
-      cn: '127.0.0.1',
-      publicKey: server.publicKey,
-      signer: caKey,
-      issuer: caCert,
-      server: true,
-      hostnames,
-    });
-    writeFileSync(f('server.pem'), forge.pki.certificateToPem(cert));
-    writeFileSync(f('server-key.pem'), server.pem, { mode: 0o600 });
-  };
+  const serverFor = (caCert: forge.pki.Certificate, caKey: forge.pki.rsa.PrivateKey) =>
+    writeServerCertificate(dir, caCert, caKey, hostnames);
   if (!FILES.every((name) => existsSync(f(name)))) {
     const ca = keyPair();
     const caCert = makeCertificate({

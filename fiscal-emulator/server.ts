@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Answer, ApiRequest } from './api.ts';
 import { ensureFiles } from './certificates.ts';
+import { readBody } from '../emulator/body.ts';
 import { control } from './control.ts';
 import { htmlError, sleep, takeFaults, type Fault } from './faults.ts';
 import { parseBody } from './jsonc.ts';
@@ -49,22 +50,6 @@ export interface RunningFiscalEmulator {
 }
 
 const MAX_BODY = 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        req.destroy();
-        reject(new Error('body too large'));
-      } else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res: ServerResponse, a: Answer): void {
   if (a.text !== undefined)
@@ -196,7 +181,7 @@ export async function startFiscalEmulator(opts: FiscalEmulatorOptions): Promise<
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://fiscal-emulator');
-    const text = await readBody(req);
+    const text = await readBody(req, MAX_BODY);
     if (url.pathname.startsWith('/__fiscal/')) {
       if (req.headers['x-control-token'] !== files.controlToken)
         return send(res, { status: 401, body: { error: 'x-control-token is missing or wrong' } });

@@ -26,7 +26,7 @@ async function planUsageOnPaid(tx: Queryable, op: Operation): Promise<void> {
 
 /** The sale receipt of a paid operation, with the checkout payer's e-mail (links) as the receipt's customer. */
 async function saleReceiptOnPaid(tx: Queryable, op: Operation): Promise<void> {
-  await enqueueSaleReceipt(tx, op, await checkoutEmailOf(tx, op));
+  await enqueueSaleReceipt(tx, op, () => checkoutEmailOf(tx, op));
 }
 
 export function wireDomainSubscribers(): void {

@@ -19,16 +19,18 @@ async function wake(tx: Queryable): Promise<void> {
 
 /**
  * A paid operation's sale receipt, when its mode has an auto register covering its provider account.
- * `customerEmail`: the payer's e-mail when one is known (the checkout's), given to the register (which may
- * send the receipt itself) and used to send the check link when the receipt is issued (send.ts).
+ * `payerEmail`: the payer's e-mail when one is known (the checkout's), given to the register (which may
+ * send the receipt itself) and used to send the check link when the receipt is issued (send.ts); asked only
+ * when a receipt is owed, so a payment without a register pays for one statement, not two.
  */
 export async function enqueueSaleReceipt(
   tx: Queryable,
   op: Operation,
-  customerEmail: string | null = null,
+  payerEmail: () => Promise<string | null> = async () => null,
 ): Promise<void> {
   const reg = await registerFor(tx, op.client_id, op.mode, op.provider_account_id);
   if (!reg) return;
+  const customerEmail = await payerEmail();
   const lines = saleLines(op.amount, op.items, op.comment, reg);
   const id = await insertReceipt(tx, {
     id: newId('rc'),
