@@ -10,8 +10,6 @@
 // Payments go through the real path: applyProviderStatus (what the watcher does when the provider says
 // paid), whose transaction runs afterPaymentPaid and so enqueueSaleReceipt. The emulator runs in a process of
 // its own on CPU 0, Tolem (the worker and, on the embedded store, PGlite) in the bench's process on CPU 1.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,7 +25,7 @@ import { applyProviderStatus } from '../src/domain/payments/sync.ts';
 import { OP_COLUMNS, type Operation } from '../src/domain/payments/operations.ts';
 import { trustedCas } from '../src/infra/outbound.ts';
 import { checkBody } from '../src/fiscal/webkassa/receipt.ts';
-import { hasTaskset } from './servers.ts';
+import { spawnEmulatorProcess } from './servers.ts';
 import { TEST_JWT_PRIVATE_KEY } from '../test/helpers/test-jwt-key.ts';
 
 const LATENCY_MS = 50;
@@ -77,30 +75,12 @@ interface FiscalEmulator {
 
 /** `npm run fiscal-emulator` as a child process on CPU 0, ready when it prints its line. */
 async function spawnFiscalEmulator(dir: string): Promise<FiscalEmulator> {
-  const args = [
-    ...(hasTaskset ? ['taskset', '-c', '0'] : []),
-    process.execPath,
-    '--import',
-    'tsx',
-    'fiscal-emulator/main.ts',
-    '--port',
-    '0',
-    '--dir',
-    dir,
-  ];
-  const proc = spawn(args[0], args.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] });
-  const kill = () => proc.kill('SIGTERM');
-  process.once('exit', kill);
-  const line = await new Promise<string>((ok, fail) => {
-    proc.once('exit', (code) => fail(new Error(`the fiscal emulator exited (${code}) before it was ready`)));
-    createInterface({ input: proc.stdout! }).once('line', ok);
-  });
-  const ready = JSON.parse(line) as {
+  const { ready, stop } = await spawnEmulatorProcess<{
     url: string;
     ca: string;
     control_token: string;
     webkassa: FiscalEmulator['webkassa'];
-  };
+  }>('fiscal-emulator/main.ts', dir);
   const agent = new Agent({ connect: { ca: readFileSync(ready.ca) } });
   return {
     url: ready.url,
@@ -120,8 +100,7 @@ async function spawnFiscalEmulator(dir: string): Promise<FiscalEmulator> {
     },
     close: () => {
       void agent.close();
-      process.off('exit', kill);
-      kill();
+      stop();
     },
   };
 }

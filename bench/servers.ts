@@ -1,6 +1,7 @@
 // Starting and stopping the servers under test, pinned to CPU 0 where taskset exists.
 import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 
 export const hasTaskset = existsSync('/usr/bin/taskset');
 
@@ -64,5 +65,38 @@ export function pinPostgres(): () => void {
   for (const pid of pids) execSync(`taskset -a -p -c 0 ${pid} >/dev/null 2>&1 || true`);
   return () => {
     for (const pid of pids) execSync(`taskset -a -p -c 0-1 ${pid} >/dev/null 2>&1 || true`);
+  };
+}
+
+/**
+ * An emulator (`emulator/main.ts`, `fiscal-emulator/main.ts`) as a child process on CPU 0 (the bench itself
+ * runs on CPU 1), once it has printed its ready line: that line's JSON, and a stop that also runs if the
+ * bench fails before its own close.
+ */
+export async function spawnEmulatorProcess<R>(script: string, dir: string): Promise<{ ready: R; stop(): void }> {
+  const args = [
+    ...(hasTaskset ? ['taskset', '-c', '0'] : []),
+    process.execPath,
+    '--import',
+    'tsx',
+    script,
+    '--port',
+    '0',
+    '--dir',
+    dir,
+  ];
+  const proc = spawn(args[0], args.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] });
+  const kill = () => proc.kill('SIGTERM');
+  process.once('exit', kill);
+  const line = await new Promise<string>((ok, fail) => {
+    proc.once('exit', (code) => fail(new Error(`${script} exited (${code}) before it was ready`)));
+    createInterface({ input: proc.stdout! }).once('line', ok);
+  });
+  return {
+    ready: JSON.parse(line) as R,
+    stop: () => {
+      process.off('exit', kill);
+      kill();
+    },
   };
 }

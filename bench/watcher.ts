@@ -7,8 +7,6 @@
 // in the bench's process it shared the one thread with the watcher and, on the embedded store, the
 // store, so its TLS and JSON work was counted against the watcher (0.78x-0.99x of the allowance between
 // two full runs of the same code).
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,7 +18,7 @@ import { createQr } from '../src/domain/payments/create.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { qrWatcherLoop } from '../src/jobs/index.ts';
 import { qrapiConnect } from '../src/domain/payments/qrapi-connect.ts';
-import { hasTaskset } from './servers.ts';
+import { spawnEmulatorProcess } from './servers.ts';
 import { TEST_JWT_PRIVATE_KEY } from '../test/helpers/test-jwt-key.ts';
 
 const BIN = '990140001233';
@@ -56,26 +54,12 @@ interface Emulator {
 
 /** `npm run emulator` as a child process on CPU 0 (the bench itself runs on CPU 1), ready when it prints its line. */
 async function spawnEmulator(dir: string): Promise<Emulator> {
-  const args = [
-    ...(hasTaskset ? ['taskset', '-c', '0'] : []),
-    process.execPath,
-    '--import',
-    'tsx',
-    'emulator/main.ts',
-    '--port',
-    '0',
-    '--dir',
-    dir,
-  ];
-  const proc = spawn(args[0], args.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] });
-  // Not left running if the bench fails before its own close.
-  const kill = () => proc.kill('SIGTERM');
-  process.once('exit', kill);
-  const line = await new Promise<string>((ok, fail) => {
-    proc.once('exit', (code) => fail(new Error(`the emulator exited (${code}) before it was ready`)));
-    createInterface({ input: proc.stdout! }).once('line', ok);
-  });
-  const ready = JSON.parse(line) as { url: string; ca: string; client_pfx: string; client_password: string };
+  const { ready, stop } = await spawnEmulatorProcess<{
+    url: string;
+    ca: string;
+    client_pfx: string;
+    client_password: string;
+  }>('emulator/main.ts', dir);
   const control = new Agent({ connect: { ca: readFileSync(ready.ca) } });
   return {
     url: ready.url,
@@ -90,8 +74,7 @@ async function spawnEmulator(dir: string): Promise<Emulator> {
       ).calls,
     close: () => {
       void control.close();
-      process.off('exit', kill);
-      kill();
+      stop();
     },
   };
 }
